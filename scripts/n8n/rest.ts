@@ -1,0 +1,60 @@
+/** Minimal client for n8n's internal REST API: owner setup, login, JSON requests with the auth cookie. */
+
+export const OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Demo',
+	lastName: 'Owner',
+	// n8n asks for 8+ characters with a number and an uppercase letter.
+	password: 'Moderate123!',
+};
+
+export class N8nRest {
+	private cookie = '';
+	constructor(readonly baseUrl: string) {}
+
+	async request(method: string, path: string, body?: unknown): Promise<{ status: number; json: any; text: string }> {
+		const res = await fetch(this.baseUrl + path, {
+			method,
+			headers: {
+				'content-type': 'application/json',
+				// The auth cookie is bound to this id; a browser sends it too.
+				'browser-id': 'cm-e2e',
+				...(this.cookie ? { cookie: this.cookie } : {}),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(30_000),
+		});
+		const setCookie = res.headers.getSetCookie?.() ?? [];
+		const auth = setCookie.find((c) => c.startsWith('n8n-auth='));
+		if (auth) this.cookie = auth.split(';')[0];
+		const text = await res.text();
+		let json: any;
+		try {
+			json = JSON.parse(text);
+		} catch {
+			json = undefined;
+		}
+		return { status: res.status, json, text };
+	}
+
+	async get(path: string): Promise<any> {
+		const r = await this.request('GET', path);
+		if (r.status !== 200) throw new Error(`GET ${path} -> ${r.status}: ${r.text.slice(0, 300)}`);
+		return r.json;
+	}
+
+	/** Creates the owner account (first start only) and signs in. */
+	async setupOwnerAndLogin(owner = OWNER): Promise<void> {
+		const setup = await this.request('POST', '/rest/owner/setup', owner);
+		if (setup.status !== 200 && setup.status !== 400) {
+			throw new Error(`owner setup failed: ${setup.status} ${setup.text.slice(0, 300)}`);
+		}
+		const login = await this.request('POST', '/rest/login', {
+			emailOrLdapLoginId: owner.email,
+			password: owner.password,
+		});
+		if (login.status !== 200 || !this.cookie) {
+			throw new Error(`login failed: ${login.status} ${login.text.slice(0, 300)}`);
+		}
+	}
+}

@@ -1,0 +1,135 @@
+/**
+ * The whole local stack shared by `npm start` and the e2e runner: the cached n8n install, this package
+ * built/packed/installed as a community package, a credential pointing at a service URL, the example
+ * workflows (plus extra ones) imported with fixed ids, published triggers, n8n started and an owner signed in.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureN8n, PROJECT_ROOT } from './install';
+import { buildAndPack, CREDENTIAL_TYPE, installIntoUserFolder, removeTarball } from './package';
+import { N8nRest, OWNER } from './rest';
+import { createN8n, N8nInstance } from './server';
+
+export const EXAMPLES_DIR = join(PROJECT_ROOT, 'examples');
+/** Fixed id of the credential the example workflows reference. */
+export const CREDENTIAL_ID = 'cmCredential0001';
+export const CREDENTIAL_NAME = 'Content Moderation account';
+/** Host the example files use for n8n's own URLs (the callback URL); replaced by the real one on import. */
+export const EXAMPLE_N8N_URL = 'http://localhost:5678';
+
+export interface WorkflowFile {
+	id: string;
+	name: string;
+	nodes: any[];
+	connections: any;
+	[k: string]: unknown;
+}
+
+export function readWorkflow(file: string): WorkflowFile {
+	return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+export function exampleFiles(): string[] {
+	return readdirSync(EXAMPLES_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((f) => join(EXAMPLES_DIR, f));
+}
+
+/** Workflows that hold a trigger which must be published to receive production webhooks. */
+export function needsPublish(wf: WorkflowFile): boolean {
+	return wf.nodes.some((n) => /Trigger$/.test(n.type) && !/manualTrigger$/.test(n.type));
+}
+
+export interface StackOptions {
+	serviceUrl: string;
+	serviceToken: string;
+	/** Extra workflow files (absolute paths) imported beside the examples. */
+	extraWorkflows?: string[];
+	/** Replacements applied to the text of each workflow file before import. */
+	replace?: Array<[string, string]>;
+	log?: (line: string) => void;
+	n8nEnv?: Record<string, string>;
+}
+
+export interface Stack {
+	n8n: N8nInstance;
+	rest: N8nRest;
+	workflows: WorkflowFile[];
+	owner: typeof OWNER;
+	stop(): Promise<void>;
+}
+
+async function cliOk(n8n: N8nInstance, args: string[], what: string): Promise<string> {
+	const r = await n8n.cli(args);
+	if (r.code !== 0) throw new Error(`n8n ${what} failed (${r.code}):\n${(r.stdout + r.stderr).slice(-3000)}`);
+	return r.stdout;
+}
+
+/**
+ * Prepares the user folder and starts n8n; `replace` maps text in the workflow files (e.g. the example
+ * callback host) before import. The callback host is known before start because the port is chosen first.
+ */
+export async function startStack(opts: StackOptions): Promise<Stack> {
+	const log = opts.log ?? (() => undefined);
+	await ensureN8n(log);
+	const tarball = await buildAndPack(log);
+	const n8n = await createN8n({ log, env: opts.n8nEnv });
+	let started = false;
+	try {
+		log('installing the package into the n8n user folder (npm install <tarball>)...');
+		await installIntoUserFolder(tarball, n8n.userFolder);
+		removeTarball(tarball);
+
+		const importDir = mkdtempSync(join(tmpdir(), 'cm-import-'));
+		const credDir = join(importDir, 'credentials');
+		const wfDir = join(importDir, 'workflows');
+		mkdirSync(credDir);
+		mkdirSync(wfDir);
+		writeFileSync(
+			join(credDir, 'credential.json'),
+			JSON.stringify({
+				id: CREDENTIAL_ID,
+				name: CREDENTIAL_NAME,
+				type: CREDENTIAL_TYPE,
+				// Plain object data: the import command encrypts it with the instance key.
+				data: { baseUrl: opts.serviceUrl, accessToken: opts.serviceToken },
+			}),
+		);
+		const replace: Array<[string, string]> = [[EXAMPLE_N8N_URL, n8n.url], ...(opts.replace ?? [])];
+		const workflows: WorkflowFile[] = [];
+		for (const file of [...exampleFiles(), ...(opts.extraWorkflows ?? [])]) {
+			let text = readFileSync(file, 'utf8');
+			for (const [from, to] of replace) text = text.split(from).join(to);
+			const wf = JSON.parse(text) as WorkflowFile;
+			workflows.push(wf);
+			writeFileSync(join(wfDir, `${wf.id}.json`), JSON.stringify(wf));
+		}
+		log(`importing 1 credential and ${workflows.length} workflows...`);
+		await cliOk(n8n, ['import:credentials', '--separate', `--input=${credDir}`], 'import:credentials');
+		await cliOk(n8n, ['import:workflow', '--separate', `--input=${wfDir}`], 'import:workflow');
+		for (const wf of workflows.filter(needsPublish)) {
+			await cliOk(n8n, ['publish:workflow', `--id=${wf.id}`], `publish:workflow ${wf.id}`);
+		}
+		rmSync(importDir, { recursive: true, force: true });
+
+		log('starting n8n...');
+		await n8n.start();
+		started = true;
+		const rest = new N8nRest(n8n.url);
+		await rest.setupOwnerAndLogin();
+		return {
+			n8n,
+			rest,
+			workflows,
+			owner: OWNER,
+			async stop() {
+				await n8n.stop();
+			},
+		};
+	} catch (e) {
+		if (started) await n8n.stop();
+		throw Object.assign(e instanceof Error ? e : new Error(String(e)), { userFolder: n8n.userFolder });
+	}
+}
