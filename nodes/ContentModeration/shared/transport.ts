@@ -1,0 +1,175 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+export const CREDENTIAL_TYPE = 'contentModerationApi';
+
+export type ApiContext = IExecuteFunctions | IWebhookFunctions | IHookFunctions | ILoadOptionsFunctions;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below the base URL, starting with "/"; encode parameters with `pathSegment`. */
+	path: string;
+	body?: IDataObject;
+	qs?: IDataObject;
+	itemIndex?: number;
+}
+
+export interface ApiResponse<T> {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: T;
+}
+
+interface FullResponse {
+	statusCode: number;
+	headers?: Record<string, unknown>;
+	body?: unknown;
+}
+
+export function pathSegment(value: string): string {
+	return encodeURIComponent(value);
+}
+
+/**
+ * Returns the base URL without trailing slashes, or an error text that names the credential field.
+ * Kept free of n8n types so the credential test can share it.
+ */
+export function parseBaseUrl(raw: unknown): { url: string } | { error: string } {
+	const value = typeof raw === 'string' ? raw.trim() : '';
+	if (value === '') {
+		return { error: 'The Base URL of the Content Moderation API credential is empty' };
+	}
+	if (!/^https?:\/\//i.test(value)) {
+		return {
+			error: `The Base URL "${value}" of the Content Moderation API credential must start with http:// or https://`,
+		};
+	}
+	try {
+		new URL(value);
+	} catch {
+		return { error: `The Base URL "${value}" of the Content Moderation API credential is not a valid URL` };
+	}
+	return { url: value.replace(/\/+$/, '') };
+}
+
+/** Hints per status; the spec shows no error codes, so these only say what a user can check. */
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The service rejected the request. Check the field it names.',
+	401: 'The service rejected the access token. Check the Access Token of the Content Moderation API credential.',
+	403: 'The service rejected the access token. Check the Access Token of the Content Moderation API credential.',
+	404: 'Nothing was found under this id. Check the id (it is case-sensitive) and that it was not deleted.',
+	429: 'The service is rate limiting requests. Lower the concurrency or try again later.',
+};
+
+/** The service's own message, from `{"error":{"message"}}`, `{"message"}` or a plain-text body. */
+export function serviceMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.trim() === '' ? undefined : body.trim().slice(0, 500);
+	if (body === null || typeof body !== 'object') return undefined;
+	const data = body as IDataObject;
+	const nested = data.error;
+	if (nested && typeof nested === 'object' && typeof (nested as IDataObject).message === 'string') {
+		return (nested as IDataObject).message as string;
+	}
+	if (typeof nested === 'string') return nested;
+	if (typeof data.message === 'string') return data.message;
+	return undefined;
+}
+
+/** Replaces every occurrence of the secret; used on anything that may reach an error or output. */
+export function redact(text: string, secret: unknown): string {
+	if (typeof secret !== 'string' || secret.length === 0) return text;
+	return text.split(secret).join('***');
+}
+
+export function apiError(
+	ctx: ApiContext,
+	statusCode: number,
+	body: unknown,
+	request: ApiRequest,
+	secret: unknown,
+): NodeApiError {
+	const own = serviceMessage(body);
+	const message = redact(
+		`The Content Moderation Service answered ${statusCode}${own ? `: ${own}` : ''}`,
+		secret,
+	);
+	const hint =
+		STATUS_HINTS[statusCode] ??
+		(statusCode >= 500 ? 'The service failed. Try again later.' : undefined);
+	const safeBody = typeof body === 'object' && body !== null ? (body as JsonObject) : { body: String(body ?? '') };
+	return new NodeApiError(ctx.getNode(), JSON.parse(redact(JSON.stringify(safeBody), secret)) as JsonObject, {
+		message,
+		description: hint ? `${hint} (${request.method} ${request.path})` : `${request.method} ${request.path}`,
+		httpCode: String(statusCode),
+		itemIndex: request.itemIndex,
+	});
+}
+
+function networkError(ctx: ApiContext, error: unknown, request: ApiRequest, baseUrl: string, secret: unknown) {
+	const cause = (error as { cause?: { code?: string }; code?: string; message?: string }) ?? {};
+	const code = cause.code ?? cause.cause?.code;
+	const message = redact(
+		`Could not reach the Content Moderation Service at ${baseUrl}${code ? ` (${code})` : ''}`,
+		secret,
+	);
+	return new NodeApiError(ctx.getNode(), { code: code ?? 'NETWORK_ERROR' } as JsonObject, {
+		message,
+		description: 'Check the Base URL of the Content Moderation API credential and that the service is reachable.',
+		itemIndex: request.itemIndex,
+	});
+}
+
+/** The one function all HTTP to the service goes through. */
+export async function apiRequest<T = IDataObject>(
+	this: ApiContext,
+	request: ApiRequest,
+): Promise<ApiResponse<T>> {
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const base = parseBaseUrl(credentials.baseUrl);
+	if ('error' in base) {
+		throw new NodeOperationError(this.getNode(), base.error, {
+			itemIndex: request.itemIndex,
+			description: 'Open the credential and enter the service address, for example https://moderation.example.com',
+		});
+	}
+
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${base.url}${request.path}`,
+		json: true,
+		returnFullResponse: true,
+		// Status errors are mapped below, with the service's message and without the request's headers.
+		ignoreHttpStatusErrors: true,
+	};
+	if (request.body !== undefined) options.body = request.body;
+	if (request.qs !== undefined) options.qs = request.qs;
+
+	let response: FullResponse;
+	try {
+		response = (await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			CREDENTIAL_TYPE,
+			options,
+		)) as FullResponse;
+	} catch (error) {
+		throw networkError(this, error, request, base.url, credentials.accessToken);
+	}
+
+	if (response.statusCode < 200 || response.statusCode > 299) {
+		throw apiError(this, response.statusCode, response.body, request, credentials.accessToken);
+	}
+	return {
+		statusCode: response.statusCode,
+		headers: response.headers ?? {},
+		body: (response.body === '' ? {} : response.body) as T,
+	};
+}
