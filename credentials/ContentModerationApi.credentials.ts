@@ -1,7 +1,15 @@
-import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
 
-// The spec has no endpoint that only checks a token, so the credential is tested by the nodes
-// (`testedBy: 'contentModerationApiTest'`, see nodes/ContentModeration/shared/credentialTest.ts).
+/** Statuses that fail the Test button; any other answer (404 above all) means the token was accepted. */
+const FAILING_STATUSES = [400, 402, 405, 406, 407, 408, 410, 429, 500, 501, 502, 503, 504];
+const REJECTED_TOKEN = 'The service rejected the access token';
+
 export class ContentModerationApi implements ICredentialType {
 	name = 'contentModerationApi';
 
@@ -26,6 +34,17 @@ export class ContentModerationApi implements ICredentialType {
 				'Address of the Content Moderation Service, with http:// or https://. A trailing slash is ignored.',
 		},
 		{
+			displayName: 'The Base URL must start with http:// or https://',
+			name: 'baseUrlSchemeNotice',
+			type: 'notice',
+			default: '',
+			// Shown while the field is filled in but has no scheme (no look-ahead: n8n may use a safe-regex engine).
+			displayOptions: {
+				show: { baseUrl: [{ _cnd: { regex: '\\S' } }] },
+				hide: { baseUrl: [{ _cnd: { regex: '^\\s*[hH][tT][tT][pP][sS]?://' } }] },
+			},
+		},
+		{
 			displayName: 'Access Token',
 			name: 'accessToken',
 			type: 'string',
@@ -43,5 +62,20 @@ export class ContentModerationApi implements ICredentialType {
 				Authorization: '=Bearer {{$credentials.accessToken}}',
 			},
 		},
+	};
+
+	// The spec has no endpoint that only checks a token. Every endpoint requires it, so the test reads an
+	// image moderation that cannot exist: 401/403 is a wrong token, 404 is an accepted one.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{ $credentials.baseUrl.trim().replace(/\\/+$/, "") }}',
+			url: '/image/n8n-credential-test',
+			method: 'GET',
+			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, ...FAILING_STATUSES] },
+		},
+		rules: [
+			{ type: 'responseCode', properties: { value: 401, message: `${REJECTED_TOKEN} (HTTP 401)` } },
+			{ type: 'responseCode', properties: { value: 403, message: `${REJECTED_TOKEN} (HTTP 403)` } },
+		],
 	};
 }
