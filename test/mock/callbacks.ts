@@ -1,0 +1,98 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+
+export const CALLBACK_USER_AGENT = 'content-moderation-mock/1.0 (n8n-nodes-content-moderation test service)';
+
+/** One delivery attempt of a completion callback. */
+export interface CallbackAttempt {
+	moderationId: string;
+	url: string;
+	/** 1 for the first try, 2 for the first retry, ... */
+	attempt: number;
+	/** HTTP status the receiver answered, when it answered */
+	status?: number;
+	/** Network error code or message, when it did not */
+	error?: string;
+	/** Whether the receiver answered 2xx */
+	ok: boolean;
+	/** Epoch ms when the attempt started */
+	time: number;
+	durationMs: number;
+}
+
+export interface DeliverySettings {
+	retries: number;
+	backoffMs: number;
+	timeoutMs: number;
+}
+
+/**
+ * Delivers completion callbacks: every delivery runs on its own (they are never serialised), over one undici
+ * Agent with no per-origin connection cap. A non-2xx answer or a network error is retried after
+ * backoffMs * 2^(attempt-1).
+ */
+export class CallbackDeliverer {
+	private readonly agent = new Agent({ keepAliveTimeout: 4_000, connections: null });
+	private readonly abort = new AbortController();
+	private readonly inFlight = new Set<Promise<void>>();
+
+	constructor(
+		private readonly settings: () => DeliverySettings,
+		private readonly record: (attempt: CallbackAttempt) => void,
+	) {}
+
+	get pending(): number {
+		return this.inFlight.size;
+	}
+
+	deliver(moderationId: string, url: string, payload: unknown): void {
+		const body = JSON.stringify(payload);
+		const run: Promise<void> = this.run(moderationId, url, body).finally(() => this.inFlight.delete(run));
+		this.inFlight.add(run);
+	}
+
+	/** Resolves when every delivery started so far has finished (or was cancelled). */
+	async settled(): Promise<void> {
+		await Promise.all([...this.inFlight]);
+	}
+
+	async close(): Promise<void> {
+		this.abort.abort();
+		await this.settled();
+		await this.agent.destroy();
+	}
+
+	private async run(moderationId: string, url: string, body: string): Promise<void> {
+		const { retries, backoffMs, timeoutMs } = this.settings();
+		const signal = this.abort.signal;
+		for (let attempt = 1; attempt <= retries + 1 && !signal.aborted; attempt++) {
+			const time = Date.now();
+			const entry: CallbackAttempt = { moderationId, url, attempt, ok: false, time, durationMs: 0 };
+			try {
+				const response = await request(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', 'user-agent': CALLBACK_USER_AGENT },
+					body,
+					dispatcher: this.agent,
+					signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+					headersTimeout: timeoutMs,
+					bodyTimeout: timeoutMs,
+				});
+				await response.body.dump();
+				entry.status = response.statusCode;
+				entry.ok = response.statusCode >= 200 && response.statusCode < 300;
+			} catch (error) {
+				if (signal.aborted) return;
+				entry.error = (error as { code?: string }).code ?? (error as Error).message;
+			}
+			entry.durationMs = Date.now() - time;
+			this.record(entry);
+			if (entry.ok || attempt > retries) return;
+			try {
+				await delay(backoffMs * 2 ** (attempt - 1), undefined, { signal });
+			} catch {
+				return;
+			}
+		}
+	}
+}

@@ -1,0 +1,89 @@
+import { parseArgs } from 'node:util';
+
+import { startMockService, type MockServiceOptions } from './server';
+
+const USAGE = `Usage: npm run mock -- [flags]
+  --port N               port on 127.0.0.1 (default 4010; 0 = a free port)
+  --token T              accepted bearer token (default test-token)
+  --latency-ms N         added before every response (default 0)
+  --process-ms N         time a deferred image or queue item takes (default 200)
+  --fault-rate F         fraction of requests answered 503 + Retry-After (default 0)
+  --throttle-rate F      fraction of requests answered 429 + Retry-After (default 0)
+  --retry-after S        Retry-After seconds for faults and throttling (default 1)
+  --rate-limit N         requests per second; over it 429 + Retry-After (default 0 = none)
+  --callback-retries N   retries of a failed callback delivery (default 3)
+  --callback-backoff-ms N  first retry delay, doubled each retry (default 100)
+  --host H               listen address (default 127.0.0.1)
+  --help`;
+
+const NUMBER_FLAGS = {
+	port: 'port',
+	'latency-ms': 'latencyMs',
+	'process-ms': 'processMs',
+	'fault-rate': 'faultRate',
+	'throttle-rate': 'throttleRate',
+	'retry-after': 'retryAfterSeconds',
+	'rate-limit': 'rateLimit',
+	'callback-retries': 'callbackRetries',
+	'callback-backoff-ms': 'callbackBackoffMs',
+} as const;
+
+function fail(message: string): never {
+	process.stderr.write(`${message}\n\n${USAGE}\n`);
+	process.exit(2);
+}
+
+async function main(): Promise<void> {
+	let values: Record<string, string | boolean | undefined>;
+	try {
+		const flags = Object.fromEntries(Object.keys(NUMBER_FLAGS).map((name) => [name, { type: 'string' as const }]));
+		({ values } = parseArgs({
+			options: { ...flags, token: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean' } },
+			strict: true,
+			allowPositionals: false,
+		}));
+	} catch (error) {
+		fail((error as Error).message);
+	}
+	if (values.help) {
+		process.stdout.write(`${USAGE}\n`);
+		return;
+	}
+	// Nobody can read the records of a standalone service, so it keeps none (memory stays flat in long runs).
+	const options: MockServiceOptions = { port: 4010, token: 'test-token', record: false };
+	for (const [flag, key] of Object.entries(NUMBER_FLAGS)) {
+		const text = values[flag];
+		if (text === undefined) continue;
+		const value = Number(text);
+		if (typeof text !== 'string' || text.trim() === '' || !Number.isFinite(value)) fail(`--${flag} must be a number`);
+		options[key] = value;
+	}
+	if (values.token !== undefined) options.token = String(values.token);
+	if (values.host !== undefined) options.host = String(values.host);
+
+	let service;
+	try {
+		service = await startMockService(options);
+	} catch (error) {
+		process.stderr.write(`Cannot start the mock service: ${(error as Error).message}\n`);
+		process.exit(1);
+	}
+	process.stdout.write(`Content Moderation mock service listening on ${service.url} (token: ${service.token})\n`);
+
+	let stopping = false;
+	const stop = () => {
+		if (stopping) return;
+		stopping = true;
+		service.stop().then(
+			() => process.exit(0),
+			(error: Error) => {
+				process.stderr.write(`Error while stopping: ${error.message}\n`);
+				process.exit(1);
+			},
+		);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+void main();

@@ -1,0 +1,50 @@
+import { makePng } from './png';
+
+export { makePng } from './png';
+
+/** isSafe true, no categories, reject and review false. */
+export const SAFE_IMAGE_URL = 'https://img.test/cat.jpg';
+/** adult_content 92: isSafe false, reject true, review false, NC-17. */
+export const UNSAFE_IMAGE_URL = 'https://img.test/nsfw.jpg';
+/** gambling 70: isSafe true, reject false, review true, R. */
+export const REVIEW_IMAGE_URL = 'https://img.test/casino-gambling.jpg';
+
+/** The same three verdicts as base64 PNGs (the marker sits in a tEXt chunk). */
+export const SAFE_IMAGE_BASE64 = makePng('cat').toString('base64');
+export const UNSAFE_IMAGE_BASE64 = makePng('nsfw').toString('base64');
+export const REVIEW_IMAGE_BASE64 = makePng('casino gambling').toString('base64');
+
+/** Texts for queue items: one clean English text and one with profanity (and its filteredContent). */
+export const SAFE_TEXT = 'What a wonderful sunny afternoon for a picnic in the park with friends.';
+export const PROFANE_TEXT = 'This fucking product is shit.';
+export const PROFANE_TEXT_FILTERED = 'This ******* product is ****.';
+
+/** Exact numbers for an image URL: every field optional, see README.md "Asking for exact numbers". */
+export interface MockImageSpec {
+	risk?: number;
+	spam?: number;
+	toxicity?: number;
+	confidence?: number;
+	safe?: boolean;
+	review?: boolean;
+	reject?: boolean;
+	flags?: number;
+	rating?: string;
+	language?: string;
+	/** category → severity; names outside the spec's list are allowed */
+	categories?: Record<string, number>;
+}
+
+/** Builds an image URL whose analysis carries exactly the given numbers, e.g. `mockImageUrl({ risk: 70 })`. */
+export function mockImageUrl(spec: MockImageSpec, name = 'x'): string {
+	const url = new URL(`https://img.test/${encodeURIComponent(name)}.jpg`);
+	const { categories = {}, ...fields } = spec;
+	for (const [key, value] of Object.entries(fields)) {
+		if (value === undefined) continue;
+		url.searchParams.append(`mock_${key}`, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+	}
+	for (const [category, severity] of Object.entries(categories)) {
+		url.searchParams.append(`mock_category_${category}`, String(severity));
+	}
+	return url.toString();
+}
