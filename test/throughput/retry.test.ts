@@ -7,6 +7,7 @@ import {
 	networkErrorCode,
 	normalizeMaxRetries,
 	parseRetryAfter,
+	retryNote,
 	withRetries,
 	type RetrySettings,
 	type TryOutcome,
@@ -245,5 +246,30 @@ describe('withRetries', () => {
 		const out = await withRetries('POST', { ...DEFAULT_RETRY_SETTINGS, maxRetries: 1e9 }, s.run);
 		expect(out.retries).toBe(MAX_RETRIES_LIMIT);
 		expect(s.sends()).toBe(MAX_RETRIES_LIMIT + 1);
+	});
+});
+
+describe('retryNote', () => {
+	it('says how often it tried when it gave up', () => {
+		expect(retryNote('POST', status(429), 3, 'exhausted')).toBe(
+			'Gave up after 4 tries; raise Max Retries or lower Concurrency.',
+		);
+	});
+
+	it('explains a Retry-After longer than the cap', () => {
+		expect(retryNote('POST', status(503, '120'), 0, 'retry-after-too-long', 120_000, 30_000)).toBe(
+			'The service asked to wait 120 s before trying again, longer than the 30 s this node waits at most; stopped after 1 try.',
+		);
+	});
+
+	it('explains why a POST was not sent again after a failure a read would retry', () => {
+		expect(retryNote('POST', status(500), 0, 'not-retryable')).toMatch(/^Not sent again: a POST is retried only/);
+		expect(retryNote('POST', network('ECONNRESET'), 0, 'not-retryable')).toMatch(/^Not sent again/);
+	});
+
+	it('says nothing for failures no method would retry', () => {
+		expect(retryNote('POST', status(400), 0, 'not-retryable')).toBeUndefined();
+		expect(retryNote('GET', status(404), 0, 'not-retryable')).toBeUndefined();
+		expect(retryNote('GET', status(404), 1, 'not-retryable')).toBe('Stopped after 2 tries.');
 	});
 });

@@ -1,6 +1,9 @@
 /**
- * Bounded parallelism for per-item work. Pure: no n8n types, no timers.
+ * Bounded parallelism for per-item work (pure: no timers), and the node-level option that sets it.
  */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT, normalizeMaxRetries } from './retry';
 
 /** Default number of items processed at once; 1 keeps the old sequential behaviour. */
 export const DEFAULT_CONCURRENCY = 5;
@@ -68,4 +71,53 @@ export async function mapConcurrent<T, R>(
 		values[i] = outcome.value;
 	}
 	return values;
+}
+
+/** Name of the node-level collection holding the throughput settings. */
+export const REQUEST_OPTIONS = 'requestOptions';
+
+/**
+ * Node-level settings shared by every operation: how many items run at once and how often a failed
+ * request is tried again. Read once per node run (item 0), since they shape the whole run.
+ */
+export const requestOptionsProperty: INodeProperties = {
+	displayName: 'Request Options',
+	name: REQUEST_OPTIONS,
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+			default: DEFAULT_CONCURRENCY,
+			description:
+				'How many items are sent to the service at the same time. 1 sends them one after another. Output order and item pairing stay the same.',
+		},
+		{
+			displayName: 'Max Retries',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: MAX_RETRIES_LIMIT, numberPrecision: 0 },
+			default: DEFAULT_MAX_RETRIES,
+			description:
+				'How often a failed request is tried again (429 and 503 wait for Retry-After, others back off). Submissions are only re-sent when the service cannot have acted on them, so nothing is moderated twice.',
+		},
+	],
+};
+
+export interface ThroughputOptions {
+	concurrency: number;
+	maxRetries: number;
+}
+
+/** The node-level settings of this run; defaults for whatever the node does not set. */
+export function readThroughputOptions(ctx: Pick<IExecuteFunctions, 'getNodeParameter'>): ThroughputOptions {
+	const raw = (ctx.getNodeParameter(REQUEST_OPTIONS, 0, {}) as IDataObject | null) ?? {};
+	return {
+		concurrency: normalizeConcurrency(raw.concurrency),
+		maxRetries: normalizeMaxRetries(raw.maxRetries),
+	};
 }

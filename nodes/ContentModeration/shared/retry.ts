@@ -124,8 +124,11 @@ export function decideRetry(
 ): RetryDecision {
 	if (!isRetryable(method, outcome, nowMs)) return { retry: false, reason: 'not-retryable' };
 	if (retryIndex >= settings.maxRetries) return { retry: false, reason: 'exhausted' };
-	const retryAfterMs = outcome.kind === 'status' ? parseRetryAfter(outcome.retryAfter, nowMs) : undefined;
-	if (retryAfterMs !== undefined && (outcome.statusCode === 429 || outcome.statusCode === 503)) {
+	const retryAfterMs =
+		outcome.kind === 'status' && (outcome.statusCode === 429 || outcome.statusCode === 503)
+			? parseRetryAfter(outcome.retryAfter, nowMs)
+			: undefined;
+	if (retryAfterMs !== undefined) {
 		if (retryAfterMs > settings.maxDelayMs) {
 			return { retry: false, reason: 'retry-after-too-long', retryAfterMs };
 		}
@@ -208,4 +211,29 @@ export async function withRetries<T>(
 		}
 		await run.sleep(decision.delayMs);
 	}
+}
+
+/**
+ * One sentence for the error a user sees, saying what retrying did; undefined when there is nothing
+ * worth saying (for example a 400, which no method would retry).
+ */
+export function retryNote(
+	method: string,
+	outcome: TryOutcome,
+	retries: number,
+	stoppedBecause: StopReason,
+	retryAfterMs?: number,
+	maxDelayMs: number = DEFAULT_RETRY_SETTINGS.maxDelayMs,
+): string | undefined {
+	const tries = `${retries + 1} ${retries === 0 ? 'try' : 'tries'}`;
+	if (stoppedBecause === 'exhausted') {
+		return `Gave up after ${tries}; raise Max Retries or lower Concurrency.`;
+	}
+	if (stoppedBecause === 'retry-after-too-long' && retryAfterMs !== undefined) {
+		return `The service asked to wait ${Math.ceil(retryAfterMs / 1000)} s before trying again, longer than the ${Math.round(maxDelayMs / 1000)} s this node waits at most; stopped after ${tries}.`;
+	}
+	if (!isReadMethod(method) && isRetryable('GET', outcome)) {
+		return `Not sent again: a ${method.toUpperCase()} is retried only when the service cannot have acted on it (429, 503 with Retry-After, connection refused), so nothing is submitted twice.`;
+	}
+	return retries > 0 ? `Stopped after ${tries}.` : undefined;
 }

@@ -8,7 +8,11 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { readThroughputOptions } from './concurrency';
+import { DEFAULT_RETRY_SETTINGS, networkErrorCode, retryNote, withRetries } from './retry';
+import type { RetrySettings, TryOutcome } from './retry';
 
 export const CREDENTIAL_TYPE = 'contentModerationApi';
 
@@ -128,6 +132,31 @@ function networkError(ctx: ApiContext, error: unknown, request: ApiRequest, base
 	});
 }
 
+/** A non-2xx response as the retry policy sees it; undefined for a success. */
+function statusOutcome(response: FullResponse): TryOutcome | undefined {
+	if (response.statusCode >= 200 && response.statusCode <= 299) return undefined;
+	return { kind: 'status', statusCode: response.statusCode, retryAfter: response.headers?.['retry-after'] };
+}
+
+function addNote(error: NodeApiError, note: string | undefined): NodeApiError {
+	if (note) error.description = error.description ? `${error.description} ${note}` : note;
+	return error;
+}
+
+// Read once per node run: an execute context lives for one run, so the cache cannot go stale.
+const retrySettingsCache = new WeakMap<object, RetrySettings>();
+
+function retrySettingsOf(ctx: ApiContext): RetrySettings {
+	// Only the action node has the option; triggers, hooks and option loaders use the defaults.
+	if (!('getInputData' in ctx)) return DEFAULT_RETRY_SETTINGS;
+	let settings = retrySettingsCache.get(ctx);
+	if (settings === undefined) {
+		settings = { ...DEFAULT_RETRY_SETTINGS, maxRetries: readThroughputOptions(ctx).maxRetries };
+		retrySettingsCache.set(ctx, settings);
+	}
+	return settings;
+}
+
 /** The one function all HTTP to the service goes through. */
 export async function apiRequest<T = IDataObject>(
 	this: ApiContext,
@@ -153,19 +182,42 @@ export async function apiRequest<T = IDataObject>(
 	if (request.body !== undefined) options.body = request.body;
 	if (request.qs !== undefined) options.qs = request.qs;
 
-	let response: FullResponse;
-	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(
-			this,
-			CREDENTIAL_TYPE,
-			options,
-		)) as FullResponse;
-	} catch (error) {
-		throw networkError(this, error, request, base.url, credentials.accessToken);
+	// Retries (429/503 Retry-After, backoff, POST-safe rules) happen here, so callers never retry.
+	const settings = retrySettingsOf(this);
+	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
+	const run = await withRetries(request.method, settings, {
+		send: async () =>
+			(await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				options,
+			)) as FullResponse,
+		statusOf: statusOutcome,
+		// A cancelled execution sends nothing more.
+		sleep: async (ms) => {
+			if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
+			if (ms > 0) await sleep(ms);
+			if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
+		},
+	});
+	if (run.kind === 'network') {
+		const error = networkError(this, run.error, request, base.url, credentials.accessToken);
+		const outcome: TryOutcome = { kind: 'network', code: networkErrorCode(run.error) };
+		throw addNote(error, retryNote(request.method, outcome, run.retries, run.stoppedBecause));
 	}
-
-	if (response.statusCode < 200 || response.statusCode > 299) {
-		throw apiError(this, response.statusCode, response.body, request, credentials.accessToken);
+	const response = run.result;
+	if (run.kind === 'status') {
+		const error = apiError(this, response.statusCode, response.body, request, credentials.accessToken);
+		const outcome = statusOutcome(response) as TryOutcome;
+		const note = retryNote(
+			request.method,
+			outcome,
+			run.retries,
+			run.stoppedBecause,
+			run.retryAfterMs,
+			settings.maxDelayMs,
+		);
+		throw addNote(error, note);
 	}
 	return {
 		statusCode: response.statusCode,
