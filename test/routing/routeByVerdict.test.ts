@@ -9,7 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { binaryItem, connect, moderationNode, runWorkflow, START_NODE_NAME } from '../helpers/engine';
 import type { MockService } from '../mock/server';
 import { startMockService } from '../mock/server';
-import { makePng } from '../mock/png';
+import { makePng, mockImageUrl, SAFE_TEXT, type MockImageSpec } from '../mock/fixtures';
 
 const NODE = 'Content Moderation';
 const SAFE = 0;
@@ -48,13 +48,9 @@ beforeEach(() => mock.reset());
 
 const credentials = () => ({ contentModerationApi: { baseUrl: mock.url, accessToken: mock.token } });
 
-/** An image URL for which the mock returns exactly these values (see test/mock/README.md). */
-function imageUrl(name: string, params: Record<string, number>): string {
-	const base = { safe: 1, reject: 0, review: 0, risk: 10 };
-	const query = Object.entries({ ...base, ...params })
-		.map(([key, value]) => `mock_${key}=${value}`)
-		.join('&');
-	return `https://images.example/${name}.png?${query}`;
+/** A harmless image unless the spec says otherwise (exact numbers from the mock, see its README). */
+function imageUrl(name: string, spec: MockImageSpec = {}): string {
+	return mockImageUrl({ safe: true, reject: false, review: false, risk: 10, ...spec }, name);
 }
 
 function moderate(routing: INodeParameters, extra: INodeParameters = {}): INodeParameters {
@@ -86,17 +82,17 @@ function pairedIndex(item: INodeExecutionData): number | undefined {
 
 describe('verdict rules, through the engine', () => {
 	const cases = {
-		clean: imageUrl('clean', {}),
-		notSafe: imageUrl('not-safe', { safe: 0 }),
-		reject: imageUrl('reject', { reject: 1 }),
+		clean: imageUrl('clean'),
+		notSafe: imageUrl('not-safe', { safe: false }),
+		reject: imageUrl('reject', { reject: true }),
 		riskAt: imageUrl('risk-at', { risk: 70 }),
 		riskBelow: imageUrl('risk-below', { risk: 69 }),
-		categoryAt: imageUrl('category-at', { category_violence_gore: 40 }),
-		categoryBelow: imageUrl('category-below', { category_violence_gore: 39 }),
-		customAt: imageUrl('custom-at', { category_sexual_activity: 55 }),
-		customBelow: imageUrl('custom-below', { category_sexual_activity: 54 }),
-		review: imageUrl('review', { review: 1 }),
-		flaggedAndReview: imageUrl('flagged-and-review', { safe: 0, review: 1 }),
+		categoryAt: imageUrl('category-at', { categories: { violence_gore: 40 } }),
+		categoryBelow: imageUrl('category-below', { categories: { violence_gore: 39 } }),
+		customAt: imageUrl('custom-at', { categories: { sexual_activity: 55 } }),
+		customBelow: imageUrl('custom-below', { categories: { sexual_activity: 54 } }),
+		review: imageUrl('review', { review: true }),
+		flaggedAndReview: imageUrl('flagged-and-review', { safe: false, review: true }),
 	};
 	const rules: INodeParameters = {
 		riskThreshold: 70,
@@ -169,7 +165,7 @@ describe('verdict rules, through the engine', () => {
 	});
 
 	it('leaves the risk rule off at 0 and with no thresholds only isSafe/reject flag', async () => {
-		const items = inputs({ high: imageUrl('high', { risk: 100, category_violence_gore: 100 }) });
+		const items = inputs({ high: imageUrl('high', { risk: 100, categories: { violence_gore: 100 } }) });
 		const run = await runWorkflow({
 			nodes: [moderationNode(moderate({}))],
 			credentials: credentials(),
@@ -256,9 +252,9 @@ describe('keeping the input', () => {
 
 describe('continueOnFail with routing on', () => {
 	const items = inputs({
-		clean: imageUrl('clean', {}),
-		broken: 'https://images.example/broken.png?mock_risk=500',
-		notSafe: imageUrl('not-safe', { safe: 0 }),
+		clean: imageUrl('clean'),
+		broken: mockImageUrl({ risk: 500 }, 'broken'),
+		notSafe: imageUrl('not-safe', { safe: false }),
 	});
 
 	it('without it, a failing item stops the node', async () => {
@@ -312,7 +308,7 @@ describe('results that cannot be routed', () => {
 		const run = await runWorkflow({
 			nodes: [moderationNode(moderate({}, { mode: 'deferred' }))],
 			credentials: credentials(),
-			items: inputs({ clean: imageUrl('clean', {}) }),
+			items: inputs({ clean: imageUrl('clean') }),
 		});
 		expect(run.status).toBe('error');
 		const message = `${run.errorOf(NODE)?.message} ${run.errorOf(NODE)?.description ?? ''}`;
@@ -325,7 +321,7 @@ describe('results that cannot be routed', () => {
 		const run = await runWorkflow({
 			nodes: [moderationNode(moderate({}, { mode: 'deferredWait', pollInterval: 1, waitTimeout: 20 }))],
 			credentials: credentials(),
-			items: inputs({ notSafe: imageUrl('not-safe', { safe: 0 }) }),
+			items: inputs({ notSafe: imageUrl('not-safe', { safe: false }) }),
 		});
 		expect(run.error).toBeUndefined();
 		expect(names(run.outputOf(NODE, FLAGGED))).toEqual(['notSafe']);
@@ -351,7 +347,7 @@ async function addQueueItem(type: 'text' | 'image', content: string, processed: 
 
 describe('Queue > Get Item and Text > Get', () => {
 	it('routes a processed queue item by its moderation, the item under moderation', async () => {
-		const queued = await addQueueItem('image', imageUrl('queued', { safe: 0 }), true);
+		const queued = await addQueueItem('image', imageUrl('queued', { safe: false }), true);
 		const run = await runWorkflow({
 			nodes: [
 				moderationNode({
@@ -395,7 +391,7 @@ describe('Queue > Get Item and Text > Get', () => {
 	});
 
 	it('routes a text moderation read by id, with a risk threshold taken from its own score', async () => {
-		const queued = await addQueueItem('text', 'What a lovely sunny day in the park', true);
+		const queued = await addQueueItem('text', SAFE_TEXT, true);
 		const text = queued.moderation as IDataObject;
 		expect(text.isSafe).toBe(true);
 		const overall = (text.riskScores as IDataObject).overall as number;
