@@ -20,17 +20,18 @@ function sameSecret(given: string, expected: string): boolean {
 
 /** Accepts the call when the query parameter or the header carries the expected token. */
 export function checkToken(expected: string, query: IDataObject, headers: IDataObject): TokenCheck {
-	const candidates = [query[TOKEN_QUERY_PARAMETER], headers[TOKEN_HEADER]].filter(
-		(value): value is string => typeof value === 'string' && value !== '',
+	// A repeated parameter arrives as an array: present, but never a match.
+	const given = [query[TOKEN_QUERY_PARAMETER], headers[TOKEN_HEADER]].filter(
+		(value) => value !== undefined && value !== '',
 	);
-	if (candidates.length === 0) {
+	if (given.length === 0) {
 		return {
 			ok: false,
 			message: `Missing callback token: add ?${TOKEN_QUERY_PARAMETER}=<secret> to the URL or send an X-Callback-Token header`,
 		};
 	}
 	// Check every candidate so the time taken does not tell which one was tried.
-	const matches = candidates.map((candidate) => sameSecret(candidate, expected));
+	const matches = given.map((value) => typeof value === 'string' && sameSecret(value, expected));
 	return matches.includes(true) ? { ok: true } : { ok: false, message: 'Invalid callback token' };
 }
 
