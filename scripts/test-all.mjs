@@ -1,0 +1,49 @@
+// `npm test`: lint, build, scan, type-check and every jest suite, then one summary.
+// The last line is the plain "N passed, N failed" that CI reads; the exit code is non-zero on any failure.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const npx = (args) => ['npx', ['--no-install', ...args]];
+const steps = [
+	['lint', ...npx(['eslint', '--max-warnings', '0', 'nodes', 'credentials', 'package.json'])],
+	['build', 'npm', ['run', '--silent', 'build']],
+	['scan', 'npm', ['run', '--silent', 'scan']],
+	['typecheck', ...npx(['tsc', '-p', 'tsconfig.test.json', '--noEmit'])],
+];
+
+const results = [];
+for (const [name, cmd, args] of steps) {
+	const started = Date.now();
+	console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+	const run = spawnSync(cmd, args, { stdio: 'inherit' });
+	results.push({ name, ok: run.status === 0, seconds: (Date.now() - started) / 1000 });
+}
+
+// jest writes a JSON report so the summary can count test cases, not only suites.
+const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cm-jest-')), 'report.json');
+const started = Date.now();
+console.log('\n=== jest');
+const jest = spawnSync('npx', ['--no-install', 'jest', '--json', `--outputFile=${report}`], { stdio: 'inherit' });
+let tests = { passed: 0, failed: 0, skipped: 0, suitesFailed: 0 };
+if (fs.existsSync(report)) {
+	const r = JSON.parse(fs.readFileSync(report, 'utf8'));
+	tests = {
+		passed: r.numPassedTests,
+		failed: r.numFailedTests,
+		skipped: r.numPendingTests + r.numTodoTests,
+		suitesFailed: r.numFailedTestSuites,
+	};
+}
+const jestOk = jest.status === 0 && tests.failed === 0 && tests.suitesFailed === 0 && tests.passed > 0;
+results.push({ name: 'jest', ok: jestOk, seconds: (Date.now() - started) / 1000 });
+
+console.log('\n=== summary');
+for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(10)} ${r.seconds.toFixed(1)} s`);
+console.log(`jest: ${tests.passed} tests passed, ${tests.failed} failed, ${tests.skipped} skipped, ${tests.suitesFailed} suites failed`);
+const gatesFailed = results.filter((r) => r.name !== 'jest' && !r.ok).length;
+const passed = tests.passed + results.filter((r) => r.name !== 'jest' && r.ok).length;
+const failed = tests.failed + gatesFailed + (jestOk || tests.failed ? 0 : 1);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(results.every((r) => r.ok) ? 0 : 1);
