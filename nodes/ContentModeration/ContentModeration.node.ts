@@ -1,0 +1,53 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as image from './actions/image';
+import * as queue from './actions/queue';
+import * as text from './actions/text';
+import { router } from './actions/router';
+import { verdictOutputs, verdictRoutingProperties } from './shared/routingDescription';
+
+export class ContentModeration implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Content Moderation',
+		name: 'contentModeration',
+		icon: { light: 'file:contentModeration.svg', dark: 'file:contentModeration.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Moderate images (immediately or deferred), read image and text moderations, and manage moderation queues',
+		defaults: { name: 'Content Moderation' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: verdictOutputs,
+		credentials: [{ name: 'contentModerationApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Image', value: 'image', description: 'Moderate images and read their results' },
+					{ name: 'Queue', value: 'queue', description: 'Add content to a moderation queue and read its items' },
+					{ name: 'Text', value: 'text', description: 'Read or delete text moderations' },
+				],
+				default: 'image',
+			},
+			...image.description,
+			...text.description,
+			...queue.description,
+			...verdictRoutingProperties,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

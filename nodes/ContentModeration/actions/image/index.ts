@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as get from './get.operation';
+import * as moderate from './moderate.operation';
+
+export const operations = { moderate, get };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['image'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get an image moderation',
+				description: 'Read the result of an image moderation by its ID',
+			},
+			{
+				name: 'Moderate',
+				value: 'moderate',
+				action: 'Moderate an image',
+				description: 'Check an image (URL, base64 or file) and get its safety verdict',
+			},
+		],
+		default: 'moderate',
+	},
+	...moderate.description,
+	...get.description,
+];

@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as addItem from './addItem.operation';
+import * as getItem from './getItem.operation';
+
+export const operations = { addItem, getItem };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['queue'] } },
+		options: [
+			{
+				name: 'Add Item',
+				value: 'addItem',
+				action: 'Add an item to a queue',
+				description: 'Add a text or an image to a moderation queue',
+			},
+			{
+				name: 'Get Item',
+				value: 'getItem',
+				action: 'Get a queue item',
+				description: 'Read a queue item with its status and, once processed, its moderation',
+			},
+		],
+		default: 'addItem',
+	},
+	...addItem.description,
+	...getItem.description,
+];

@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as del from './delete.operation';
+import * as get from './get.operation';
+
+export const operations = { get, delete: del };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['text'] } },
+		options: [
+			{
+				name: 'Delete',
+				value: 'delete',
+				action: 'Delete a text moderation',
+				description: 'Delete a text moderation record by its ID',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a text moderation',
+				description: 'Read a text moderation by its ID',
+			},
+		],
+		default: 'get',
+	},
+	...get.description,
+	...del.description,
+];

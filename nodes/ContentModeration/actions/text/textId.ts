@@ -1,0 +1,13 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** The Text ID field of Text > Get and Text > Delete. */
+export const textIdProperty: INodeProperties = {
+	displayName: 'Text ID',
+	name: 'textId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 9b2e6c1d-…',
+	description:
+		'ID of the text moderation, for example the ID inside "moderation" of a text queue item (Queue > Get Item)',
+};
