@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { errorItem } from './errors';
 import { CUSTOM_CATEGORY, VERDICT_OUTPUT, VERDICT_ROUTABLE } from './routingDescription';
 import type { CategoryThreshold, VerdictRules } from './verdict';
 import { decideVerdict, hasAnalysis } from './verdict';
@@ -122,7 +123,7 @@ export function routeByVerdict(
 			}
 			const error = noAnalysisError.call(this, resource, item.json, itemIndex);
 			if (!this.continueOnFail()) throw error;
-			outputs[VERDICT_OUTPUT.safe].push({ json: { error: error.message }, pairedItem });
+			outputs[VERDICT_OUTPUT.safe].push(errorItem(error, itemIndex));
 			continue;
 		}
 

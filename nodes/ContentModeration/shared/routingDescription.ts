@@ -22,7 +22,7 @@ export const CUSTOM_CATEGORY = '__custom';
  * only ever true on a routable operation. A plain string, not a stringified function, so transpilers
  * and coverage tools cannot alter it.
  */
-export const verdictOutputs = `={{((parameters) => {
+export const verdictOutputs: `={{${string}}}` = `={{((parameters) => {
 	if (parameters.routeByVerdict !== true) return [{ type: "${NodeConnectionTypes.Main}" }];
 	const outputs = [{ type: "${NodeConnectionTypes.Main}", displayName: "Safe" }, { type: "${NodeConnectionTypes.Main}", displayName: "Flagged" }];
 	if (parameters.reviewOutput === true) outputs.push({ type: "${NodeConnectionTypes.Main}", displayName: "Review" });
