@@ -1,0 +1,60 @@
+/**
+ * A tiny local HTTP server with scripted answers, for cases the mock service does not produce
+ * (500s, a 404 while polling). Listens on 127.0.0.1 only; records every request.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ScriptedRequest {
+	method: string;
+	path: string;
+	headers: IncomingHttpHeaders;
+	body: unknown;
+}
+
+export interface ScriptedReply {
+	status: number;
+	body?: unknown;
+}
+
+export interface ScriptedServer {
+	url: string;
+	requests: ScriptedRequest[];
+	stop(): Promise<void>;
+}
+
+export async function startScriptedServer(
+	answer: (request: ScriptedRequest, index: number) => ScriptedReply,
+): Promise<ScriptedServer> {
+	const requests: ScriptedRequest[] = [];
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const text = Buffer.concat(chunks).toString('utf8');
+			const request: ScriptedRequest = {
+				method: req.method ?? '',
+				path: req.url ?? '',
+				headers: req.headers,
+				body: text === '' ? undefined : (JSON.parse(text) as unknown),
+			};
+			requests.push(request);
+			const reply = answer(request, requests.length - 1);
+			res.writeHead(reply.status, { 'content-type': 'application/json' });
+			res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+		});
+	});
+	server.listen(0, '127.0.0.1');
+	await once(server, 'listening');
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests,
+		stop: async () => {
+			server.closeAllConnections();
+			server.close();
+			await once(server, 'close');
+		},
+	};
+}
