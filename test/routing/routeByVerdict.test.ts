@@ -18,7 +18,10 @@ const REVIEW = 2;
 
 let mock: MockService;
 
-/** A downstream node that passes its input on, to see which items reach which branch. */
+/**
+ * A downstream node that passes its input on with a `label` parameter resolved per item, to see which
+ * items reach which branch and what `$('Start').item` (n8n's paired-item lookup) finds from there.
+ */
 const passThrough: INodeType = {
 	description: {
 		displayName: 'Pass Through',
@@ -29,10 +32,15 @@ const passThrough: INodeType = {
 		defaults: { name: 'Pass Through' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [],
+		properties: [{ displayName: 'Label', name: 'label', type: 'string', default: '' }],
 	},
 	async execute(this: IExecuteFunctions) {
-		return [this.getInputData().map((item, index) => ({ json: item.json, pairedItem: { item: index } }))];
+		return [
+			this.getInputData().map((item, index) => ({
+				json: { ...item.json, label: this.getNodeParameter('label', index) },
+				pairedItem: { item: index },
+			})),
+		];
 	},
 };
 
@@ -189,24 +197,34 @@ describe('verdict rules, through the engine', () => {
 		expect(outputs[0][0].json.verdict).toBeUndefined();
 	});
 
-	it('feeds downstream nodes per output (a node on Flagged receives only flagged items)', async () => {
+	it('feeds downstream nodes per output, each item paired back to its own input item', async () => {
 		const items = inputs({ clean: cases.clean, notSafe: cases.notSafe, reject: cases.reject });
 		const connections = connect({}, START_NODE_NAME, NODE);
 		connect(connections, NODE, 'On Safe', SAFE);
 		connect(connections, NODE, 'On Flagged', FLAGGED);
+		// With Keep Input Data off the name is not in the item: only pairing can bring it back.
+		const label = { label: `={{ $('${START_NODE_NAME}').item.json.name }}` };
 		const run = await runWorkflow({
 			nodes: [
-				moderationNode(moderate({})),
-				{ name: 'On Safe', type: 'test.passThrough', parameters: {} },
-				{ name: 'On Flagged', type: 'test.passThrough', parameters: {} },
+				moderationNode(moderate({ keepInput: false })),
+				{ name: 'On Safe', type: 'test.passThrough', parameters: label },
+				{ name: 'On Flagged', type: 'test.passThrough', parameters: label },
 			],
 			nodeTypes: { 'test.passThrough': passThrough },
 			connections,
 			credentials: credentials(),
 			items,
 		});
-		expect(names(run.outputOf('On Safe'))).toEqual(['clean']);
-		expect(names(run.outputOf('On Flagged'))).toEqual(['notSafe', 'reject']);
+		expect(run.error).toBeUndefined();
+		const onSafe = run.outputOf('On Safe');
+		const onFlagged = run.outputOf('On Flagged');
+		expect(onSafe.map((item) => item.json.label)).toEqual(['clean']);
+		expect(onFlagged.map((item) => item.json.label)).toEqual(['notSafe', 'reject']);
+		expect(onSafe.every((item) => item.json.name === undefined && item.json.verdict === 'safe')).toBe(true);
+		expect(onFlagged.map((item) => item.json.verdictReasons)).toEqual([
+			['isSafe is false'],
+			['suggestedActions.reject is true'],
+		]);
 	});
 });
 
