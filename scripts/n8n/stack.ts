@@ -99,18 +99,22 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 		);
 		const replace: Array<[string, string]> = [[EXAMPLE_N8N_URL, n8n.url], ...(opts.replace ?? [])];
 		const workflows: WorkflowFile[] = [];
-		for (const file of [...exampleFiles(), ...(opts.extraWorkflows ?? [])]) {
+		const toPublish: string[] = [];
+		const examples = exampleFiles();
+		for (const file of [...examples, ...(opts.extraWorkflows ?? [])]) {
 			let text = readFileSync(file, 'utf8');
 			for (const [from, to] of replace) text = text.split(from).join(to);
 			const wf = JSON.parse(text) as WorkflowFile;
 			workflows.push(wf);
+			// Only the examples' triggers go live; extra (test) workflows stay unpublished.
+			if (examples.includes(file) && needsPublish(wf)) toPublish.push(wf.id);
 			writeFileSync(join(wfDir, `${wf.id}.json`), JSON.stringify(wf));
 		}
 		log(`importing 1 credential and ${workflows.length} workflows...`);
 		await cliOk(n8n, ['import:credentials', '--separate', `--input=${credDir}`], 'import:credentials');
 		await cliOk(n8n, ['import:workflow', '--separate', `--input=${wfDir}`], 'import:workflow');
-		for (const wf of workflows.filter(needsPublish)) {
-			await cliOk(n8n, ['publish:workflow', `--id=${wf.id}`], `publish:workflow ${wf.id}`);
+		for (const id of toPublish) {
+			await cliOk(n8n, ['publish:workflow', `--id=${id}`], `publish:workflow ${id}`);
 		}
 		rmSync(importDir, { recursive: true, force: true });
 

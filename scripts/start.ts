@@ -1,0 +1,107 @@
+/**
+ * `npm start`: builds the package, starts the mock Content Moderation Service and a real n8n with the
+ * package, a ready credential and the example workflows, runs the examples once, prints a summary and the
+ * editor URL with its login, then keeps running until Ctrl-C, which stops everything it started.
+ */
+import { N8nDb } from './n8n/db';
+import { startStack, Stack } from './n8n/stack';
+import { executeWorkflow, verdictLine } from './n8n/summary';
+import { startMockService } from '../test/mock/server';
+
+const t0 = Date.now();
+const log = (line: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${line}`);
+
+const URL_EXAMPLE = 'cmExample01Url00';
+const SUBMIT_EXAMPLE = 'cmExample03Sub00';
+const TRIGGER_EXAMPLE = 'cmExample03Trig0';
+
+let mock: { url: string; token: string; stop(): unknown } | undefined;
+let stack: Stack | undefined;
+let db: N8nDb | undefined;
+let stopping: Promise<void> | undefined;
+
+function stopAll(): Promise<void> {
+	stopping ??= (async () => {
+		await db?.close().catch(() => undefined);
+		await stack?.stop().catch(() => undefined);
+		await Promise.resolve(mock?.stop()).catch(() => undefined);
+		stack?.n8n.cleanup();
+	})();
+	return stopping;
+}
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+	process.once(sig, () => {
+		console.log(`\n${sig}: stopping n8n and the mock service...`);
+		void stopAll().then(() => {
+			console.log('stopped.');
+			process.exit(0);
+		});
+	});
+}
+
+async function main(): Promise<void> {
+	const port = process.env.MOCK_PORT ? Number(process.env.MOCK_PORT) : undefined;
+	mock = await startMockService({ port });
+	log(`mock Content Moderation Service at ${mock.url}`);
+	stack = await startStack({
+		serviceUrl: mock.url,
+		serviceToken: mock.token,
+		log,
+		n8nEnv: process.env.N8N_PORT ? { N8N_PORT: process.env.N8N_PORT } : undefined,
+	});
+	db = N8nDb.forUserFolder(stack.n8n.userFolder);
+
+	log('running example "moderate images from URLs" once (n8n execute)...');
+	const urlRun = await executeWorkflow(stack, db, URL_EXAMPLE);
+	const lines: string[] = [];
+	const urls = urlRun.items['One Item per URL'] ?? [];
+	(urlRun.items['Moderate Image'] ?? []).forEach((result, i) => {
+		lines.push(`  ${verdictLine(result)}  ${urls[i]?.imageUrl ?? ''}`);
+	});
+	const published = (urlRun.items['Publish'] ?? []).length;
+	const held = (urlRun.items['Hold for Review'] ?? []).length;
+
+	log('running example "deferred moderation" once: submit, then wait for the trigger...');
+	const before = (await db.executions(TRIGGER_EXAMPLE)).length;
+	const submitRun = await executeWorkflow(stack, db, SUBMIT_EXAMPLE);
+	const submitted = submitRun.items['Submit for Deferred Moderation'] ?? [];
+	const deadline = Date.now() + 60_000;
+	let triggerRows = (await db.executions(TRIGGER_EXAMPLE)).slice(before);
+	while (Date.now() < deadline && triggerRows.filter((r) => r.status !== 'running' && r.status !== 'new').length < submitted.length) {
+		await new Promise((r) => setTimeout(r, 500));
+		triggerRows = (await db.executions(TRIGGER_EXAMPLE)).slice(before);
+	}
+	const triggerLines: string[] = [];
+	for (const row of triggerRows) {
+		const d = await db.execution(row.id);
+		const [result] = d.items['Moderation Completed'] ?? [];
+		const decision = (d.items['Approve'] ?? []).length ? 'Approve' : (d.items['Send to Review'] ?? []).length ? 'Send to Review' : '-';
+		triggerLines.push(`  execution #${row.id} ${row.status}: id ${result?.id} ${verdictLine(result)} -> ${decision}`);
+	}
+
+	const { n8n, owner } = stack;
+	console.log(`
+==================================================================================================
+ Example "moderate images from URLs" (execution #${urlRun.executionId}, ${urlRun.status}):
+${lines.join('\n')}
+  -> ${published} published, ${held} held for review
+
+ Example "deferred moderation": ${submitted.length} images submitted (execution #${submitRun.executionId}, ${submitRun.status}),
+ ids ${submitted.map((s) => s.id).join(', ')}; the service called the trigger back:
+${triggerLines.join('\n') || '  (no trigger execution within 60s)'}
+
+ n8n editor:   ${n8n.url}/
+ login:        ${owner.email} / ${owner.password}
+ credential:   "Content Moderation account" -> ${mock.url} (mock service)
+ workflows:    ${stack.workflows.map((w) => w.name.replace(/^Content Moderation: /, '')).join(' | ')}
+ Press Ctrl-C to stop n8n and the mock service.
+==================================================================================================`);
+}
+
+main().catch(async (e) => {
+	console.error(`npm start failed: ${e instanceof Error ? e.message : e}`);
+	if (e?.userFolder) console.error(`n8n log: ${e.userFolder}/n8n.log`);
+	await stopAll();
+	process.exit(1);
+});

@@ -1,0 +1,145 @@
+/**
+ * Cases 2-4: deferred moderations whose callbackUrl is the trigger's production URL. The results are read
+ * from n8n's own records (execution_entity / execution_data), not from logs.
+ */
+import { readWorkflow, EXAMPLES_DIR } from '../../../scripts/n8n/stack';
+import { executeWorkflow } from '../../../scripts/n8n/summary';
+import { join } from 'node:path';
+import { assert, E2eContext, finishedExecutions, sleep, waitFor } from '../context';
+
+export const TRIGGER_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03-deferred-moderation-trigger.json'));
+export const SUBMIT_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03b-deferred-moderation-submit.json'));
+const triggerNode = TRIGGER_WORKFLOW.nodes.find((n) => /contentModerationTrigger$/.test(n.type))!;
+export const CALLBACK_TOKEN: string = triggerNode.parameters.callbackToken;
+
+export function callbackUrl(ctx: E2eContext, token = CALLBACK_TOKEN): string {
+	return `${ctx.stack.n8n.url}/webhook/${triggerNode.webhookId}/callback?token=${encodeURIComponent(token)}`;
+}
+
+async function triggerRuns(ctx: E2eContext) {
+	return finishedExecutions(ctx.db, TRIGGER_WORKFLOW.id);
+}
+
+/** Case 2: the example submitter (deferred, callbackUrl = trigger URL) run with `n8n execute`. */
+export async function deferredWithTrigger(ctx: E2eContext): Promise<string> {
+	const before = (await ctx.db.executions(TRIGGER_WORKFLOW.id)).length;
+	const submitRun = await executeWorkflow(ctx.stack, ctx.db, SUBMIT_WORKFLOW.id);
+	assert(submitRun.status === 'success', `submitter execution #${submitRun.executionId} status ${submitRun.status}`);
+	const submitted = submitRun.items['Submit for Deferred Moderation'] ?? [];
+	const expectedImages = 2;
+	assert(submitted.length === expectedImages, `submitter returned ${submitted.length} items, expected ${expectedImages}`);
+	const ids = submitted.map((i) => i.id);
+	assert(ids.every((id) => typeof id === 'string' && id.length >= 3), `deferred ids missing: ${JSON.stringify(submitted)}`);
+
+	// One trigger execution per submitted image, each carrying that image's full result.
+	const runs = await waitFor(
+		`${expectedImages} trigger executions`,
+		async () => {
+			const rows = await triggerRuns(ctx);
+			return rows.length - before >= expectedImages ? rows.slice(before) : undefined;
+		},
+		60_000,
+	);
+	await sleep(1500); // a duplicate delivery would show up here
+	const after = await triggerRuns(ctx);
+	assert(after.length - before === expectedImages, `expected ${expectedImages} trigger executions, got ${after.length - before}`);
+	const seen: string[] = [];
+	for (const run of runs) {
+		assert(run.status === 'success', `trigger execution ${run.id} status ${run.status}`);
+		const detail = await ctx.db.execution(run.id);
+		const [item] = detail.items['Moderation Completed'] ?? [];
+		assert(item && ids.includes(item.id), `trigger output has no submitted id: ${JSON.stringify(item).slice(0, 300)}`);
+		assert(typeof item.isSafe === 'boolean' && item.riskScores && item.hash, `trigger output is not a full result`);
+		const branch = (detail.items['Approve'] ?? []).length ? 'Approve' : 'Send to Review';
+		assert((detail.items[branch] ?? []).length === 1, `trigger workflow did not reach Approve/Send to Review`);
+		seen.push(`${item.id.slice(0, 8)}:${item.isSafe ? 'safe' : 'flagged'}->${branch}`);
+	}
+	const mockCalls = ctx.mock.callbacks.filter((c) => ids.includes(c.moderationId));
+	assert(mockCalls.every((c) => c.status === 200), `mock saw callback statuses ${mockCalls.map((c) => c.status)}`);
+	return seen.join(', ');
+}
+
+/** Case 3: the same delivery with a wrong token: 401 and no execution. */
+export async function wrongToken(ctx: E2eContext): Promise<string> {
+	const before = (await ctx.db.executions(TRIGGER_WORKFLOW.id)).length;
+	// Directly, as any caller would.
+	const direct = await fetch(callbackUrl(ctx, 'wrong-token'), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ id: 'forged-1', isSafe: true }),
+	});
+	assert(direct.status === 401, `direct POST with a wrong token answered ${direct.status}`);
+	const noToken = await fetch(callbackUrl(ctx).replace(/\?.*$/, ''), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ id: 'forged-2', isSafe: true }),
+	});
+	assert(noToken.status === 401, `direct POST without a token answered ${noToken.status}`);
+	// And through the service: a deferred moderation whose callbackUrl carries the wrong token.
+	const res = await fetch(`${ctx.mock.url}/image`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.mock.token}` },
+		body: JSON.stringify({
+			image: 'https://images.example.com/wrong-token-test.jpg',
+			options: { defer: true, callbackUrl: callbackUrl(ctx, 'wrong-token') },
+		}),
+	});
+	const { id } = (await res.json()) as { id: string };
+	assert(res.status < 300 && id, `mock POST /image answered ${res.status}`);
+	const attempt = await waitFor(
+		'the mock to deliver the callback',
+		async () => ctx.mock.callbacks.find((c) => c.moderationId === id && c.status !== undefined),
+		30_000,
+	);
+	assert(attempt.status === 401, `n8n answered the service's callback with ${attempt.status}`);
+	await sleep(2000);
+	const after = (await ctx.db.executions(TRIGGER_WORKFLOW.id)).length;
+	assert(after === before, `${after - before} trigger executions started for wrong-token calls`);
+	return '3 calls (direct wrong token, no token, service with wrong token) -> 401, 0 executions';
+}
+
+/** Case 4: 200 callbacks sent at once by the mock: exactly 200 trigger executions, none failed. */
+export async function burst(ctx: E2eContext, count = 200): Promise<string> {
+	const before = (await ctx.db.executions(TRIGGER_WORKFLOW.id)).length;
+	const url = callbackUrl(ctx);
+	// Submitted together with the same processing delay, so the service calls back all at once.
+	const ids = await Promise.all(
+		Array.from({ length: count }, async (_, i) => {
+			const res = await fetch(`${ctx.mock.url}/image`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.mock.token}` },
+				body: JSON.stringify({
+					image: `https://images.example.com/burst-${i}.jpg`,
+					options: { defer: true, callbackUrl: url, meta: { burst: i } },
+				}),
+			});
+			const body = (await res.json()) as { id: string };
+			if (!body.id) throw new Error(`POST /image ${i} answered ${res.status}`);
+			return body.id;
+		}),
+	);
+	const idSet = new Set(ids);
+	const t0 = Date.now();
+	const rows = await waitFor(
+		`${count} trigger executions`,
+		async () => {
+			const r = await finishedExecutions(ctx.db, TRIGGER_WORKFLOW.id);
+			return r.length - before >= count ? r : undefined;
+		},
+		180_000,
+		500,
+	);
+	const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+	await sleep(2000);
+	const all = await ctx.db.executions(TRIGGER_WORKFLOW.id);
+	const fresh = all.slice(before);
+	assert(fresh.length === count, `expected exactly ${count} trigger executions, got ${fresh.length}`);
+	const failed = fresh.filter((r) => r.status !== 'success');
+	assert(failed.length === 0, `${failed.length} trigger executions not successful: ${failed.slice(0, 5).map((r) => `${r.id}:${r.status}`)}`);
+	const attempts = ctx.mock.callbacks.filter((c) => idSet.has(c.moderationId));
+	const bad = attempts.filter((c) => c.status !== 200);
+	assert(bad.length === 0, `${bad.length} callback attempts not answered 200 (e.g. ${JSON.stringify(bad[0])})`);
+	assert(attempts.length === count, `mock made ${attempts.length} callback attempts for ${count} moderations`);
+	void rows;
+	return `${count} callbacks -> ${fresh.length} successful executions in ${seconds}s`;
+}

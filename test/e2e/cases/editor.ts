@@ -1,0 +1,156 @@
+/**
+ * Case 6: the editor in headless Chromium. Signs in through the form, opens a workflow holding both nodes,
+ * checks each node's icon on the canvas, opens each node's panel and switches through every resource and
+ * operation; any browser console error or page error fails the case. Screenshots go to test/e2e/screenshots/.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, Locator, Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, ensureChromium } from '../chromium';
+
+export const SCREENSHOT_DIR = join(__dirname, '..', 'screenshots');
+
+export interface EditorCheck {
+	url: string;
+	email: string;
+	password: string;
+	workflowId: string;
+	/** canvas node names to check, with the icon file name each must show */
+	nodes: Array<{ name: string; icon: string }>;
+	log: (l: string) => void;
+}
+
+export interface EditorResult {
+	/** node name -> resource -> operations seen in the panel */
+	switched: Record<string, Record<string, string[]>>;
+	consoleErrors: string[];
+	screenshots: string[];
+}
+
+const TIMEOUT = 20_000;
+
+async function comboOptions(page: Page, param: string): Promise<string[]> {
+	const combo = page.getByTestId('ndv').getByTestId(`parameter-input-${param}`).getByRole('combobox');
+	await combo.click({ timeout: TIMEOUT });
+	const options = page.getByRole('option');
+	await options.first().waitFor({ state: 'visible', timeout: TIMEOUT });
+	const names = (await options.allInnerTexts()).map((t) => t.split('\n')[0].trim()).filter(Boolean);
+	await page.keyboard.press('Escape');
+	return names;
+}
+
+async function choose(page: Page, param: string, option: string): Promise<void> {
+	const combo = page.getByTestId('ndv').getByTestId(`parameter-input-${param}`).getByRole('combobox');
+	await combo.click({ timeout: TIMEOUT });
+	await page.getByRole('option', { name: option, exact: true }).first().click({ timeout: TIMEOUT });
+	// The panel re-renders the parameters of the new choice.
+	await page.waitForTimeout(300);
+	const value = await combo.inputValue();
+	if (value !== option) throw new Error(`${param}: chose "${option}" but the panel shows "${value}"`);
+}
+
+async function hasParam(page: Page, param: string): Promise<boolean> {
+	return (await page.getByTestId('ndv').getByTestId(`parameter-input-${param}`).count()) > 0;
+}
+
+async function iconLoaded(node: Locator, icon: string): Promise<boolean> {
+	const img = node.locator(`img[src*="${icon}"]`).first();
+	if ((await img.count()) === 0) return false;
+	await img.waitFor({ state: 'visible', timeout: TIMEOUT });
+	// The page's DOM types are not in this project's lib; the image is read as a plain object.
+	return img.evaluate((el: any) => el.complete === true && el.naturalWidth > 0);
+}
+
+export async function checkEditor(c: EditorCheck): Promise<EditorResult> {
+	await ensureChromium(c.log);
+	mkdirSync(SCREENSHOT_DIR, { recursive: true });
+	const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 60_000 });
+	const result: EditorResult = { switched: {}, consoleErrors: [], screenshots: [] };
+	try {
+		const context = await browser.newContext({ baseURL: c.url, viewport: { width: 1600, height: 1000 } });
+		const page = await context.newPage();
+		page.setDefaultTimeout(TIMEOUT);
+		page.on('console', (m) => {
+			if (m.type() === 'error') result.consoleErrors.push(`${m.text()} @ ${m.location().url}`);
+		});
+		page.on('pageerror', (e) => result.consoleErrors.push(`pageerror: ${e.message}`));
+
+		await page.goto('/signin');
+		await page.getByTestId('emailOrLdapLoginId').locator('input').fill(c.email);
+		await page.getByTestId('password').locator('input').fill(c.password);
+		await page.getByTestId('form-submit-button').click();
+		await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
+
+		await page.goto(`/workflow/${c.workflowId}`);
+		for (const n of c.nodes) {
+			const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${n.name}"]`);
+			await node.waitFor({ state: 'visible', timeout: 30_000 });
+			if (!(await iconLoaded(node, n.icon))) throw new Error(`canvas node "${n.name}" does not show icon ${n.icon}`);
+		}
+		const shot = (name: string) => join(SCREENSHOT_DIR, name);
+		await page.screenshot({ path: shot('canvas.png') });
+		result.screenshots.push(shot('canvas.png'));
+
+		for (const n of c.nodes) {
+			const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${n.name}"]`);
+			await node.dblclick();
+			await page.getByTestId('ndv').waitFor({ state: 'visible' });
+			const seen: Record<string, string[]> = {};
+			const resources = (await hasParam(page, 'resource')) ? await comboOptions(page, 'resource') : [''];
+			for (const resource of resources) {
+				if (resource) await choose(page, 'resource', resource);
+				const ops = (await hasParam(page, 'operation')) ? await comboOptions(page, 'operation') : [];
+				for (const op of ops) await choose(page, 'operation', op);
+				seen[resource || '(none)'] = ops;
+			}
+			result.switched[n.name] = seen;
+			const file = shot(`panel-${n.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
+			await page.screenshot({ path: file });
+			result.screenshots.push(file);
+			await page.keyboard.press('Escape');
+			await page.getByTestId('ndv').waitFor({ state: 'hidden' });
+		}
+		await context.close();
+	} catch (e) {
+		try {
+			const pages = browser.contexts().flatMap((ctx) => ctx.pages());
+			if (pages[0]) await pages[0].screenshot({ path: join(SCREENSHOT_DIR, 'failure.png') });
+		} catch {
+			// best effort
+		}
+		throw e;
+	} finally {
+		await browser.close();
+	}
+	return result;
+}
+
+/** The e2e wiring: workflow `cmE2eEditor00001` (test/e2e/workflows/editor.json) holds both nodes. */
+export async function editor(ctx: import('../context').E2eContext): Promise<string> {
+	const { ACTION_TYPE, TRIGGER_TYPE } = await import('../../../scripts/n8n/package');
+	const wf = ctx.stack.workflows.find((w) => w.id === 'cmE2eEditor00001');
+	if (!wf) throw new Error('workflow cmE2eEditor00001 was not imported');
+	const types: any[] = await ctx.stack.rest.get('/types/nodes.json');
+	const nodes = [TRIGGER_TYPE, ACTION_TYPE].map((type) => {
+		const node = wf.nodes.find((n) => n.type === type);
+		const desc = types.filter((t) => t.name === type).pop();
+		if (!node || !desc) throw new Error(`${type} missing from the editor workflow or the catalogue`);
+		const url: string = typeof desc.iconUrl === 'string' ? desc.iconUrl : desc.iconUrl?.light;
+		return { name: node.name as string, icon: url.split('/').pop()! };
+	});
+	const r = await checkEditor({
+		url: ctx.stack.n8n.url,
+		email: ctx.stack.owner.email,
+		password: ctx.stack.owner.password,
+		workflowId: wf.id,
+		nodes,
+		log: ctx.log,
+	});
+	if (r.consoleErrors.length) {
+		throw new Error(`${r.consoleErrors.length} browser console error(s): ${r.consoleErrors.slice(0, 5).join(' | ')}`);
+	}
+	const summary = Object.entries(r.switched)
+		.map(([name, res]) => `${name}: ${Object.entries(res).map(([k, ops]) => `${k}[${ops.join('/')}]`).join(' ')}`)
+		.join('; ');
+	return `${summary}; screenshots in ${SCREENSHOT_DIR}`;
+}

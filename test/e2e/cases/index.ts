@@ -1,0 +1,21 @@
+import { E2eContext } from '../context';
+import { allOperations } from './allOperations';
+import { catalogue } from './catalogue';
+import { burst, deferredWithTrigger, wrongToken } from './deferred';
+import { editor } from './editor';
+
+export interface E2eCase {
+	id: number;
+	name: string;
+	/** Throws on failure; returns a short detail line. */
+	run(ctx: E2eContext): Promise<string | void>;
+}
+
+export const cases: E2eCase[] = [
+	{ id: 1, name: 'every action node operation in one `n8n execute` run', run: allOperations },
+	{ id: 2, name: 'deferred moderation delivered to the published trigger', run: deferredWithTrigger },
+	{ id: 3, name: 'callback with a wrong token: 401, no execution', run: wrongToken },
+	{ id: 4, name: '200 callbacks at once: exactly 200 successful trigger executions', run: (ctx) => burst(ctx, 200) },
+	{ id: 5, name: 'node catalogue lists both nodes and the credential with icons', run: catalogue },
+	{ id: 6, name: 'editor in headless Chromium: icons, panels, every resource/operation', run: editor },
+];

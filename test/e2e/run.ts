@@ -1,0 +1,96 @@
+/**
+ * Real n8n end-to-end runner (`npm run test:e2e`): installs/reuses n8n 2.41.1, loads this package the way
+ * users get it, imports a credential pointing at the mock service plus the example workflows, and runs the
+ * cases of issue 6 against n8n's own records. Prints one line per case and `N passed, N failed`.
+ */
+import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { N8nDb } from '../../scripts/n8n/db';
+import { startStack, Stack } from '../../scripts/n8n/stack';
+import { startMockService } from '../mock/server';
+import { E2eContext, MockHandle } from './context';
+import { cases } from './cases';
+
+const started = Date.now();
+const stamp = () => `[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s]`;
+const log = (line: string) => console.log(`${stamp()} ${line}`);
+const keep = process.env.E2E_KEEP === '1';
+const only = process.env.E2E_ONLY?.split(',').map((s) => s.trim());
+
+let stack: Stack | undefined;
+let mock: MockHandle | undefined;
+let db: N8nDb | undefined;
+let cleaning: Promise<void> | undefined;
+
+function cleanup(): Promise<void> {
+	cleaning ??= (async () => {
+		await db?.close().catch(() => undefined);
+		await stack?.stop().catch(() => undefined);
+		await Promise.resolve(mock?.stop()).catch(() => undefined);
+		if (stack && !keep) stack.n8n.cleanup();
+		else if (stack) log(`kept n8n user folder ${stack.n8n.userFolder}`);
+	})();
+	return cleaning;
+}
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+	process.once(sig, () => {
+		log(`${sig}: stopping n8n and the mock service`);
+		void cleanup().finally(() => process.exit(130));
+	});
+}
+
+async function main(): Promise<number> {
+	const selected = cases.filter((c) => !only || only.includes(String(c.id)));
+	let passed = 0;
+	let failed = 0;
+	try {
+		mock = await startMockService({});
+		log(`mock service at ${mock.url}`);
+		stack = await startStack({
+			serviceUrl: mock.url,
+			serviceToken: mock.token,
+			extraWorkflows: readdirSync(join(__dirname, 'workflows'))
+				.filter((f) => f.endsWith('.json'))
+				.map((f) => join(__dirname, 'workflows', f)),
+			log,
+		});
+		db = N8nDb.forUserFolder(stack.n8n.userFolder);
+	} catch (e) {
+		log(`setup failed: ${(e as Error).stack ?? e}`);
+		const uf = (e as { userFolder?: string }).userFolder;
+		if (uf) log(`n8n log: ${join(uf, 'n8n.log')}`);
+		for (const c of selected) console.log(`FAIL ${c.id}. ${c.name} (setup failed)`);
+		console.log(`0 passed, ${selected.length} failed`);
+		await cleanup();
+		return 1;
+	}
+	const ctx: E2eContext = { stack, mock, db, log };
+	for (const c of selected) {
+		const t0 = Date.now();
+		try {
+			const detail = await c.run(ctx);
+			passed++;
+			console.log(`PASS ${c.id}. ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)}s)${detail ? ` - ${detail}` : ''}`);
+		} catch (e) {
+			failed++;
+			console.log(`FAIL ${c.id}. ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)}s) - ${(e as Error).message}`);
+			if (process.env.E2E_VERBOSE) console.log((e as Error).stack);
+		}
+	}
+	if (failed) log(`n8n log: ${stack.n8n.logFile}${keep ? '' : ' (set E2E_KEEP=1 to keep it)'}`);
+	log(`total ${((Date.now() - started) / 1000).toFixed(0)}s`);
+	await cleanup();
+	console.log(`${passed} passed, ${failed} failed`);
+	return failed ? 1 : 0;
+}
+
+main().then(
+	(code) => process.exit(code),
+	async (e) => {
+		console.error(e);
+		await cleanup();
+		console.log('0 passed, 1 failed');
+		process.exit(1);
+	},
+);
