@@ -101,7 +101,7 @@ describe('Text > Get and Text > Delete', () => {
 	it('reads a text moderation, deletes it, then reading it gives 404', async () => {
 		const added = await addTextItem('texts', PROFANE_TEXT);
 		await processed();
-		const read = await mock.run({ resource: 'queue', operation: 'getItem', queueId: 'texts', itemId: added.id });
+		const read = await mock.run({ resource: 'queue', operation: 'getItem', queueId: 'texts', itemId: added.id as string });
 		const textId = (output(read)[0].json.moderation as IDataObject).id as string;
 		mock.service.reset();
 
