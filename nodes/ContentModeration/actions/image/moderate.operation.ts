@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { imageInputProperties, showFor } from '../../shared/descriptions';
+import { imageInputProperties, optionsCollection, showFor } from '../../shared/descriptions';
 import { asNodeError } from '../../shared/errors';
 import { ensure, checkHttpUrl, getOptions, optionalString, parseMetaJson, readImage } from '../../shared/inputs';
 import type { ApiResponse } from '../../shared/transport';
@@ -67,40 +67,26 @@ const properties: INodeProperties[] = [
 			'How long to wait for the result in total. When it passes, the item fails with the moderation ID so that you can read the result later with Image > Get.',
 		displayOptions: { show: { mode: ['deferredWait'] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Actor ID',
-				name: 'actorId',
-				type: 'string',
-				default: '',
-				description: 'ID of the user in your system who submitted the content, stored with the request',
-			},
-			{
-				displayName: 'Callback URL',
-				name: 'callbackUrl',
-				type: 'string',
-				default: '',
-				placeholder: 'https://your-n8n.example.com/webhook/…/callback',
-				description:
-					'Where the service sends the result when it is ready. Get it from a Content Moderation Trigger node: copy its Production URL. Only used in the Deferred modes.',
-				displayOptions: { show: { '/mode': deferredModes } },
-			},
-			{
-				displayName: 'Metadata (JSON)',
-				name: 'meta',
-				type: 'json',
-				default: '{}',
-				description:
-					'Any JSON stored with the request and returned with the result, for example {"orderId": "A-17"}',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Callback URL',
+			name: 'callbackUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://your-n8n.example.com/webhook/…/callback',
+			description:
+				'Where the service sends the result when it is ready. Get it from a Content Moderation Trigger node: copy its Production URL. Only used in the Deferred modes.',
+			displayOptions: { show: { '/mode': deferredModes } },
+		},
+		{
+			displayName: 'Metadata (JSON)',
+			name: 'meta',
+			type: 'json',
+			default: '{}',
+			description:
+				'Any JSON stored with the request and returned with the result, for example {"orderId": "A-17"}',
+		},
+	]),
 ];
 
 export const description = showFor({ resource: ['image'], operation: ['moderate'] }, properties);

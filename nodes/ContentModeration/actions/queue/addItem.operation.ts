@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { imageInputProperties, showFor } from '../../shared/descriptions';
+import { imageInputProperties, optionsCollection, showFor } from '../../shared/descriptions';
 import { checkNotEmpty, ensure, getOptions, optionalString, readImage } from '../../shared/inputs';
 import type { ApiResponse } from '../../shared/transport';
 import { apiRequest, pathSegment } from '../../shared/transport';
@@ -31,29 +31,15 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { contentType: ['text'] } },
 	},
 	...showFor({ contentType: ['image'] }, imageInputProperties),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Actor ID',
-				name: 'actorId',
-				type: 'string',
-				default: '',
-				description: 'ID of the user in your system who submitted the content, stored with the item',
-			},
-			{
-				displayName: 'Metadata',
-				name: 'meta',
-				type: 'string',
-				default: '',
-				description: 'Text stored with the item, for example an order number or a JSON string',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Metadata',
+			name: 'meta',
+			type: 'string',
+			default: '',
+			description: 'Text stored with the item, for example an order number or a JSON string',
+		},
+	]),
 ];
 
 export const description = showFor({ resource: ['queue'], operation: ['addItem'] }, properties);
