@@ -10,6 +10,7 @@ import * as image from './actions/image';
 import * as queue from './actions/queue';
 import * as text from './actions/text';
 import { router } from './actions/router';
+import { requestOptionsProperty } from './shared/concurrency';
 import { verdictOutputs, verdictRoutingProperties } from './shared/routingDescription';
 
 export class ContentModeration implements INodeType {
@@ -44,6 +45,7 @@ export class ContentModeration implements INodeType {
 			...text.description,
 			...queue.description,
 			...verdictRoutingProperties,
+			requestOptionsProperty,
 		],
 	};
 

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { mapConcurrent, readThroughputOptions } from '../shared/concurrency';
 import { asNodeError, errorItem } from '../shared/errors';
 import { assertVerdictRoutable, isVerdictRoutingOn, routeByVerdict } from '../shared/routing';
 import * as image from './image';
@@ -41,13 +42,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	};
 
-	// THROUGHPUT: items run one after another; a bounded pool may replace this loop as long as the
-	// results stay in input order.
-	const itemCount = this.getInputData().length;
-	const results: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		results.push(...(await processItem(itemIndex)));
-	}
+	// Items run in a bounded pool (Request Options > Concurrency); results keep input order.
+	const { concurrency } = readThroughputOptions(this);
+	const indexes = this.getInputData().map((_, itemIndex) => itemIndex);
+	const results = (await mapConcurrent(indexes, concurrency, processItem)).flat();
 
 	if (isVerdictRoutingOn.call(this, resource, operation)) {
 		return routeByVerdict.call(this, resource, operation, results);
