@@ -39,6 +39,9 @@ export class ContentModerationTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Left undefined, n8n 2.x answers a started execution with the text "firstEntryJson";
+				// empty makes it send the node's webhookResponse acknowledgement instead.
+				responseData: '',
 				path: 'callback',
 			},
 		],

@@ -34,7 +34,11 @@ import { CREDENTIAL_TYPE, prepareWorkflow, triggerNode } from '../helpers/engine
 export const TRIGGER_NAME = 'Content Moderation Trigger';
 export const WEBHOOK_ID = '3f0c2a57-8d0e-4d5b-9c1e-6a7b8c9d0e1f';
 /** What n8n answers when a node returns no `webhookResponse`; our trigger must never leave it. */
-export const N8N_PLACEHOLDERS = [{ message: 'Workflow was started' }, { message: 'Webhook call received' }];
+export const N8N_PLACEHOLDERS: unknown[] = [
+	{ message: 'Workflow was started' },
+	{ message: 'Webhook call received' },
+	'firstEntryJson',
+];
 
 export interface TriggerCall {
 	status: number;
@@ -108,6 +112,19 @@ async function prepareRequest(req: IncomingMessage, parseIncomingMessage: Conten
 	} else if (req.contentType === 'text/plain') {
 		request.body = text;
 	}
+}
+
+/**
+ * n8n's answer to an `onReceived` call the node did not answer itself: without an execution the
+ * node's webhookResponse or a placeholder; with one, the description's `responseData` (evaluated
+ * with the default 'firstEntryJson', sent as text when truthy), else webhookResponse or a placeholder.
+ */
+function onReceivedBody(responseData: unknown, result: IWebhookResponseData): unknown {
+	if (result.workflowData === undefined) return result.webhookResponse ?? N8N_PLACEHOLDERS[1];
+	const evaluated = responseData === undefined ? 'firstEntryJson' : responseData;
+	if (evaluated === 'noData') return undefined;
+	if (evaluated) return evaluated;
+	return result.webhookResponse ?? N8N_PLACEHOLDERS[0];
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -188,10 +205,14 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 			record({ status: res.statusCode, body: undefined });
 			return;
 		}
-		const body =
-			result.webhookResponse ?? N8N_PLACEHOLDERS[result.workflowData === undefined ? 1 : 0];
+		const body = onReceivedBody(description.responseData, result);
 		record({ status: 200, body, items: result.workflowData?.[0] });
-		send(res, 200, body);
+		if (typeof body === 'string') {
+			res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+			res.end(body);
+		} else {
+			send(res, 200, body);
+		}
 	}
 
 	const server = createServer((req, res) => {
