@@ -83,6 +83,17 @@ interface CoreModules {
 
 let coreSetup: Promise<CoreModules> | undefined;
 
+const tempDirs: string[] = [];
+
+function removeTempDirs(): void {
+	for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+// Jest evaluates this module once per test file: clean up after that file. Outside jest (a tsx
+// script such as the benchmark), clean up when the process exits.
+if (typeof afterAll === 'function') afterAll(removeTempDirs);
+else process.once('exit', removeTempDirs);
+
 /**
  * n8n-core ships its own copy of @n8n/di; services must come from THAT container, so it is
  * resolved relative to n8n-core rather than from the top-level node_modules.
@@ -98,7 +109,7 @@ function loadCore(): Promise<CoreModules> {
 		process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 		// n8n logs node errors it reports; quiet by default, N8N_LOG_LEVEL=debug shows them.
 		process.env.N8N_LOG_LEVEL ??= 'silent';
-		process.on('exit', () => rmSync(root, { recursive: true, force: true }));
+		tempDirs.push(root);
 
 		const core = (await import('n8n-core')) as typeof import('n8n-core');
 		const coreDir = path.dirname(require.resolve('n8n-core'));
