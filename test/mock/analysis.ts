@@ -201,7 +201,7 @@ interface ImageOverrides {
 const MOCK_PARAM = /(?:^|[?&#\s;,])mock_([a-z0-9_]+)=([^&#\s;,]*)/gi;
 
 function paramError(name: string, message: string): never {
-	throw badField('image', 'invalid_mock_parameter', `mock_${name} ${message}`);
+	throw badField('image', 'invalid_mock_parameter', `image parameter mock_${name} ${message}`);
 }
 
 function scoreParam(name: string, value: string): number {

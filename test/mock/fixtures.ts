@@ -17,7 +17,7 @@ export const REVIEW_IMAGE_BASE64 = makePng('casino gambling').toString('base64')
 /** Texts for queue items: one clean English text and one with profanity (and its filteredContent). */
 export const SAFE_TEXT = 'What a wonderful sunny afternoon for a picnic in the park with friends.';
 export const PROFANE_TEXT = 'This fucking product is shit.';
-export const PROFANE_TEXT_FILTERED = 'This ******* product is ****.';
+export const PROFANE_TEXT_FILTERED = 'This ****ing product is ****.';
 
 /** Exact numbers for an image URL: every field optional, see README.md "Asking for exact numbers". */
 export interface MockImageSpec {
