@@ -16,14 +16,12 @@ const RESULT_FIELDS = [
 	'hash',
 ];
 
-export type ParsedCallback = { ok: true; body: IDataObject & { id: string } } | { ok: false; message: string };
+export type ParsedCallback =
+	| { ok: true; body: IDataObject & { id: string } }
+	| { ok: false; message: string };
 
 function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
-}
-
-function isJsonContentType(contentType: string | undefined): boolean {
-	return contentType === 'application/json' || (contentType ?? '').endsWith('+json');
 }
 
 /**
@@ -34,11 +32,19 @@ function isJsonContentType(contentType: string | undefined): boolean {
 export function parseCallbackBody(this: IWebhookFunctions): ParsedCallback {
 	const request = this.getRequestObject();
 	const parsed: unknown = this.getBodyData();
-	const contentType = request.contentType ?? String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	// n8n's body reader sets contentType; the header is the fallback.
+	const contentType =
+		request.contentType ??
+		String(request.headers['content-type'] ?? '')
+			.split(';')[0]
+			.trim()
+			.toLowerCase();
 	const raw = Buffer.isBuffer(request.rawBody) ? request.rawBody.toString('utf8') : undefined;
 
 	let body: unknown;
-	if (isObject(parsed) && isJsonContentType(contentType) && (raw === undefined || raw.trim() !== '')) {
+	// Only application/json is parsed by n8n; for anything else the raw bytes are the truth.
+	const parsedByN8n = isObject(parsed) && contentType === 'application/json';
+	if (parsedByN8n && (raw === undefined || raw.trim() !== '')) {
 		body = parsed;
 	} else {
 		const text = typeof parsed === 'string' ? parsed : (raw ?? '');

@@ -280,7 +280,7 @@ describe('events filter', () => {
 	});
 });
 
-describe('bad calls get 400 JSON and start nothing', () => {
+describe('body: bad calls get 400 JSON and start nothing, JSON under any content type is read', () => {
 	const cases: Array<[string, string, string | null, RegExp]> = [
 		['non-JSON text', 'hello there', 'text/plain', /not JSON/],
 		['non-JSON bytes without a content type', 'id=abc', null, /not JSON/],
@@ -308,17 +308,21 @@ describe('bad calls get 400 JSON and start nothing', () => {
 		expect(mock.requests).toHaveLength(0);
 	});
 
-	test('a JSON body sent as text/plain is accepted', async () => {
-		const server = await trigger({ events: 'all' });
-		const result = await moderate(SAFE_IMAGE_URL);
+	test.each(['text/plain', 'application/vnd.moderation+json', 'application/octet-stream'])(
+		'a JSON body sent as %s is accepted',
+		async (contentType) => {
+			const server = await trigger({ events: 'all' });
+			const result = await moderate(SAFE_IMAGE_URL);
 
-		const answer = await postCallback(server.webhookUrl, JSON.stringify(result), {
-			contentType: 'text/plain',
-		});
+			const answer = await postCallback(server.webhookUrl, JSON.stringify(result), { contentType });
 
-		expect(answer).toEqual({ status: 200, body: { received: true, id: result.id } });
-		expect(server.executions).toHaveLength(1);
-	});
+			expect(answer).toEqual({ status: 200, body: { received: true, id: result.id } });
+			expect(server.executions).toHaveLength(1);
+			const { receivedAt, ...rest } = server.executions[0][0].json;
+			expect(rest).toEqual(result);
+			expect(receivedAt).toBeDefined();
+		},
+	);
 });
 
 describe('callback token', () => {
