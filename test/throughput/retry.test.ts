@@ -1,6 +1,8 @@
 import {
 	DEFAULT_RETRY_SETTINGS,
+	DEFAULT_MAX_RETRIES,
 	MAX_RETRIES_LIMIT,
+	RETRY_AFTER_JITTER_MS,
 	backoffDelay,
 	decideRetry,
 	isRetryable,
@@ -88,13 +90,21 @@ describe('isRetryable: which failures may be sent again', () => {
 });
 
 describe('decideRetry', () => {
-	it('waits exactly Retry-After on 429 and 503', () => {
-		expect(decideRetry('POST', status(429, '1'), 0, settings, NOW)).toEqual({ retry: true, delayMs: 1000 });
-		expect(decideRetry('POST', status(503, '0'), 0, settings, NOW)).toEqual({ retry: true, delayMs: 0 });
-		expect(decideRetry('GET', status(503, 'Sat, 21 Nov 2026 12:00:00 GMT'), 1, settings, NOW)).toEqual({
+	it('waits Retry-After on 429 and 503, plus up to RETRY_AFTER_JITTER_MS of jitter', () => {
+		const none = () => 0;
+		const most = () => 0.999999;
+		expect(decideRetry('POST', status(429, '1'), 0, settings, NOW, none)).toEqual({ retry: true, delayMs: 1000 });
+		expect(decideRetry('POST', status(503, '0'), 0, settings, NOW, none)).toEqual({ retry: true, delayMs: 0 });
+		expect(decideRetry('GET', status(503, 'Sat, 21 Nov 2026 12:00:00 GMT'), 1, settings, NOW, none)).toEqual({
 			retry: true,
 			delayMs: 0,
 		});
+		expect(decideRetry('POST', status(429, '0'), 0, settings, NOW, most)).toEqual({
+			retry: true,
+			delayMs: RETRY_AFTER_JITTER_MS - 1,
+		});
+		// Never past the cap, jitter included.
+		expect(decideRetry('POST', status(429, '1'), 0, settings, NOW, most)).toEqual({ retry: true, delayMs: 1000 });
 	});
 
 	it('backs off with jitter when there is no Retry-After', () => {
@@ -148,7 +158,7 @@ describe('networkErrorCode', () => {
 
 describe('normalizeMaxRetries', () => {
 	it.each([
-		[undefined, 3],
+		[undefined, DEFAULT_MAX_RETRIES],
 		[0, 0],
 		[-1, 0],
 		[2.7, 2],
@@ -190,6 +200,7 @@ describe('withRetries', () => {
 		const s = script([{ statusCode: 503, retryAfter: '1' }, { statusCode: 429 }, { statusCode: 200 }]);
 		const out = await withRetries('POST', settings, s.run);
 		expect(out).toEqual({ kind: 'success', result: { statusCode: 200 }, retries: 2 });
+		// Retry-After 1 s plus jitter, held at maxDelayMs (1 s here); then backoff for the bare 429.
 		expect(s.sleeps).toEqual([1000, 100]);
 		expect(s.sends()).toBe(3);
 	});
@@ -230,7 +241,7 @@ describe('withRetries', () => {
 		const out = await withRetries('POST', settings, s.run);
 		expect(out).toMatchObject({ kind: 'status', retries: 3, stoppedBecause: 'exhausted', result: { statusCode: 429 } });
 		expect(s.sends()).toBe(4);
-		expect(s.sleeps).toEqual([0, 0, 0]);
+		expect(s.sleeps).toEqual([1, 2, 3].map(() => RETRY_AFTER_JITTER_MS / 2));
 	});
 
 	it('returns the network error after the last try', async () => {

@@ -23,7 +23,10 @@ export interface RetrySettings {
 	maxDelayMs: number;
 }
 
-export const DEFAULT_MAX_RETRIES = 3;
+// 5 retries: with 15% of tries failing at random, an item still fails about once in 90,000 (0.15^6).
+export const DEFAULT_MAX_RETRIES = 5;
+/** Added at random on top of Retry-After (0..this many ms). */
+export const RETRY_AFTER_JITTER_MS = 250;
 /** Upper bound of the Max Retries option, so a typo cannot keep an item busy for hours. */
 export const MAX_RETRIES_LIMIT = 10;
 
@@ -132,7 +135,10 @@ export function decideRetry(
 		if (retryAfterMs > settings.maxDelayMs) {
 			return { retry: false, reason: 'retry-after-too-long', retryAfterMs };
 		}
-		return { retry: true, delayMs: retryAfterMs };
+		// Retry-After is the earliest time; a little jitter keeps items throttled together from all
+		// coming back in the same instant (and from re-hitting the same slot of a periodic limiter).
+		const jitter = Math.floor(random() * RETRY_AFTER_JITTER_MS);
+		return { retry: true, delayMs: Math.min(settings.maxDelayMs, retryAfterMs + jitter) };
 	}
 	return { retry: true, delayMs: backoffDelay(retryIndex, settings, random) };
 }

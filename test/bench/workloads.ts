@@ -1,0 +1,170 @@
+/**
+ * The three ways of sending N image moderations that the benchmark compares:
+ *   (a) our node in n8n-core's real engine, (b) n8n's HTTP Request node (n8n-nodes-base of the same n8n
+ *   version, loaded from the cached n8n install) set up as a user would, (c) raw undici at the same
+ *   parallelism. Each run checks its own output, so a fast but wrong run cannot count.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { ICredentialType, INodeExecutionData, INodeType, IVersionedNodeType } from 'n8n-workflow';
+import { Pool } from 'undici';
+
+import { mapConcurrent } from '../../nodes/ContentModeration/shared/concurrency';
+import { installDir, N8N_VERSION } from '../../scripts/n8n/install';
+import { ACTION_NODE_TYPE, loadNodeType, moderationNode, runWorkflow } from '../helpers/engine';
+
+export const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
+
+export interface Target {
+	url: string;
+	token: string;
+}
+
+/** One item per image URL, as a workflow reading a list of uploads would have. */
+export function imageItems(count: number, runTag: string): INodeExecutionData[] {
+	return Array.from({ length: count }, (_, i) => ({
+		json: { index: i, url: `https://cdn.example.com/uploads/${runTag}/${i}.jpg` },
+	}));
+}
+
+/** Throws unless `out` holds one moderation result per input, in input order, paired to its input. */
+export function checkOutput(out: INodeExecutionData[], count: number, label: string): void {
+	if (out.length !== count) throw new Error(`${label}: ${out.length} output items for ${count} inputs`);
+	for (let i = 0; i < count; i++) {
+		const item = out[i];
+		const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+		const pairedIndex = typeof paired === 'number' ? paired : paired?.item;
+		if (pairedIndex !== i) throw new Error(`${label}: output ${i} is paired to input ${String(pairedIndex)}`);
+		const json = item.json as Record<string, unknown>;
+		if (typeof json.hash !== 'string' || typeof json.isSafe !== 'boolean') {
+			throw new Error(`${label}: output ${i} is not a moderation result: ${JSON.stringify(json).slice(0, 300)}`);
+		}
+	}
+}
+
+// ---- (a) our node ---------------------------------------------------------------------------------------
+
+/**
+ * Our node class. Under tsx a bare `require('…/ContentModeration.node')` resolves to the codex file
+ * ContentModeration.node.json (JSON before .ts), so the bench names the .ts file itself.
+ */
+export function ourNodeType(): INodeType {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const mod = require('../../nodes/ContentModeration/ContentModeration.node.ts') as {
+		ContentModeration: new () => INodeType;
+	};
+	return new mod.ContentModeration();
+}
+
+let ourNode: INodeType | undefined;
+
+export async function runOurNode(target: Target, items: INodeExecutionData[], concurrency: number) {
+	ourNode ??= ourNodeType();
+	const run = await runWorkflow({
+		nodeTypes: { [ACTION_NODE_TYPE]: ourNode },
+		nodes: [
+			moderationNode({
+				resource: 'image',
+				operation: 'moderate',
+				inputType: 'url',
+				imageUrl: '={{ $json.url }}',
+				mode: 'immediate',
+				requestOptions: { concurrency },
+			}),
+		],
+		credentials: { contentModerationApi: { baseUrl: target.url, accessToken: target.token } },
+		items,
+		mode: 'manual',
+	});
+	if (run.status !== 'success') throw new Error(`our node: execution ${run.status}: ${run.error?.message}`);
+	return run.outputOf('Content Moderation');
+}
+
+// ---- (b) n8n's HTTP Request node -----------------------------------------------------------------------
+
+export function nodesBaseDir(): string {
+	return join(installDir(), 'node_modules', 'n8n-nodes-base');
+}
+
+export interface HttpRequestKit {
+	nodeType: INodeType | IVersionedNodeType;
+	headerAuth: ICredentialType;
+	version: number;
+}
+
+export function loadHttpRequestNode(): HttpRequestKit {
+	const dir = nodesBaseDir();
+	const nodeFile = join(dir, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js');
+	const credFile = join(dir, 'dist', 'credentials', 'HttpHeaderAuth.credentials.js');
+	if (!existsSync(nodeFile) || !existsSync(credFile)) {
+		throw new Error(`n8n-nodes-base ${N8N_VERSION} not found under ${dir}`);
+	}
+	const nodeType = loadNodeType(nodeFile, 'HttpRequest') as IVersionedNodeType;
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const HeaderAuth = require(credFile).HttpHeaderAuth as new () => ICredentialType;
+	// A new node in the editor gets the default (newest) version.
+	return { nodeType, headerAuth: new HeaderAuth(), version: nodeType.description.defaultVersion ?? nodeType.currentVersion };
+}
+
+/**
+ * HTTP Request as a user sets it up for this service: POST {base}/image, Header Auth credential
+ * (Authorization: Bearer …), JSON body built from the item, Batching option.
+ */
+export async function runHttpRequestNode(
+	kit: HttpRequestKit,
+	target: Target,
+	items: INodeExecutionData[],
+	batching: { batchSize: number; batchInterval: number } | undefined,
+) {
+	const run = await runWorkflow({
+		nodes: [
+			{
+				name: 'HTTP Request',
+				type: HTTP_REQUEST_TYPE,
+				typeVersion: kit.version,
+				parameters: {
+					method: 'POST',
+					url: `${target.url}/image`,
+					authentication: 'genericCredentialType',
+					genericAuthType: 'httpHeaderAuth',
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody: '={\n  "image": "{{ $json.url }}"\n}',
+					options: batching ? { batching: { batch: batching } } : {},
+				},
+				credentials: { httpHeaderAuth: { id: '2', name: 'Moderation bearer header' } },
+			},
+		],
+		credentials: { httpHeaderAuth: { name: 'Authorization', value: `Bearer ${target.token}` } },
+		credentialTypes: { httpHeaderAuth: kit.headerAuth },
+		nodeTypes: { [HTTP_REQUEST_TYPE]: kit.nodeType },
+		items,
+		mode: 'manual',
+	});
+	if (run.status !== 'success') throw new Error(`HTTP Request: execution ${run.status}: ${run.error?.message}`);
+	return run.outputOf('HTTP Request');
+}
+
+// ---- (c) raw undici -------------------------------------------------------------------------------------
+
+/** The floor of per-request cost: a keep-alive undici Pool with `parallelism` connections, nothing else. */
+export async function runUndici(target: Target, items: INodeExecutionData[], parallelism: number) {
+	const pool = new Pool(target.url, { connections: parallelism, pipelining: 1 });
+	try {
+		const results = await mapConcurrent(items, parallelism, async (item, index) => {
+			const res = await pool.request({
+				method: 'POST',
+				path: '/image',
+				headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+				body: JSON.stringify({ image: item.json.url }),
+			});
+			const json = (await res.body.json()) as Record<string, unknown>;
+			if (res.statusCode !== 200) throw new Error(`undici: ${res.statusCode} ${JSON.stringify(json)}`);
+			return { json, pairedItem: { item: index } } as INodeExecutionData;
+		});
+		return results;
+	} finally {
+		await pool.close();
+	}
+}
