@@ -11,6 +11,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { readThroughputOptions } from './concurrency';
+import { encodeLargeJsonBody } from './jsonBody';
 import { DEFAULT_RETRY_SETTINGS, networkErrorCode, retryNote, withRetries } from './retry';
 import type { RetrySettings, TryOutcome } from './retry';
 
@@ -179,7 +180,12 @@ export async function apiRequest<T = IDataObject>(
 		// Status errors are mapped below, with the service's message and without the request's headers.
 		ignoreHttpStatusErrors: true,
 	};
-	if (request.body !== undefined) options.body = request.body;
+	if (request.body !== undefined) {
+		// A multi-MB image is encoded once into bytes instead of field + JSON text + bytes (memory).
+		const large = encodeLargeJsonBody(request.body);
+		options.body = large ?? request.body;
+		if (large) options.headers = { 'content-type': 'application/json' };
+	}
 	if (request.qs !== undefined) options.qs = request.qs;
 
 	// Retries (429/503 Retry-After, backoff, POST-safe rules) happen here, so callers never retry.
