@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -158,12 +159,32 @@ function retrySettingsOf(ctx: ApiContext): RetrySettings {
 	return settings;
 }
 
+// n8n loads and decrypts the credential on every getCredentials call (a database read on a server), and
+// httpRequestWithAuthentication would read it again: one read per node run is enough (throughput).
+const credentialCache = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
+
+function credentialsOf(ctx: ApiContext): Promise<ICredentialDataDecryptedObject> {
+	let pending = credentialCache.get(ctx);
+	if (pending === undefined) {
+		pending = ctx.getCredentials(CREDENTIAL_TYPE);
+		credentialCache.set(ctx, pending);
+		// A failed read is not kept: each item then reports it (with its own item index).
+		pending.catch(() => credentialCache.delete(ctx));
+	}
+	return pending;
+}
+
+function credentialRef(ctx: ApiContext): { id: string; name: string } {
+	const ref = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+	return { id: ref?.id ?? '', name: ref?.name ?? '' };
+}
+
 /** The one function all HTTP to the service goes through. */
 export async function apiRequest<T = IDataObject>(
 	this: ApiContext,
 	request: ApiRequest,
 ): Promise<ApiResponse<T>> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const credentials = await credentialsOf(this);
 	const base = parseBaseUrl(credentials.baseUrl);
 	if ('error' in base) {
 		throw new NodeOperationError(this.getNode(), base.error, {
@@ -193,11 +214,9 @@ export async function apiRequest<T = IDataObject>(
 	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const run = await withRetries(request.method, settings, {
 		send: async () =>
-			(await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				options,
-			)) as FullResponse,
+			(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
+				credentialsDecrypted: { ...credentialRef(this), type: CREDENTIAL_TYPE, data: credentials },
+			})) as FullResponse,
 		statusOf: statusOutcome,
 		// A cancelled execution sends nothing more.
 		sleep: async (ms) => {
