@@ -16,6 +16,7 @@ export interface ScriptedRequest {
 export interface ScriptedReply {
 	status: number;
 	body?: unknown;
+	headers?: Record<string, string>;
 }
 
 export interface ScriptedServer {
@@ -41,7 +42,7 @@ export async function startScriptedServer(
 			};
 			requests.push(request);
 			const reply = answer(request, requests.length - 1);
-			res.writeHead(reply.status, { 'content-type': 'application/json' });
+			res.writeHead(reply.status, { ...reply.headers, 'content-type': 'application/json' });
 			res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
 		});
 	});
