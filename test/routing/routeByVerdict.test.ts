@@ -285,7 +285,7 @@ describe('continueOnFail with routing on', () => {
 		expect(run.errorOf(NODE)?.message).toBeDefined();
 	});
 
-	it('"Continue" puts the error item on the first output (Safe), like n8n nodes put it on their main output', async () => {
+	it('"Continue" puts the error item on Flagged (fail closed, like Guardrails\' Fail output), never on Safe', async () => {
 		const run = await runWorkflow({
 			nodes: [moderationNode(moderate({}), { onError: 'continueRegularOutput' })],
 			credentials: credentials(),
@@ -294,12 +294,13 @@ describe('continueOnFail with routing on', () => {
 		expect(run.error).toBeUndefined();
 		const outputs = run.outputsOf(NODE);
 		expect(outputs).toHaveLength(2);
-		const errorItem = outputs[SAFE].find((item) => item.json.error !== undefined);
+		expect(outputs[SAFE].find((item) => item.json.error !== undefined)).toBeUndefined();
+		const errorItem = outputs[FLAGGED].find((item) => item.json.error !== undefined);
 		expect(errorItem).toBeDefined();
 		expect(pairedIndex(errorItem as INodeExecutionData)).toBe(1);
 		expect(String(errorItem?.json.error)).toMatch(/mock_risk/);
-		expect(names(outputs[SAFE].filter((item) => item.json.error === undefined))).toEqual(['clean']);
-		expect(names(outputs[FLAGGED])).toEqual(['notSafe']);
+		expect(names(outputs[SAFE])).toEqual(['clean']);
+		expect(names(outputs[FLAGGED].filter((item) => item.json.error === undefined))).toEqual(['notSafe']);
 	});
 
 	it('"Continue (using error output)" sends the error item to the Error output n8n adds after Review', async () => {
@@ -385,7 +386,7 @@ describe('Queue > Get Item and Text > Get', () => {
 		expect(item.json.moderation).toMatchObject({ id: queued.id, moderation: { isSafe: false } });
 	});
 
-	it('refuses a queue item without moderation yet, or puts the error on the first output with Continue', async () => {
+	it('refuses a queue item without moderation yet, or puts the error on Flagged with Continue', async () => {
 		mock.configure({ processMs: 60_000 });
 		try {
 			const queued = await addQueueItem('text', 'hello there', false);
@@ -400,9 +401,9 @@ describe('Queue > Get Item and Text > Get', () => {
 
 			const continued = await runWorkflow({ nodes: [node('continueRegularOutput')], credentials: credentials() });
 			expect(continued.error).toBeUndefined();
-			expect(continued.outputOf(NODE, SAFE)).toHaveLength(1);
-			expect(String(continued.outputOf(NODE, SAFE)[0].json.error)).toMatch(/has no moderation yet/);
-			expect(continued.outputOf(NODE, FLAGGED)).toEqual([]);
+			expect(continued.outputOf(NODE, FLAGGED)).toHaveLength(1);
+			expect(String(continued.outputOf(NODE, FLAGGED)[0].json.error)).toMatch(/has no moderation yet/);
+			expect(continued.outputOf(NODE, SAFE)).toEqual([]);
 		} finally {
 			mock.configure({ processMs: 50 });
 		}

@@ -98,8 +98,9 @@ function noAnalysisError(this: IExecuteFunctions, resource: string, result: IDat
 
 /**
  * Sends each result item to Safe, Flagged or Review. `results` are the items the operation produced,
- * each paired with its input item. Error items (continueOnFail) go to the first output: n8n itself
- * moves them from there to its Error output under "Continue (using error output)".
+ * each paired with its input item. Error items (continueOnFail) go to Flagged: content that could not be
+ * judged must not reach the Safe branch (n8n's Guardrails node sends them to its Fail output the same way).
+ * Under "Continue (using error output)" n8n moves them from there to its own Error output.
  */
 export function routeByVerdict(
 	this: IExecuteFunctions,
@@ -118,12 +119,12 @@ export function routeByVerdict(
 
 		if (analysis === undefined || !hasAnalysis(analysis)) {
 			if (isErrorItem(item)) {
-				outputs[VERDICT_OUTPUT.safe].push(item);
+				outputs[VERDICT_OUTPUT.flagged].push(item);
 				continue;
 			}
 			const error = noAnalysisError.call(this, resource, item.json, itemIndex);
 			if (!this.continueOnFail()) throw error;
-			outputs[VERDICT_OUTPUT.safe].push(errorItem(error, itemIndex));
+			outputs[VERDICT_OUTPUT.flagged].push(errorItem(error, itemIndex));
 			continue;
 		}
 

@@ -9,7 +9,7 @@ export const VERDICT_ROUTABLE: Readonly<Record<string, readonly string[]>> = {
 	queue: ['getItem'],
 };
 
-/** Output indexes when routing is on; error items (continueOnFail) go to the first one, like n8n's own nodes. */
+/** Output indexes when routing is on; error items (continueOnFail) go to Flagged (fail closed). */
 export const VERDICT_OUTPUT = { safe: 0, flagged: 1, review: 2 } as const;
 
 /** Value of the category dropdown that switches to the free-text field. */
