@@ -94,44 +94,28 @@ async function main() {
 	const mock = await startMockService({ latencyMs: LATENCY_MS, record: false });
 	const target: Target = { url: mock.url, token: mock.token };
 
-	const variants: Variant[] = [
-		{
-			id: 'a_default',
-			label: `(a) Content Moderation node, concurrency ${DEFAULT_CONCURRENCY} (default)`,
-			parallelism: DEFAULT_CONCURRENCY,
-			run: (t, items) => runOurNode(t, items, DEFAULT_CONCURRENCY),
-		},
-		{
-			id: 'a_equal',
-			label: `(a) Content Moderation node, concurrency ${EQUAL}`,
-			parallelism: EQUAL,
-			run: (t, items) => runOurNode(t, items, EQUAL),
-		},
-		{
-			id: 'a_high',
-			label: `(a) Content Moderation node, concurrency ${HIGH}`,
-			parallelism: HIGH,
-			run: (t, items) => runOurNode(t, items, HIGH),
-		},
-		{
-			id: 'c_default',
-			label: `(c) raw undici Pool, ${DEFAULT_CONCURRENCY} in flight`,
-			parallelism: DEFAULT_CONCURRENCY,
-			run: (t, items) => runUndici(t, items, DEFAULT_CONCURRENCY),
-		},
-		{
-			id: 'c_equal',
-			label: `(c) raw undici Pool, ${EQUAL} in flight`,
-			parallelism: EQUAL,
-			run: (t, items) => runUndici(t, items, EQUAL),
-		},
-		{
-			id: 'c_high',
-			label: `(c) raw undici Pool, ${HIGH} in flight`,
-			parallelism: HIGH,
-			run: (t, items) => runUndici(t, items, HIGH),
-		},
-	];
+	const variants: Variant[] = [];
+	const levels = [
+		[DEFAULT_CONCURRENCY, 'default', ' (default)'],
+		[EQUAL, 'equal', ''],
+		[HIGH, 'high', ''],
+	] as const;
+	for (const [n, id, note] of levels) {
+		variants.push({
+			id: `a_${id}`,
+			label: `(a) Content Moderation node, concurrency ${n}${note}`,
+			parallelism: n,
+			run: (t, items) => runOurNode(t, items, n),
+		});
+	}
+	for (const [n, id] of levels) {
+		variants.push({
+			id: `c_${id}`,
+			label: `(c) raw undici Pool, ${n} in flight`,
+			parallelism: n,
+			run: (t, items) => runUndici(t, items, n),
+		});
+	}
 	if (kit) {
 		variants.push(
 			{

@@ -7,7 +7,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { ICredentialType, INodeExecutionData, INodeType, IVersionedNodeType } from 'n8n-workflow';
+import type {
+	ICredentialType,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IVersionedNodeType,
+} from 'n8n-workflow';
 import { Pool } from 'undici';
 
 import { mapConcurrent } from '../../nodes/ContentModeration/shared/concurrency';
@@ -45,6 +51,18 @@ export function checkOutput(out: INodeExecutionData[], count: number, label: str
 
 // ---- (a) our node ---------------------------------------------------------------------------------------
 
+/** Image > Moderate (immediate) of each item's `url`, plus `extra` parameters. */
+export function moderateUrlParameters(extra: INodeParameters = {}): INodeParameters {
+	return {
+		resource: 'image',
+		operation: 'moderate',
+		inputType: 'url',
+		imageUrl: '={{ $json.url }}',
+		mode: 'immediate',
+		...extra,
+	};
+}
+
 /**
  * Our node class. Under tsx a bare `require('…/ContentModeration.node')` resolves to the codex file
  * ContentModeration.node.json (JSON before .ts), so the bench names the .ts file itself.
@@ -63,16 +81,7 @@ export async function runOurNode(target: Target, items: INodeExecutionData[], co
 	ourNode ??= ourNodeType();
 	const run = await runWorkflow({
 		nodeTypes: { [ACTION_NODE_TYPE]: ourNode },
-		nodes: [
-			moderationNode({
-				resource: 'image',
-				operation: 'moderate',
-				inputType: 'url',
-				imageUrl: '={{ $json.url }}',
-				mode: 'immediate',
-				requestOptions: { concurrency },
-			}),
-		],
+		nodes: [moderationNode(moderateUrlParameters({ requestOptions: { concurrency } }))],
 		credentials: { contentModerationApi: { baseUrl: target.url, accessToken: target.token } },
 		items,
 		mode: 'manual',

@@ -5,6 +5,7 @@
  */
 import { moderationNode, runWorkflow } from '../helpers/engine';
 import { startMockService, type MockService } from '../mock/server';
+import { imageItems, moderateUrlParameters } from '../bench/workloads';
 
 const ITEMS = 1000;
 
@@ -21,21 +22,17 @@ describe('Image > Moderate under injected faults (10% 503, 5% 429, with Retry-Af
 	});
 
 	it('moderates every item exactly once, in order, paired to its input', async () => {
-		const items = Array.from({ length: ITEMS }, (_, i) => ({
-			json: { index: i, url: `https://cdn.example.com/faults/${i}.jpg` },
-		}));
+		const items = imageItems(ITEMS, 'faults');
 		const started = Date.now();
 		const run = await runWorkflow({
 			nodes: [
-				moderationNode({
-					resource: 'image',
-					operation: 'moderate',
-					inputType: 'url',
-					imageUrl: '={{ $json.url }}',
-					mode: 'immediate',
-					options: { actorId: '={{ "actor-" + $json.index }}', meta: '={{ JSON.stringify({ i: $json.index }) }}' },
-					requestOptions: { concurrency: 20, maxRetries: 10 },
-				}),
+				moderationNode(
+					moderateUrlParameters({
+						options: { actorId: '={{ "actor-" + $json.index }}', meta: '={{ JSON.stringify({ i: $json.index }) }}' },
+						// 10 retries: at 15% faults an item then fails with odds 0.15^11 (about 1e-9), so the test is not flaky.
+						requestOptions: { concurrency: 20, maxRetries: 10 },
+					}),
+				),
 			],
 			credentials: { contentModerationApi: { baseUrl: mock.url, accessToken: mock.token } },
 			items,
