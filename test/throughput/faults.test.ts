@@ -23,7 +23,6 @@ describe('Image > Moderate under injected faults (10% 503, 5% 429, with Retry-Af
 
 	it('moderates every item exactly once, in order, paired to its input', async () => {
 		const items = imageItems(ITEMS, 'faults');
-		const started = Date.now();
 		const run = await runWorkflow({
 			nodes: [
 				moderationNode(
@@ -37,7 +36,6 @@ describe('Image > Moderate under injected faults (10% 503, 5% 429, with Retry-Af
 			credentials: { contentModerationApi: { baseUrl: mock.url, accessToken: mock.token } },
 			items,
 		});
-		const elapsed = Date.now() - started;
 
 		expect([run.error?.message, run.error?.description]).toEqual([undefined, undefined]);
 		expect(run.status).toBe('success');
@@ -68,8 +66,5 @@ describe('Image > Moderate under injected faults (10% 503, 5% 429, with Retry-Af
 		expect(counts.filter(([key]) => key.startsWith('meta:'))).toHaveLength(ITEMS);
 		expect(counts.filter(([key]) => key.startsWith('hash:'))).toHaveLength(ITEMS);
 		expect(counts.filter(([, n]) => n !== 1)).toEqual([]);
-
-		// Bounded by jest's timeout too; this says how far from it the run was.
-		expect(elapsed).toBeLessThan(25_000);
-	});
+	}, 60_000); // About 11 s here; the bound leaves room for a loaded CI machine.
 });
