@@ -1,5 +1,5 @@
 import type {
-	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -161,12 +161,19 @@ function retrySettingsOf(ctx: ApiContext): RetrySettings {
 
 // n8n loads and decrypts the credential on every getCredentials call (a database read on a server), and
 // httpRequestWithAuthentication would read it again: one read per node run is enough (throughput).
-const credentialCache = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
+const credentialCache = new WeakMap<object, Promise<ICredentialsDecrypted>>();
 
-function credentialsOf(ctx: ApiContext): Promise<ICredentialDataDecryptedObject> {
+/** The credential of this node run, in the form httpRequestWithAuthentication accepts. */
+function credentialsOf(ctx: ApiContext): Promise<ICredentialsDecrypted> {
 	let pending = credentialCache.get(ctx);
 	if (pending === undefined) {
-		pending = ctx.getCredentials(CREDENTIAL_TYPE);
+		const ref = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+		pending = ctx.getCredentials(CREDENTIAL_TYPE).then((data) => ({
+			id: ref?.id ?? '',
+			name: ref?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data,
+		}));
 		credentialCache.set(ctx, pending);
 		// A failed read is not kept: each item then reports it (with its own item index).
 		pending.catch(() => credentialCache.delete(ctx));
@@ -174,17 +181,13 @@ function credentialsOf(ctx: ApiContext): Promise<ICredentialDataDecryptedObject>
 	return pending;
 }
 
-function credentialRef(ctx: ApiContext): { id: string; name: string } {
-	const ref = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-	return { id: ref?.id ?? '', name: ref?.name ?? '' };
-}
-
 /** The one function all HTTP to the service goes through. */
 export async function apiRequest<T = IDataObject>(
 	this: ApiContext,
 	request: ApiRequest,
 ): Promise<ApiResponse<T>> {
-	const credentials = await credentialsOf(this);
+	const credentialsDecrypted = await credentialsOf(this);
+	const credentials = credentialsDecrypted.data ?? {};
 	const base = parseBaseUrl(credentials.baseUrl);
 	if ('error' in base) {
 		throw new NodeOperationError(this.getNode(), base.error, {
@@ -215,7 +218,7 @@ export async function apiRequest<T = IDataObject>(
 	const run = await withRetries(request.method, settings, {
 		send: async () =>
 			(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
-				credentialsDecrypted: { ...credentialRef(this), type: CREDENTIAL_TYPE, data: credentials },
+				credentialsDecrypted,
 			})) as FullResponse,
 		statusOf: statusOutcome,
 		// A cancelled execution sends nothing more.
