@@ -145,6 +145,11 @@ function addNote(error: NodeApiError, note: string | undefined): NodeApiError {
 	return error;
 }
 
+// The spec gives no timeouts; without one a hung connection would hold a concurrency slot forever.
+// 5 minutes, as n8n's HTTP Request node. A timed-out GET is retried, a timed-out POST is not (it may
+// have been acted on).
+const REQUEST_TIMEOUT_MS = 300_000;
+
 // Read once per node run: an execute context lives for one run, so the cache cannot go stale.
 const retrySettingsCache = new WeakMap<object, RetrySettings>();
 
@@ -203,6 +208,7 @@ export async function apiRequest<T = IDataObject>(
 		returnFullResponse: true,
 		// Status errors are mapped below, with the service's message and without the request's headers.
 		ignoreHttpStatusErrors: true,
+		timeout: REQUEST_TIMEOUT_MS,
 	};
 	if (request.body !== undefined) {
 		// A multi-MB image is encoded once into bytes instead of field + JSON text + bytes (memory).
