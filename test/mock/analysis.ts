@@ -198,7 +198,7 @@ interface ImageOverrides {
 	categories: NsfwCategory[];
 }
 
-const MOCK_PARAM = /(?:^|[?&#\s;,])mock_([a-z0-9_]+)=([^&#\s;,]*)/gi;
+const MOCK_PARAM = /(?:^|[?&#\s])mock_([a-z0-9_]+)=([^&#\s]*)/gi;
 
 function paramError(name: string, message: string): never {
 	throw badField('image', 'invalid_mock_parameter', `image parameter mock_${name} ${message}`);

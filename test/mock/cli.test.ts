@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
+
+import { call } from './client';
+import { SAFE_IMAGE_URL } from './fixtures';
+import { spawnMockCli, type MockCliProcess } from './process';
+
+const ROOT = resolve(__dirname, '../..');
+const running: MockCliProcess[] = [];
+
+async function freePort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+	const { port } = server.address() as { port: number };
+	await new Promise<void>((done) => server.close(() => done()));
+	return port;
+}
+
+/** Whether a process group still has a member. */
+function groupAlive(pid: number): boolean {
+	try {
+		process.kill(-pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+async function until(check: () => boolean | Promise<boolean>, tries = 100, everyMs = 100): Promise<boolean> {
+	for (let i = 0; i < tries; i++) {
+		if (await check()) return true;
+		await new Promise((done) => setTimeout(done, everyMs));
+	}
+	return false;
+}
+
+afterAll(async () => {
+	for (const cli of running) await cli.stop('SIGKILL').catch(() => undefined);
+});
+
+describe('mock CLI', () => {
+	it.each(['SIGTERM', 'SIGINT'] as const)('prints one ready line, serves requests and exits 0 on %s', async (signal) => {
+		const port = await freePort();
+		const cli = await spawnMockCli(['--port', String(port), '--token', 'cli-token', '--latency-ms', '5', '--process-ms', '50']);
+		running.push(cli);
+		expect(cli.stdout()).toBe(`Content Moderation mock service listening on http://127.0.0.1:${port} (token: cli-token)\n`);
+		expect(cli.url).toBe(`http://127.0.0.1:${port}`);
+
+		const ok = await call(cli.url, 'POST', '/image', { token: 'cli-token', json: { image: SAFE_IMAGE_URL } });
+		expect(ok.status).toBe(200);
+		expect(ok.body.isSafe).toBe(true);
+		expect((await call(cli.url, 'GET', '/image/abcdef')).status).toBe(401);
+		expect(ok.durationMs).toBeGreaterThanOrEqual(5);
+
+		expect(await cli.stop(signal)).toBe(0);
+		expect(cli.stdout().split('\n').filter(Boolean)).toHaveLength(1);
+		expect(groupAlive(cli.child.pid!)).toBe(false);
+		await expect(call(cli.url, 'GET', '/image/abcdef', { token: 'cli-token' })).rejects.toThrow();
+	});
+
+	it('refuses a bad flag with exit code 2 and the usage', async () => {
+		const error: Error = await spawnMockCli(['--fault-rate', 'lots']).then(
+			() => new Error('started'),
+			(e: Error) => e,
+		);
+		expect(error.message).toContain('exited with 2');
+		expect(error.message).toContain('--fault-rate must be a number');
+		expect(error.message).toContain('Usage: npm run mock');
+	});
+
+	it('runs as `npm run mock` and stops on Ctrl-C (SIGINT to its process group)', async () => {
+		const port = await freePort();
+		const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+		const child = spawn('npm', ['run', '--silent', 'mock', '--', '--port', String(port)], {
+			cwd: ROOT,
+			env,
+			stdio: ['ignore', 'pipe', 'ignore'],
+			detached: true,
+		});
+		let out = '';
+		child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+		try {
+			expect(await until(() => out.includes('\n'), 200)).toBe(true);
+			expect(out).toBe(`Content Moderation mock service listening on http://127.0.0.1:${port} (token: test-token)\n`);
+			expect((await call(`http://127.0.0.1:${port}`, 'GET', '/image/abcdef')).status).toBe(404);
+			process.kill(-child.pid!, 'SIGINT');
+			expect(await until(() => !groupAlive(child.pid!))).toBe(true);
+		} finally {
+			if (groupAlive(child.pid!)) process.kill(-child.pid!, 'SIGKILL');
+		}
+	});
+});
