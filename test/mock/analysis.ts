@@ -200,24 +200,21 @@ interface ImageOverrides {
 
 const MOCK_PARAM = /(?:^|[?&#\s])mock_([a-z0-9_]+)=([^&#\s]*)/gi;
 
-function paramError(name: string, message: string): never {
-	throw badField('image', 'invalid_mock_parameter', `image parameter mock_${name} ${message}`);
-}
-
-function scoreParam(name: string, value: string): number {
-	const n = Number(value);
-	if (!/^\d+$/.test(value) || n < 1 || n > 100) paramError(name, 'must be an integer from 1 to 100');
-	return n;
-}
-
-function booleanParam(name: string, value: string): boolean {
-	if (value === '1' || value === 'true') return true;
-	if (value === '0' || value === 'false') return false;
-	return paramError(name, 'must be 1, 0, true or false');
-}
-
 /** Splits a signal (URL text or PNG marker) into its mock_* overrides and the rest (for keywords). */
-export function parseOverrides(signal: string): { overrides: ImageOverrides; rest: string } {
+export function parseOverrides(signal: string, field = 'image'): { overrides: ImageOverrides; rest: string } {
+	const paramError = (name: string, message: string): never => {
+		throw badField(field, 'invalid_mock_parameter', `${field} parameter mock_${name} ${message}`);
+	};
+	const scoreParam = (name: string, value: string): number => {
+		const n = Number(value);
+		if (!/^\d+$/.test(value) || n < 1 || n > 100) paramError(name, 'must be an integer from 1 to 100');
+		return n;
+	};
+	const booleanParam = (name: string, value: string): boolean => {
+		if (value === '1' || value === 'true') return true;
+		if (value === '0' || value === 'false') return false;
+		return paramError(name, 'must be 1, 0, true or false');
+	};
 	const overrides: ImageOverrides = { categories: [] };
 	const rest = signal.replace(MOCK_PARAM, (_all, rawName: string, rawValue: string) => {
 		const name = rawName.toLowerCase();
@@ -292,12 +289,12 @@ export function imageHash(image: ImageInput): string {
 /**
  * Deterministic image analysis: keywords in the signal pick categories, `mock_*` parameters override any
  * number, and values not otherwise given derive from the content hash (so the same image always reads the
- * same). Throws a 400 naming `image` for a malformed mock parameter.
+ * same). Throws a 400 naming `field` for a malformed mock parameter.
  */
-export function analyzeImage(image: ImageInput): ImageAnalysis {
+export function analyzeImage(image: ImageInput, field = 'image'): ImageAnalysis {
 	const hash = imageHash(image);
 	const digest = Buffer.from(hash, 'hex');
-	const { overrides: o, rest } = parseOverrides(imageSignal(image));
+	const { overrides: o, rest } = parseOverrides(imageSignal(image), field);
 	const tokens = words(rest);
 	const categories = o.categories.length
 		? [...o.categories].sort((a, b) => b.severity - a.severity)

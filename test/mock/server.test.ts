@@ -341,6 +341,7 @@ describe('queues and texts', () => {
 		['a blank content', { type: 'text', content: '   ' }, 'invalid_field', 'content'],
 		['image content that is no image', { type: 'image', content: 'hello world' }, 'invalid_field', 'content'],
 		['image content missing', { type: 'image' }, 'missing_field', 'content'],
+		['image content with a bad mock parameter', { type: 'image', content: `${SAFE_IMAGE_URL}?mock_risk=0` }, 'invalid_mock_parameter', 'content'],
 		['an object meta', { type: 'text', content: 'hello', meta: { a: 1 } }, 'invalid_type', 'meta'],
 		['a number actorId', { type: 'text', content: 'hello', actorId: 1 }, 'invalid_type', 'actorId'],
 		['an empty actorId', { type: 'text', content: 'hello', actorId: '' }, 'invalid_field', 'actorId'],

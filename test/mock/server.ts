@@ -256,9 +256,9 @@ export async function startMockService(opts: MockServiceOptions = {}): Promise<M
 		return { requestId: randomUUID(), timestamp: new Date().toISOString() };
 	}
 
-	function imageResult(image: ImageInput, meta: unknown): ImageResult {
+	function imageResult(image: ImageInput, meta: unknown, field: string): ImageResult {
 		// analyzeImage throws a 400 for a malformed mock_* parameter, before anything is stored.
-		const analysis = analyzeImage(image);
+		const analysis = analyzeImage(image, field);
 		return { id: randomUUID(), ...analysis, request: requestStamp(), meta: meta ?? null };
 	}
 
@@ -339,7 +339,7 @@ export async function startMockService(opts: MockServiceOptions = {}): Promise<M
 
 	function postImage(_params: Record<string, string>, request: ParsedRequest): Reply {
 		const input = validateImageRequest(jsonBody(request));
-		const result = imageResult(input.image, input.meta);
+		const result = imageResult(input.image, input.meta, 'image');
 		recordSubmission({
 			kind: 'image',
 			id: result.id,
@@ -372,7 +372,7 @@ export async function startMockService(opts: MockServiceOptions = {}): Promise<M
 	function postQueueItem(params: Record<string, string>, request: ParsedRequest): Reply {
 		const queueId = params.queueId;
 		const input = validateQueueRequest(jsonBody(request));
-		const image = input.image ? imageResult(input.image, input.meta) : undefined;
+		const image = input.image ? imageResult(input.image, input.meta, 'content') : undefined;
 		const item: QueueItem = {
 			id: randomUUID(),
 			type: input.type,
