@@ -188,6 +188,24 @@ describe('service failures: NodeApiError with the HTTP status and the service me
 		}
 	});
 
+	it('an unreachable service names the Base URL and the network code, no token', async () => {
+		// A port that was just free: nothing listens there.
+		const server = await startScriptedServer(() => ({ status: 200, body: {} }));
+		const closedUrl = server.url;
+		await server.stop();
+		const run = await mock.run(
+			{ resource: 'image', operation: 'get', imageId: 'abc123', requestOptions: { maxRetries: 0 } },
+			undefined,
+			{ baseUrl: closedUrl },
+		);
+		const error = nodeError(run);
+		expect(error.name).toBe('NodeApiError');
+		expect(error.message).toBe(`Could not reach the Content Moderation Service at ${closedUrl}`);
+		expect(error.description).toContain('ECONNREFUSED');
+		expect(error.description).toContain('Base URL');
+		expectNoToken(run, SECRET_TOKEN);
+	});
+
 	it('a service message echoing the token is redacted', async () => {
 		const server = await startScriptedServer((request) => ({
 			status: 400,

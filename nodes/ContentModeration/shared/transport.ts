@@ -121,15 +121,13 @@ export function apiError(
 }
 
 function networkError(ctx: ApiContext, error: unknown, request: ApiRequest, baseUrl: string, secret: unknown) {
-	const cause = (error as { cause?: { code?: string }; code?: string; message?: string }) ?? {};
-	const code = cause.code ?? cause.cause?.code;
-	const message = redact(
-		`Could not reach the Content Moderation Service at ${baseUrl}${code ? ` (${code})` : ''}`,
-		secret,
-	);
-	return new NodeApiError(ctx.getNode(), { code: code ?? 'NETWORK_ERROR' } as JsonObject, {
+	const code = networkErrorCode(error);
+	// The code goes into the description: in the message (or as `code`), n8n would replace our text,
+	// which names the Base URL, with its generic one.
+	const message = redact(`Could not reach the Content Moderation Service at ${baseUrl}`, secret);
+	return new NodeApiError(ctx.getNode(), { networkErrorCode: code ?? 'unknown' } as JsonObject, {
 		message,
-		description: 'Check the Base URL of the Content Moderation API credential and that the service is reachable.',
+		description: `${code ? `${code}: ` : ''}Check the Base URL of the Content Moderation API credential and that the service is reachable.`,
 		itemIndex: request.itemIndex,
 	});
 }
