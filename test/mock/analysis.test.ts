@@ -123,6 +123,8 @@ describe('image analysis', () => {
 		expect(mockImageUrl({ risk: 40, review: true, categories: { gambling: 40 } }, 'edge')).toBe(
 			'https://img.test/edge.jpg?mock_risk=40&mock_review=1&mock_category_gambling=40',
 		);
+		const url = mockImageUrl({ sentimentScore: 9, topics: ['a', 'b'], description: 'Two cats & a dog' });
+		expect(image(url)).toMatchObject({ sentimentScore: 9, topics: ['a', 'b'], description: 'Two cats & a dog' });
 	});
 
 	it.each(['mock_risk=0', 'mock_risk=101', 'mock_risk=7.5', 'mock_safe=maybe', 'mock_rating=X', 'mock_language=eng', 'mock_nope=1', 'mock_gambling=0'])(

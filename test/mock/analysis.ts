@@ -179,7 +179,7 @@ function combinedRisk(categories: NsfwCategory[], ...scores: number[]): number {
 // Images
 
 /** `mock_*` parameters a URL (query) or a PNG marker may carry to ask for exact numbers. */
-interface ImageOverrides {
+export interface ImageOverrides {
 	risk?: number;
 	spam?: number;
 	toxicity?: number;

@@ -157,7 +157,7 @@ describe('deferred image moderation', () => {
 	});
 
 	it('delivers 200 callbacks due at once concurrently', async () => {
-		const receiver = await startReceiver(() => 200, 150);
+		const receiver = await startReceiver(() => 200, 500);
 		try {
 			const submitted = await Promise.all(
 				Array.from({ length: 200 }, (_, i) =>
@@ -169,7 +169,7 @@ describe('deferred image moderation', () => {
 			expect(submitted.every((r) => r.status === 202)).toBe(true);
 			const started = Date.now();
 			await mock.whenIdle(10_000);
-			// Serialised, 200 deliveries held 150 ms each would take 30 s.
+			// Serialised, 200 deliveries held 500 ms each would take 100 s and never overlap.
 			expect(Date.now() - started).toBeLessThan(5_000);
 			expect(receiver.maxActive()).toBeGreaterThanOrEqual(50);
 			expect(new Set(receiver.deliveries.map((d) => d.body.id)).size).toBe(200);

@@ -1,3 +1,4 @@
+import type { ImageOverrides } from './analysis';
 import { makePng } from './png';
 
 export { makePng } from './png';
@@ -19,21 +20,11 @@ export const SAFE_TEXT = 'What a wonderful sunny afternoon for a picnic in the p
 export const PROFANE_TEXT = 'This fucking product is shit.';
 export const PROFANE_TEXT_FILTERED = 'This ****ing product is ****.';
 
-/** Exact numbers for an image URL: every field optional, see README.md "Asking for exact numbers". */
-export interface MockImageSpec {
-	risk?: number;
-	spam?: number;
-	toxicity?: number;
-	confidence?: number;
-	safe?: boolean;
-	review?: boolean;
-	reject?: boolean;
-	flags?: number;
-	rating?: string;
-	language?: string;
-	/** category → severity; names outside the spec's list are allowed */
-	categories?: Record<string, number>;
-}
+/**
+ * Exact numbers for an image URL: any `mock_*` parameter (README.md "Asking for exact numbers"), with
+ * categories as `{ name: severity }`.
+ */
+export type MockImageSpec = Partial<Omit<ImageOverrides, 'categories'>> & { categories?: Record<string, number> };
 
 /** Builds an image URL whose analysis carries exactly the given numbers, e.g. `mockImageUrl({ risk: 70 })`. */
 export function mockImageUrl(spec: MockImageSpec, name = 'x'): string {
@@ -41,7 +32,8 @@ export function mockImageUrl(spec: MockImageSpec, name = 'x'): string {
 	const { categories = {}, ...fields } = spec;
 	for (const [key, value] of Object.entries(fields)) {
 		if (value === undefined) continue;
-		url.searchParams.append(`mock_${key}`, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+		const param = `mock_${key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}`;
+		url.searchParams.append(param, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
 	}
 	for (const [category, severity] of Object.entries(categories)) {
 		url.searchParams.append(`mock_category_${category}`, String(severity));
