@@ -104,7 +104,8 @@ describe('POST /image is sent again only where the service cannot have acted', (
 			credentials: { contentModerationApi: { baseUrl: `http://127.0.0.1:${port}`, accessToken: 'secret-token' } },
 		});
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(/refused/i);
+		expect(result.error?.message).toBe(`Could not reach the Content Moderation Service at http://127.0.0.1:${port}`);
+		expect(result.error?.description).toContain('ECONNREFUSED');
 		expect(result.error?.description).toContain('Gave up after 2 tries');
 	});
 });
