@@ -156,6 +156,27 @@ describe('payload', () => {
 		}
 	});
 
+	test('a service that keeps failing the read is retried once, briefly: the acknowledgement stays fast', async () => {
+		const server = await trigger({ events: 'all' });
+		const result = await moderate(SAFE_IMAGE_URL);
+		mock.reset();
+		mock.configure({ faultRate: 1, retryAfterSeconds: 1 });
+		try {
+			const started = Date.now();
+			const answer = await postCallback(server.webhookUrl, { id: result.id });
+			const elapsed = Date.now() - started;
+
+			expect(answer.status).toBe(200);
+			// One retry, not the action node's five (which would take 5+ s of Retry-After waits).
+			expect(imageReads(result.id)).toHaveLength(2);
+			expect(imageReads(result.id).every((read) => read.status === 503)).toBe(true);
+			expect(elapsed).toBeLessThan(5_000);
+			expect((server.executions[0][0].json.error as IDataObject).httpCode).toBe('503');
+		} finally {
+			mock.configure({ faultRate: 0, retryAfterSeconds: 1 });
+		}
+	});
+
 	test.each([
 		['Fetch Full Result off', { events: 'all', fetchFullResult: false }, true],
 		['no credential, Fetch Full Result on', { events: 'all', fetchFullResult: true }, false],

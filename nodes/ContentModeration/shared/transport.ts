@@ -151,9 +151,15 @@ const REQUEST_TIMEOUT_MS = 300_000;
 // Read once per node run: an execute context lives for one run, so the cache cannot go stale.
 const retrySettingsCache = new WeakMap<object, RetrySettings>();
 
+/**
+ * Outside an execution (the trigger's webhook, hooks, option loaders) someone waits for the answer, so a
+ * read is retried once, briefly: the trigger must acknowledge a callback fast.
+ */
+export const QUICK_RETRY_SETTINGS: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
+
 function retrySettingsOf(ctx: ApiContext): RetrySettings {
-	// Only the action node has the option; triggers, hooks and option loaders use the defaults.
-	if (!('getInputData' in ctx)) return DEFAULT_RETRY_SETTINGS;
+	// Only the action node has the option.
+	if (!('getInputData' in ctx)) return QUICK_RETRY_SETTINGS;
 	let settings = retrySettingsCache.get(ctx);
 	if (settings === undefined) {
 		settings = { ...DEFAULT_RETRY_SETTINGS, maxRetries: readThroughputOptions(ctx).maxRetries };
