@@ -30,8 +30,11 @@ function stopAll(): Promise<void> {
 	return stopping;
 }
 
+// `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by tsx), and a
+// second signal without a handler would kill it before n8n is stopped.
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-	process.once(sig, () => {
+	process.on(sig, () => {
+		if (stopping) return;
 		console.log(`\n${sig}: stopping n8n and the mock service...`);
 		void stopAll().then(() => {
 			console.log('stopped.');
@@ -54,11 +57,12 @@ async function main(): Promise<void> {
 
 	log('running example "moderate images from URLs" once (n8n execute)...');
 	const urlRun = await executeWorkflow(stack, db, URL_EXAMPLE);
+	// Route by Verdict is on: output 0 (Safe) feeds Publish, output 1 (Flagged) feeds Hold for Review.
 	const lines: string[] = [];
-	const urls = urlRun.items['One Item per URL'] ?? [];
-	(urlRun.items['Moderate Image'] ?? []).forEach((result, i) => {
-		lines.push(`  ${verdictLine(result)}  ${urls[i]?.imageUrl ?? ''}`);
-	});
+	for (const p of urlRun.items['Publish'] ?? []) lines.push(`  SAFE     -> publish  ${p.imageUrl}`);
+	for (const h of urlRun.items['Hold for Review'] ?? []) {
+		lines.push(`  FLAGGED  -> hold     ${h.imageUrl} (risk ${h.overallRisk}${h.categories ? `; ${h.categories}` : ''})`);
+	}
 	const published = (urlRun.items['Publish'] ?? []).length;
 	const held = (urlRun.items['Hold for Review'] ?? []).length;
 

@@ -33,8 +33,10 @@ function cleanup(): Promise<void> {
 	return cleaning;
 }
 
+// `on`, not `once`: a signal can arrive twice (terminal and tsx relay); the second must not kill us mid-cleanup.
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-	process.once(sig, () => {
+	process.on(sig, () => {
+		if (cleaning) return;
 		log(`${sig}: stopping n8n and the mock service`);
 		void cleanup().finally(() => process.exit(130));
 	});

@@ -5,6 +5,7 @@
 import { readWorkflow, EXAMPLES_DIR } from '../../../scripts/n8n/stack';
 import { executeWorkflow } from '../../../scripts/n8n/summary';
 import { join } from 'node:path';
+import { DEFAULT_OPTIONS } from '../../mock/server';
 import { assert, E2eContext, finishedExecutions, sleep, waitFor } from '../context';
 
 export const TRIGGER_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03-deferred-moderation-trigger.json'));
@@ -98,11 +99,16 @@ export async function wrongToken(ctx: E2eContext): Promise<string> {
 	return '3 calls (direct wrong token, no token, service with wrong token) -> 401, 0 executions';
 }
 
+const BURST_PROCESS_MS = 3000;
+
 /** Case 4: 200 callbacks sent at once by the mock: exactly 200 trigger executions, none failed. */
 export async function burst(ctx: E2eContext, count = 200): Promise<string> {
 	const before = (await ctx.db.executions(TRIGGER_WORKFLOW.id)).length;
 	const url = callbackUrl(ctx);
-	// Submitted together with the same processing delay, so the service calls back all at once.
+	// One processing delay for all, so the service calls back all at once; a per-attempt timeout that
+	// allows for 200 executions queued on a small machine (a timed-out attempt is retried, which would
+	// measure the retry policy rather than n8n).
+	ctx.mock.configure({ processMs: BURST_PROCESS_MS, callbackTimeoutMs: 120_000 });
 	const ids = await Promise.all(
 		Array.from({ length: count }, async (_, i) => {
 			const res = await fetch(`${ctx.mock.url}/image`, {
@@ -120,15 +126,32 @@ export async function burst(ctx: E2eContext, count = 200): Promise<string> {
 	);
 	const idSet = new Set(ids);
 	const t0 = Date.now();
+	let finished = 0;
+	const describe = () => {
+		const statuses: Record<string, number> = {};
+		for (const c of ctx.mock.callbacks.filter((a) => idSet.has(a.moderationId))) {
+			const k = String(c.status ?? c.error);
+			statuses[k] = (statuses[k] ?? 0) + 1;
+		}
+		return `${finished} finished executions; callback attempts by answer ${JSON.stringify(statuses)}`;
+	};
 	const rows = await waitFor(
 		`${count} trigger executions`,
 		async () => {
 			const r = await finishedExecutions(ctx.db, TRIGGER_WORKFLOW.id);
-			return r.length - before >= count ? r : undefined;
+			finished = r.length - before;
+			return finished >= count ? r : undefined;
 		},
 		180_000,
 		500,
-	);
+	)
+		.catch((e) => {
+			throw new Error(`${e.message} (${describe()})`);
+		})
+		.finally(() => {
+			// Deliveries read the settings when they start, so restore only once they are done.
+			ctx.mock.configure({ processMs: DEFAULT_OPTIONS.processMs, callbackTimeoutMs: DEFAULT_OPTIONS.callbackTimeoutMs });
+		});
 	const seconds = ((Date.now() - t0) / 1000).toFixed(1);
 	await sleep(2000);
 	const all = await ctx.db.executions(TRIGGER_WORKFLOW.id);

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, Locator, Page } from 'playwright-core';
+import { chromium, Locator, Page, selectors } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, ensureChromium } from '../chromium';
 
 export const SCREENSHOT_DIR = join(__dirname, '..', 'screenshots');
@@ -30,7 +30,7 @@ export interface EditorResult {
 const TIMEOUT = 20_000;
 
 async function comboOptions(page: Page, param: string): Promise<string[]> {
-	const combo = page.getByTestId('ndv').getByTestId(`parameter-input-${param}`).getByRole('combobox');
+	const combo = page.getByTestId('node-parameters').getByTestId(`parameter-input-${param}`).getByRole('combobox');
 	await combo.click({ timeout: TIMEOUT });
 	const options = page.getByRole('option');
 	await options.first().waitFor({ state: 'visible', timeout: TIMEOUT });
@@ -39,10 +39,13 @@ async function comboOptions(page: Page, param: string): Promise<string[]> {
 	return names;
 }
 
-async function choose(page: Page, param: string, option: string): Promise<void> {
-	const combo = page.getByTestId('ndv').getByTestId(`parameter-input-${param}`).getByRole('combobox');
+/** Picks the option at `index` (names can repeat inside descriptions, so not by name) and checks the field. */
+async function choose(page: Page, param: string, index: number, option: string): Promise<void> {
+	const combo = page.getByTestId('node-parameters').getByTestId(`parameter-input-${param}`).getByRole('combobox');
 	await combo.click({ timeout: TIMEOUT });
-	await page.getByRole('option', { name: option, exact: true }).first().click({ timeout: TIMEOUT });
+	const options = page.getByRole('option');
+	await options.first().waitFor({ state: 'visible', timeout: TIMEOUT });
+	await options.nth(index).click({ timeout: TIMEOUT });
 	// The panel re-renders the parameters of the new choice.
 	await page.waitForTimeout(300);
 	const value = await combo.inputValue();
@@ -50,7 +53,7 @@ async function choose(page: Page, param: string, option: string): Promise<void> 
 }
 
 async function hasParam(page: Page, param: string): Promise<boolean> {
-	return (await page.getByTestId('ndv').getByTestId(`parameter-input-${param}`).count()) > 0;
+	return (await page.getByTestId('node-parameters').getByTestId(`parameter-input-${param}`).count()) > 0;
 }
 
 async function iconLoaded(node: Locator, icon: string): Promise<boolean> {
@@ -64,22 +67,29 @@ async function iconLoaded(node: Locator, icon: string): Promise<boolean> {
 export async function checkEditor(c: EditorCheck): Promise<EditorResult> {
 	await ensureChromium(c.log);
 	mkdirSync(SCREENSHOT_DIR, { recursive: true });
+	// n8n's editor marks elements with data-test-id (Playwright's default is data-testid).
+	selectors.setTestIdAttribute('data-test-id');
 	const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 60_000 });
 	const result: EditorResult = { switched: {}, consoleErrors: [], screenshots: [] };
 	try {
 		const context = await browser.newContext({ baseURL: c.url, viewport: { width: 1600, height: 1000 } });
 		const page = await context.newPage();
 		page.setDefaultTimeout(TIMEOUT);
+		let signedIn = false;
 		page.on('console', (m) => {
-			if (m.type() === 'error') result.consoleErrors.push(`${m.text()} @ ${m.location().url}`);
+			if (m.type() !== 'error') return;
+			// The sign-in page first asks whether a session exists; the 401 it gets is n8n's normal answer.
+			if (!signedIn && m.location().url.endsWith('/rest/login') && m.text().includes('401')) return;
+			result.consoleErrors.push(`${m.text()} @ ${m.location().url}`);
 		});
 		page.on('pageerror', (e) => result.consoleErrors.push(`pageerror: ${e.message}`));
 
 		await page.goto('/signin');
-		await page.getByTestId('emailOrLdapLoginId').locator('input').fill(c.email);
-		await page.getByTestId('password').locator('input').fill(c.password);
-		await page.getByTestId('form-submit-button').click();
+		await page.getByLabel('Email').fill(c.email);
+		await page.getByLabel('Password').fill(c.password);
+		await page.getByRole('button', { name: 'Sign in' }).click();
 		await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
+		signedIn = true;
 
 		await page.goto(`/workflow/${c.workflowId}`);
 		for (const n of c.nodes) {
@@ -94,21 +104,28 @@ export async function checkEditor(c: EditorCheck): Promise<EditorResult> {
 		for (const n of c.nodes) {
 			const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${n.name}"]`);
 			await node.dblclick();
-			await page.getByTestId('ndv').waitFor({ state: 'visible' });
+			await page.getByTestId('node-parameters').waitFor({ state: 'visible' });
 			const seen: Record<string, string[]> = {};
-			const resources = (await hasParam(page, 'resource')) ? await comboOptions(page, 'resource') : [''];
-			for (const resource of resources) {
-				if (resource) await choose(page, 'resource', resource);
-				const ops = (await hasParam(page, 'operation')) ? await comboOptions(page, 'operation') : [];
-				for (const op of ops) await choose(page, 'operation', op);
-				seen[resource || '(none)'] = ops;
+			if (await hasParam(page, 'resource')) {
+				const resources = await comboOptions(page, 'resource');
+				for (const [ri, resource] of resources.entries()) {
+					await choose(page, 'resource', ri, resource);
+					const ops = (await hasParam(page, 'operation')) ? await comboOptions(page, 'operation') : [];
+					for (const [oi, op] of ops.entries()) await choose(page, 'operation', oi, op);
+					seen[resource] = ops;
+				}
+			} else if (await hasParam(page, 'events')) {
+				// The trigger has no resource/operation: switch through its event filter instead.
+				const events = await comboOptions(page, 'events');
+				for (const [ei, ev] of events.entries()) await choose(page, 'events', ei, ev);
+				seen.events = events;
 			}
 			result.switched[n.name] = seen;
 			const file = shot(`panel-${n.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
 			await page.screenshot({ path: file });
 			result.screenshots.push(file);
-			await page.keyboard.press('Escape');
-			await page.getByTestId('ndv').waitFor({ state: 'hidden' });
+			await page.getByTestId('ndv-close-button').click();
+			await page.getByTestId('node-parameters').waitFor({ state: 'hidden' });
 		}
 		await context.close();
 	} catch (e) {
