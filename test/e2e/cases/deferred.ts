@@ -135,7 +135,7 @@ export async function burst(ctx: E2eContext, count = 200): Promise<string> {
 		}
 		return `${finished} finished executions; callback attempts by answer ${JSON.stringify(statuses)}`;
 	};
-	const rows = await waitFor(
+	await waitFor(
 		`${count} trigger executions`,
 		async () => {
 			const r = await finishedExecutions(ctx.db, TRIGGER_WORKFLOW.id);
@@ -163,6 +163,13 @@ export async function burst(ctx: E2eContext, count = 200): Promise<string> {
 	const bad = attempts.filter((c) => c.status !== 200);
 	assert(bad.length === 0, `${bad.length} callback attempts not answered 200 (e.g. ${JSON.stringify(bad[0])})`);
 	assert(attempts.length === count, `mock made ${attempts.length} callback attempts for ${count} moderations`);
-	void rows;
+	// Each moderation started exactly one execution, carrying its own result.
+	const delivered = new Map<string, number>();
+	for (const row of fresh) {
+		const [item] = (await ctx.db.execution(row.id)).items['Moderation Completed'] ?? [];
+		delivered.set(item?.id, (delivered.get(item?.id) ?? 0) + 1);
+	}
+	const missing = ids.filter((id) => delivered.get(id) !== 1);
+	assert(missing.length === 0, `${missing.length} moderations not delivered exactly once (e.g. ${missing[0]})`);
 	return `${count} callbacks -> ${fresh.length} successful executions in ${seconds}s`;
 }

@@ -3,7 +3,7 @@
  * checks each node's icon on the canvas, opens each node's panel and switches through every resource and
  * operation; any browser console error or page error fails the case. Screenshots go to test/e2e/screenshots/.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, Locator, Page, selectors } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, ensureChromium } from '../chromium';
@@ -67,6 +67,7 @@ async function iconLoaded(node: Locator, icon: string): Promise<boolean> {
 export async function checkEditor(c: EditorCheck): Promise<EditorResult> {
 	await ensureChromium(c.log);
 	mkdirSync(SCREENSHOT_DIR, { recursive: true });
+	for (const f of readdirSync(SCREENSHOT_DIR)) if (f.endsWith('.png')) rmSync(join(SCREENSHOT_DIR, f));
 	// n8n's editor marks elements with data-test-id (Playwright's default is data-testid).
 	selectors.setTestIdAttribute('data-test-id');
 	const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 60_000 });
@@ -114,6 +115,9 @@ export async function checkEditor(c: EditorCheck): Promise<EditorResult> {
 					for (const [oi, op] of ops.entries()) await choose(page, 'operation', oi, op);
 					seen[resource] = ops;
 				}
+				// Back to the first resource and operation so the screenshot shows a real form.
+				await choose(page, 'resource', 0, resources[0]);
+				if (await hasParam(page, 'operation')) await choose(page, 'operation', 0, seen[resources[0]][0]);
 			} else if (await hasParam(page, 'events')) {
 				// The trigger has no resource/operation: switch through its event filter instead.
 				const events = await comboOptions(page, 'events');
@@ -163,11 +167,38 @@ export async function editor(ctx: import('../context').E2eContext): Promise<stri
 		nodes,
 		log: ctx.log,
 	});
+	// Every resource and operation the node declares must have been offered and chosen in the panel.
+	const action = types.filter((t) => t.name === ACTION_TYPE).pop();
+	const panel = r.switched[nodes[1].name] ?? {};
+	const declared = expectedOptions(action);
+	for (const [resource, ops] of Object.entries(declared)) {
+		const shown = panel[resource];
+		if (!shown) throw new Error(`resource "${resource}" was not offered in the panel (saw ${Object.keys(panel).join(', ')})`);
+		const missing = ops.filter((o) => !shown.includes(o));
+		if (missing.length) throw new Error(`resource "${resource}": operations ${missing.join(', ')} not offered`);
+	}
 	if (r.consoleErrors.length) {
-		throw new Error(`${r.consoleErrors.length} browser console error(s): ${r.consoleErrors.slice(0, 5).join(' | ')}`);
+		// n8n's editor asks for <node dir>/__schema__/v<version>.json (output schema preview) of input nodes.
+		const schema = r.consoleErrors.some((e) => /\/schemas\/n8n-nodes-content-moderation\./.test(e))
+			? ' (the package ships no output schema: n8n serves dist/nodes/<Node>/__schema__/v1.0.0[/<resource>/<operation>].json)'
+			: '';
+		throw new Error(`${r.consoleErrors.length} browser console error(s): ${r.consoleErrors.slice(0, 5).join(' | ')}${schema}`);
 	}
 	const summary = Object.entries(r.switched)
 		.map(([name, res]) => `${name}: ${Object.entries(res).map(([k, ops]) => `${k}[${ops.join('/')}]`).join(' ')}`)
 		.join('; ');
 	return `${summary}; screenshots in ${SCREENSHOT_DIR}`;
+}
+
+/** resource display name -> operation display names, from the node description n8n serves. */
+function expectedOptions(desc: any): Record<string, string[]> {
+	const props: any[] = desc?.properties ?? [];
+	const resource = props.find((p) => p.name === 'resource');
+	const out: Record<string, string[]> = {};
+	for (const r of resource?.options ?? []) {
+		const op = props.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(r.value));
+		out[r.name] = (op?.options ?? []).map((o: any) => o.name);
+	}
+	if (Object.keys(out).length === 0) throw new Error('the node description declares no resources');
+	return out;
 }

@@ -3,6 +3,7 @@ import { allOperations } from './allOperations';
 import { catalogue } from './catalogue';
 import { burst, deferredWithTrigger, wrongToken } from './deferred';
 import { editor } from './editor';
+import { examplesRun } from './examples';
 
 export interface E2eCase {
 	id: number;
@@ -18,4 +19,5 @@ export const cases: E2eCase[] = [
 	{ id: 4, name: '200 callbacks at once: exactly 200 successful trigger executions', run: (ctx) => burst(ctx, 200) },
 	{ id: 5, name: 'node catalogue lists both nodes and the credential with icons', run: catalogue },
 	{ id: 6, name: 'editor in headless Chromium: icons, panels, every resource/operation', run: editor },
+	{ id: 7, name: 'the other example workflows run as documented', run: examplesRun },
 ];
