@@ -4,7 +4,8 @@
  * editor URL with its login, then keeps running until Ctrl-C, which stops everything it started.
  */
 import { N8nDb } from './n8n/db';
-import { startStack, Stack } from './n8n/stack';
+import { Running, teardownOnSignals } from './n8n/lifecycle';
+import { startStack } from './n8n/stack';
 import { executeWorkflow, verdictLine } from './n8n/summary';
 import { startMockService } from '../test/mock/server';
 
@@ -15,45 +16,26 @@ const URL_EXAMPLE = 'cmExample01Url00';
 const SUBMIT_EXAMPLE = 'cmExample03Sub00';
 const TRIGGER_EXAMPLE = 'cmExample03Trig0';
 
-let mock: { url: string; token: string; stop(): unknown } | undefined;
-let stack: Stack | undefined;
-let db: N8nDb | undefined;
-let stopping: Promise<void> | undefined;
-
-function stopAll(): Promise<void> {
-	stopping ??= (async () => {
-		await db?.close().catch(() => undefined);
-		await stack?.stop().catch(() => undefined);
-		await Promise.resolve(mock?.stop()).catch(() => undefined);
-		stack?.n8n.cleanup();
-	})();
-	return stopping;
-}
-
-// `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by tsx), and a
-// second signal without a handler would kill it before n8n is stopped.
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-	process.on(sig, () => {
-		if (stopping) return;
-		console.log(`\n${sig}: stopping n8n and the mock service...`);
-		void stopAll().then(() => {
-			console.log('stopped.');
-			process.exit(0);
-		});
-	});
-}
+const running: Running = {};
+const stopAll = teardownOnSignals(running, {
+	log: (line) => console.log(`\n${line}`),
+	onSignal: () => {
+		console.log('stopped.');
+		process.exit(0);
+	},
+});
 
 async function main(): Promise<void> {
 	const port = process.env.MOCK_PORT ? Number(process.env.MOCK_PORT) : undefined;
-	mock = await startMockService({ port });
+	const mock = (running.mock = await startMockService({ port }));
 	log(`mock Content Moderation Service at ${mock.url}`);
-	stack = await startStack({
+	const stack = (running.stack = await startStack({
 		serviceUrl: mock.url,
 		serviceToken: mock.token,
 		log,
 		n8nEnv: process.env.N8N_PORT ? { N8N_PORT: process.env.N8N_PORT } : undefined,
-	});
-	db = N8nDb.forUserFolder(stack.n8n.userFolder);
+	}));
+	const db = (running.db = N8nDb.forUserFolder(stack.n8n.userFolder));
 
 	log('running example "moderate images from URLs" once (n8n execute)...');
 	const urlRun = await executeWorkflow(stack, db, URL_EXAMPLE);

@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { N8nDb } from '../../scripts/n8n/db';
-import { startStack, Stack } from '../../scripts/n8n/stack';
+import { Running, teardownOnSignals } from '../../scripts/n8n/lifecycle';
+import { startStack } from '../../scripts/n8n/stack';
 import { startMockService } from '../mock/server';
 import { E2eContext, MockHandle } from './context';
 import { cases } from './cases';
@@ -17,39 +18,17 @@ const log = (line: string) => console.log(`${stamp()} ${line}`);
 const keep = process.env.E2E_KEEP === '1';
 const only = process.env.E2E_ONLY?.split(',').map((s) => s.trim());
 
-let stack: Stack | undefined;
-let mock: MockHandle | undefined;
-let db: N8nDb | undefined;
-let cleaning: Promise<void> | undefined;
-
-function cleanup(): Promise<void> {
-	cleaning ??= (async () => {
-		await db?.close().catch(() => undefined);
-		await stack?.stop().catch(() => undefined);
-		await Promise.resolve(mock?.stop()).catch(() => undefined);
-		if (stack && !keep) stack.n8n.cleanup();
-		else if (stack) log(`kept n8n user folder ${stack.n8n.userFolder}`);
-	})();
-	return cleaning;
-}
-
-// `on`, not `once`: a signal can arrive twice (terminal and tsx relay); the second must not kill us mid-cleanup.
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-	process.on(sig, () => {
-		if (cleaning) return;
-		log(`${sig}: stopping n8n and the mock service`);
-		void cleanup().finally(() => process.exit(130));
-	});
-}
+const running: Running = {};
+const cleanup = teardownOnSignals(running, { keep, log, onSignal: () => process.exit(130) });
 
 async function main(): Promise<number> {
 	const selected = cases.filter((c) => !only || only.includes(String(c.id)));
 	let passed = 0;
 	let failed = 0;
 	try {
-		mock = await startMockService({});
+		const mock = (running.mock = await startMockService({}));
 		log(`mock service at ${mock.url}`);
-		stack = await startStack({
+		running.stack = await startStack({
 			serviceUrl: mock.url,
 			serviceToken: mock.token,
 			extraWorkflows: readdirSync(join(__dirname, 'workflows'))
@@ -57,7 +36,7 @@ async function main(): Promise<number> {
 				.map((f) => join(__dirname, 'workflows', f)),
 			log,
 		});
-		db = N8nDb.forUserFolder(stack.n8n.userFolder);
+		running.db = N8nDb.forUserFolder(running.stack.n8n.userFolder);
 	} catch (e) {
 		log(`setup failed: ${(e as Error).stack ?? e}`);
 		const uf = (e as { userFolder?: string }).userFolder;
@@ -67,6 +46,7 @@ async function main(): Promise<number> {
 		await cleanup();
 		return 1;
 	}
+	const { stack, mock, db } = running as Required<Running> & { mock: MockHandle };
 	const ctx: E2eContext = { stack, mock, db, log };
 	for (const c of selected) {
 		const t0 = Date.now();

@@ -1,0 +1,38 @@
+/** One teardown for what `npm start` and the e2e runner start (mock service, n8n, DB reader), signal-safe. */
+import { N8nDb } from './db';
+import { Stack } from './stack';
+
+export interface Running {
+	mock?: { stop(): unknown };
+	stack?: Stack;
+	db?: N8nDb;
+}
+
+/**
+ * Returns an idempotent teardown. It stops in reverse order of start and removes the temporary n8n user
+ * folder unless `keep` is set. SIGINT/SIGTERM run it once and then call `onSignal`.
+ */
+export function teardownOnSignals(
+	running: Running,
+	opts: { keep?: boolean; log: (line: string) => void; onSignal: (sig: NodeJS.Signals) => void },
+): () => Promise<void> {
+	let done: Promise<void> | undefined;
+	const teardown = () =>
+		(done ??= (async () => {
+			await running.db?.close().catch(() => undefined);
+			await running.stack?.stop().catch(() => undefined);
+			await Promise.resolve(running.mock?.stop()).catch(() => undefined);
+			if (running.stack && !opts.keep) running.stack.n8n.cleanup();
+			else if (running.stack) opts.log(`kept n8n user folder ${running.stack.n8n.userFolder}`);
+		})());
+	// `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by tsx), and a
+	// second signal without a handler would kill it before n8n is stopped.
+	for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+		process.on(sig, () => {
+			if (done) return;
+			opts.log(`${sig}: stopping n8n and the mock service...`);
+			void teardown().finally(() => opts.onSignal(sig));
+		});
+	}
+	return teardown;
+}
