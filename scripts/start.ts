@@ -33,7 +33,7 @@ async function main(): Promise<void> {
 		serviceUrl: mock.url,
 		serviceToken: mock.token,
 		log,
-		n8nEnv: process.env.N8N_PORT ? { N8N_PORT: process.env.N8N_PORT } : undefined,
+		port: process.env.N8N_PORT ? Number(process.env.N8N_PORT) : undefined,
 	}));
 	const db = (running.db = N8nDb.forUserFolder(stack.n8n.userFolder));
 

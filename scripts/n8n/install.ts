@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const N8N_VERSION = '2.41.1';
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
@@ -53,8 +53,11 @@ export function isInstalled(): boolean {
 	return existsSync(join(installDir(), MARKER)) && existsSync(n8nBin());
 }
 
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
-	return new Promise((res, rej) => {
+/** Runs a slow command, printing a heartbeat every minute so a first run is never silent for long. */
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, log: (l: string) => void): Promise<void> {
+	const started = Date.now();
+	const beat = setInterval(() => log(`  ... still running ${cmd} ${args[0]} (${elapsed(started)})`), 60_000);
+	return new Promise<void>((res, rej) => {
 		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
 		let tail = '';
 		const keep = (d: Buffer) => {
@@ -66,7 +69,7 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
 		child.on('exit', (code) =>
 			code === 0 ? res() : rej(new Error(`${cmd} ${args.join(' ')} exited ${code}\n${tail}`)),
 		);
-	});
+	}).finally(() => clearInterval(beat));
 }
 
 function elapsed(start: number): string {
@@ -100,11 +103,11 @@ export async function ensureN8n(log: (line: string) => void = console.log): Prom
 	let t = Date.now();
 	log(`n8n ${N8N_VERSION}: installing into ${dir} (first run only, about 5-10 minutes)...`);
 	// Install scripts off: a Kafka addon's script downloads a binary and fails offline.
-	await run('npm', ['install', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], dir, env);
+	await run('npm', ['install', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], dir, env, log);
 	log(`n8n ${N8N_VERSION}: packages installed in ${elapsed(t)}`);
 	t = Date.now();
 	log(`n8n ${N8N_VERSION}: building sqlite3 for Node 24 (a few minutes)...`);
-	await run('npm', ['rebuild', 'sqlite3', '--build-from-source', '--loglevel=error'], dir, env);
+	await run('npm', ['rebuild', 'sqlite3', '--build-from-source', '--loglevel=error'], dir, env, log);
 	log(`n8n ${N8N_VERSION}: sqlite3 built in ${elapsed(t)}`);
 	if (!existsSync(n8nBin())) throw new Error(`n8n binary missing after install: ${n8nBin()}`);
 	if (!findSqliteBinding(dir)) throw new Error('sqlite3 native binding missing after rebuild');
@@ -123,8 +126,6 @@ function findSqliteBinding(dir: string): string | undefined {
 export function sqliteModule(): string {
 	return join(installDir(), 'node_modules', 'sqlite3');
 }
-
-export { dirname };
 
 if (require.main === module) {
 	ensureN8n().then(

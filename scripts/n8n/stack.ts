@@ -51,6 +51,8 @@ export interface StackOptions {
 	replace?: Array<[string, string]>;
 	log?: (line: string) => void;
 	n8nEnv?: Record<string, string>;
+	/** n8n's port; a free one when not given */
+	port?: number;
 }
 
 export interface Stack {
@@ -75,7 +77,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 	const log = opts.log ?? (() => undefined);
 	await ensureN8n(log);
 	const tarball = await buildAndPack(log);
-	const n8n = await createN8n({ log, env: opts.n8nEnv });
+	const n8n = await createN8n({ log, env: opts.n8nEnv, port: opts.port });
 	let started = false;
 	try {
 		log('installing the package into the n8n user folder (npm install <tarball>)...');

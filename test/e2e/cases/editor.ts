@@ -122,6 +122,7 @@ export async function checkEditor(c: EditorCheck): Promise<EditorResult> {
 				// The trigger has no resource/operation: switch through its event filter instead.
 				const events = await comboOptions(page, 'events');
 				for (const [ei, ev] of events.entries()) await choose(page, 'events', ei, ev);
+				await choose(page, 'events', 0, events[0]);
 				seen.events = events;
 			}
 			result.switched[n.name] = seen;
