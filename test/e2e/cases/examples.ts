@@ -24,6 +24,9 @@ export async function examplesRun(ctx: E2eContext): Promise<string> {
 	assert(queue.status === 'success', `example 04 execution #${queue.executionId} status ${queue.status}`);
 	const [added] = queue.items['Add to Queue'] ?? [];
 	const [read] = queue.items['Read Queue Item'] ?? [];
-	assert(added?.id && read?.id === added.id && read.type === 'text' && typeof read.content === 'string', `example 04: added ${JSON.stringify(added)}, read ${JSON.stringify(read)}`);
+	assert(
+		added?.id && read?.id === added.id && read.type === 'text' && read.status === 'pending' && typeof read.moderation?.isSafe === 'boolean',
+		`example 04: added ${JSON.stringify(added)}, read ${JSON.stringify(read).slice(0, 300)}`,
+	);
 	return `01: ${published.length} published/${held.length} held; 02: ${accepted.length} accepted/${rejected.length} rejected; 04: item ${added.id.slice(0, 8)} read back (${read.status})`;
 }
