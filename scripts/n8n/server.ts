@@ -116,6 +116,8 @@ export async function createN8n(opts: CreateOptions = {}): Promise<N8nInstance> 
 		N8N_SECURE_COOKIE: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		// Stays offline: no fetch of the verified-package list from api.n8n.io.
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_AI_ENABLED: 'false',
 		EXTERNAL_FRONTEND_HOOKS_URLS: '',
 		N8N_RUNNERS_ENABLED: 'true',
