@@ -1,5 +1,6 @@
-// Build: clean dist/, compile with tsc, copy icons (light and dark SVG) and codex .node.json files next to
-// the compiled nodes and credentials, where n8n looks for them.
+// Build: clean dist/, compile with tsc, copy icons (light and dark SVG), codex .node.json files and output
+// schemas (__schema__/v<version>/..., the editor's preview of a node's output) next to the compiled nodes
+// and credentials, where n8n looks for them.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -21,7 +22,7 @@ function compile(done) {
 }
 
 function copyAssets() {
-	return src(['nodes/**/*.{svg,png}', 'nodes/**/*.node.json', 'credentials/**/*.{svg,png}'], {
+	return src(['nodes/**/*.{svg,png}', 'nodes/**/*.node.json', 'nodes/**/__schema__/**/*.json', 'credentials/**/*.{svg,png}'], {
 		base: '.',
 		encoding: false,
 	}).pipe(dest(DIST));
