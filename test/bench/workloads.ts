@@ -18,7 +18,7 @@ import { Pool } from 'undici';
 
 import { mapConcurrent } from '../../nodes/ContentModeration/shared/concurrency';
 import { installDir, N8N_VERSION } from '../../scripts/n8n/install';
-import { ACTION_NODE_TYPE, loadNodeType, moderationNode, runWorkflow } from '../helpers/engine';
+import { ACTION_NODE_TYPE, loadNodeType, moderateUrlParameters, moderationNode, runWorkflow } from '../helpers/engine';
 
 export const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
 
@@ -50,18 +50,6 @@ export function checkOutput(out: INodeExecutionData[], count: number, label: str
 }
 
 // ---- (a) our node ---------------------------------------------------------------------------------------
-
-/** Image > Moderate (immediate) of each item's `url`, plus `extra` parameters. */
-export function moderateUrlParameters(extra: INodeParameters = {}): INodeParameters {
-	return {
-		resource: 'image',
-		operation: 'moderate',
-		inputType: 'url',
-		imageUrl: '={{ $json.url }}',
-		mode: 'immediate',
-		...extra,
-	};
-}
 
 /**
  * Our node class. Under tsx a bare `require('…/ContentModeration.node')` resolves to the codex file

@@ -364,6 +364,18 @@ export function moderationNode(parameters: INodeParameters, options: NodeOptions
 	};
 }
 
+/** Image > Moderate (immediate) of each input item's `url`, plus `extra` parameters. */
+export function moderateUrlParameters(extra: INodeParameters = {}): INodeParameters {
+	return {
+		resource: 'image',
+		operation: 'moderate',
+		inputType: 'url',
+		imageUrl: '={{ $json.url }}',
+		mode: 'immediate',
+		...extra,
+	};
+}
+
 /** Node JSON for our trigger node, with a fixed webhookId as an imported workflow would have. */
 export function triggerNode(
 	parameters: INodeParameters,

@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { binaryItem, connect, moderationNode, runWorkflow, START_NODE_NAME } from '../helpers/engine';
+import { binaryItem, connect, moderateUrlParameters, moderationNode, runWorkflow, START_NODE_NAME } from '../helpers/engine';
 import type { MockService } from '../mock/server';
 import { startMockService } from '../mock/server';
 import { makePng, mockImageUrl, SAFE_TEXT, type MockImageSpec } from '../mock/fixtures';
@@ -62,16 +62,7 @@ function imageUrl(name: string, spec: MockImageSpec = {}): string {
 }
 
 function moderate(routing: INodeParameters, extra: INodeParameters = {}): INodeParameters {
-	return {
-		resource: 'image',
-		operation: 'moderate',
-		inputType: 'url',
-		imageUrl: '={{ $json.url }}',
-		mode: 'immediate',
-		routeByVerdict: true,
-		...routing,
-		...extra,
-	};
+	return moderateUrlParameters({ routeByVerdict: true, ...routing, ...extra });
 }
 
 /** Input items carry a name and the URL to moderate; outputs are matched back by name. */

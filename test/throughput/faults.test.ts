@@ -3,9 +3,9 @@
  * service answers 10% of requests 503 and 5% 429, both with Retry-After. Every item must succeed, the
  * output must be exact (count, order, pairing), and the service must have acted on each item once.
  */
-import { moderationNode, runWorkflow } from '../helpers/engine';
+import { moderateUrlParameters, moderationNode, runWorkflow } from '../helpers/engine';
 import { startMockService, type MockService } from '../mock/server';
-import { imageItems, moderateUrlParameters } from '../bench/workloads';
+import { imageItems } from '../bench/workloads';
 
 const ITEMS = 1000;
 
