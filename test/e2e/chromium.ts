@@ -39,7 +39,7 @@ export async function ensureChromium(log: (l: string) => void = console.log): Pr
 	log('chromium: installing Debian chromium with apt-get (about a minute)...');
 	const t = Date.now();
 	await run('apt-get', ['update', '-qq'], 300_000);
-	await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], 600_000);
+	await run('apt-get', ['install', '-y', '-qq', 'chromium'], 600_000);
 	if (!existsSync(CHROMIUM)) throw new Error(`chromium not found at ${CHROMIUM} after apt-get install`);
 	log(`chromium: installed in ${((Date.now() - t) / 1000).toFixed(0)}s`);
 	return CHROMIUM;
