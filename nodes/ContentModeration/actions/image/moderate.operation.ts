@@ -6,6 +6,7 @@ import { asNodeError } from '../../shared/errors';
 import { ensure, checkHttpUrl, getOptions, optionalString, parseMetaJson, readImage } from '../../shared/inputs';
 import type { ApiResponse } from '../../shared/transport';
 import { apiRequest, pathSegment } from '../../shared/transport';
+import { hasAnalysis } from '../../shared/verdict';
 
 export type ModerationMode = 'immediate' | 'deferred' | 'deferredWait';
 
@@ -97,7 +98,7 @@ export const description = showFor({ resource: ['image'], operation: ['moderate'
  */
 export function isResultReady(statusCode: number, body: unknown): boolean {
 	if (statusCode === 202) return false;
-	return typeof body === 'object' && body !== null && typeof (body as IDataObject).isSafe === 'boolean';
+	return hasAnalysis(body as IDataObject);
 }
 
 /**
