@@ -3,7 +3,10 @@
  * URL items), in one process and one run, through n8n-core's real engine:
  *   (a) our node at its default concurrency, at HTTP Request's batch size, and higher;
  *   (b) n8n's HTTP Request node (same n8n version) as a user sets it up;
- *   (c) raw undici at the same parallelism (the floor of per-request cost).
+ *   (c) raw undici at the same parallelism (the floor of per-request cost);
+ * and, to show where the gap between (a) and (c) goes:
+ *   (c1) raw undici with a new connection per request, as n8n's HTTP client makes them;
+ *   (h) n8n's HTTP client alone (what httpRequestWithAuthentication sends through), no engine or node.
  * Variants run interleaved, BENCH_REPEATS times (default 3); medians are reported. Then the memory
  * check runs in a child process (see memory.ts). Results: bench-results/bench.json.
  *
@@ -26,8 +29,10 @@ import {
 	loadHttpRequestNode,
 	nodesBaseDir,
 	runHttpRequestNode,
+	runN8nHttpClient,
 	runOurNode,
 	runUndici,
+	runUndiciNewConnection,
 	type HttpRequestKit,
 	type Target,
 } from './workloads';
@@ -116,6 +121,22 @@ async function main() {
 			run: (t, items) => runUndici(t, items, n),
 		});
 	}
+	for (const [n, id] of levels) {
+		variants.push(
+			{
+				id: `c1_${id}`,
+				label: `(c1) raw undici, new connection per request, ${n} in flight`,
+				parallelism: n,
+				run: (t, items) => runUndiciNewConnection(t, items, n),
+			},
+			{
+				id: `h_${id}`,
+				label: `(h) n8n's HTTP client alone, ${n} in flight`,
+				parallelism: n,
+				run: (t, items) => runN8nHttpClient(t, items, n),
+			},
+		);
+	}
 	if (kit) {
 		variants.push(
 			{
@@ -169,6 +190,13 @@ async function main() {
 		a_default_over_c_default: ratio('a_default', 'c_default'),
 		a_equal_over_c_equal: ratio('a_equal', 'c_equal'),
 		a_high_over_c_high: ratio('a_high', 'c_high'),
+		// Where the a/c gap goes: n8n's HTTP client against undici, and our node against that client.
+		h_default_over_c_default: ratio('h_default', 'c_default'),
+		h_equal_over_c_equal: ratio('h_equal', 'c_equal'),
+		h_high_over_c_high: ratio('h_high', 'c_high'),
+		a_default_over_h_default: ratio('a_default', 'h_default'),
+		a_equal_over_h_equal: ratio('a_equal', 'h_equal'),
+		a_high_over_h_high: ratio('a_high', 'h_high'),
 	};
 
 	console.log(`\nThroughput, ${ITEMS} image items (URL input), mock latency ${LATENCY_MS} ms, median of ${REPEATS}:`);
@@ -177,6 +205,13 @@ async function main() {
 	}
 	console.log('Ratios:');
 	for (const [k, value] of Object.entries(ratios)) console.log(`  ${k.padEnd(28)} ${value ?? 'n/a'}`);
+	const ceilings = [ratios.h_default_over_c_default, ratios.h_equal_over_c_equal, ratios.h_high_over_c_high];
+	if (ceilings.some((x) => x !== null)) {
+		console.log(
+			`A node that sends through n8n's HTTP helpers cannot beat n8n's HTTP client alone: a/c is bounded by h/c = ` +
+				`${ceilings.map((x) => x ?? 'n/a').join(' / ')} at ${levels.map(([n]) => n).join(' / ')} in flight.`,
+		);
+	}
 
 	let memory: Record<string, unknown> | undefined;
 	if (process.env.BENCH_SKIP_MEMORY !== '1') {

@@ -5,10 +5,12 @@
  *   parallelism. Each run checks its own output, so a fast but wrong run cannot count.
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import type {
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
@@ -145,14 +147,24 @@ export async function runHttpRequestNode(
 
 // ---- (c) raw undici -------------------------------------------------------------------------------------
 
-/** The floor of per-request cost: a keep-alive undici Pool with `parallelism` connections, nothing else. */
-export async function runUndici(target: Target, items: INodeExecutionData[], parallelism: number) {
+/**
+ * The floor of per-request cost: a keep-alive undici Pool with `parallelism` connections, nothing else.
+ * With `newConnectionPerRequest` (row c1), each request gets a new connection (`reset: true`), as n8n's HTTP
+ * client makes them (it builds a new agent for every request): that row shows what this alone costs.
+ */
+export async function runUndici(
+	target: Target,
+	items: INodeExecutionData[],
+	parallelism: number,
+	newConnectionPerRequest = false,
+) {
 	const pool = new Pool(target.url, { connections: parallelism, pipelining: 1 });
 	try {
-		const results = await mapConcurrent(items, parallelism, async (item, index) => {
+		return await mapConcurrent(items, parallelism, async (item, index) => {
 			const res = await pool.request({
 				method: 'POST',
 				path: '/image',
+				reset: newConnectionPerRequest,
 				headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
 				body: JSON.stringify({ image: item.json.url }),
 			});
@@ -160,8 +172,53 @@ export async function runUndici(target: Target, items: INodeExecutionData[], par
 			if (res.statusCode !== 200) throw new Error(`undici: ${res.statusCode} ${JSON.stringify(json)}`);
 			return { json, pairedItem: { item: index } } as INodeExecutionData;
 		});
-		return results;
 	} finally {
 		await pool.close();
 	}
+}
+
+/** (c1) Raw undici with a new connection per request. */
+export async function runUndiciNewConnection(target: Target, items: INodeExecutionData[], parallelism: number) {
+	return await runUndici(target, items, parallelism, true);
+}
+
+// ---- (h) n8n's HTTP client alone ------------------------------------------------------------------------
+
+interface OutboundRequests {
+	request(options: IHttpRequestOptions): Promise<{ statusCode: number; body: unknown }>;
+}
+
+/**
+ * n8n's own HTTP client, the one httpRequestWithAuthentication sends through after adding the header
+ * (`Container.get(OutboundHttp).requests().request`), taken from n8n-core's copies of @n8n/di and
+ * @n8n/backend-network so it is the same instance the engine uses.
+ */
+function n8nHttpClient(): OutboundRequests {
+	const fromCore = createRequire(require.resolve('n8n-core'));
+	/* eslint-disable @typescript-eslint/no-require-imports */
+	const { Container } = fromCore('@n8n/di') as { Container: { get<T>(token: unknown): T } };
+	const { OutboundHttp } = fromCore('@n8n/backend-network') as { OutboundHttp: unknown };
+	/* eslint-enable @typescript-eslint/no-require-imports */
+	return Container.get<{ requests(): OutboundRequests }>(OutboundHttp).requests();
+}
+
+/**
+ * (h) The ceiling for any node that uses n8n's HTTP helpers: the same requests through n8n's HTTP client,
+ * at the same parallelism, without the engine, expressions, credentials or a node around them.
+ */
+export async function runN8nHttpClient(target: Target, items: INodeExecutionData[], parallelism: number) {
+	const client = n8nHttpClient();
+	return await mapConcurrent(items, parallelism, async (item, index) => {
+		const res = await client.request({
+			method: 'POST',
+			url: `${target.url}/image`,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			headers: { Authorization: `Bearer ${target.token}` },
+			body: { image: item.json.url },
+		});
+		if (res.statusCode !== 200) throw new Error(`n8n HTTP client: ${res.statusCode} ${JSON.stringify(res.body)}`);
+		return { json: res.body, pairedItem: { item: index } } as INodeExecutionData;
+	});
 }
