@@ -29,6 +29,9 @@ export interface Target {
 	token: string;
 }
 
+/** One way of sending `items` with `parallelism` requests in flight; returns one result per item, paired. */
+export type Workload = (target: Target, items: INodeExecutionData[], parallelism: number) => Promise<INodeExecutionData[]>;
+
 /** One item per image URL, as a workflow reading a list of uploads would have. */
 export function imageItems(count: number, runTag: string): INodeExecutionData[] {
 	return Array.from({ length: count }, (_, i) => ({

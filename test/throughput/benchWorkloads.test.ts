@@ -6,8 +6,6 @@
  */
 import dc from 'node:diagnostics_channel';
 
-import type { INodeExecutionData } from 'n8n-workflow';
-
 import {
 	checkOutput,
 	imageItems,
@@ -16,14 +14,13 @@ import {
 	runUndici,
 	runUndiciNewConnection,
 	type Target,
+	type Workload,
 } from '../bench/workloads';
 import { sha256 } from '../mock/analysis';
 import { startMockService, type MockService } from '../mock/server';
 
 const ITEMS = 40;
 const PARALLELISM = 4;
-
-type Workload = (target: Target, items: INodeExecutionData[], parallelism: number) => Promise<INodeExecutionData[]>;
 
 describe('benchmark workloads', () => {
 	let mock: MockService;
@@ -57,7 +54,7 @@ describe('benchmark workloads', () => {
 	];
 
 	it.each(cases)('$label: one moderation per item, in order and paired; connections $connections', async ({ label, run, connections }) => {
-		const items = imageItems(ITEMS, `workload-${label.slice(1, 3)}`);
+		const items = imageItems(ITEMS, label.replace(/\W+/g, '-'));
 		const out = await run(target, items, PARALLELISM);
 
 		expect(() => checkOutput(out, ITEMS, label)).not.toThrow();
