@@ -18,7 +18,7 @@ import type {
 } from 'n8n-workflow';
 import { Pool } from 'undici';
 
-import { mapConcurrent } from '../../nodes/ContentModeration/shared/concurrency';
+import { mapConcurrent } from '../../nodes/ContentModeration/helpers/pool';
 import { installDir, N8N_VERSION } from '../../scripts/n8n/install';
 import { ACTION_NODE_TYPE, loadNodeType, moderateUrlParameters, moderationNode, runWorkflow } from '../helpers/engine';
 
