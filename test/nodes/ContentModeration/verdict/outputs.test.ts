@@ -7,9 +7,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameter
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { binaryItem, connect, moderateUrlParameters, moderationNode, runWorkflow, START_NODE_NAME } from '../../../helpers/engine';
-import type { MockService } from '../../../mock/server';
-import { startMockService } from '../../../mock/server';
-import { makePng, mockImageUrl, SAFE_TEXT, type MockImageSpec } from '../../../mock/fixtures';
+import type { MockService } from '../../../../dev/mock/server';
+import { startMockService } from '../../../../dev/mock/server';
+import { makePng, mockImageUrl, SAFE_TEXT, type MockImageSpec } from '../../../../dev/mock/fixtures';
 
 const NODE = 'Content Moderation';
 const SAFE = 0;
@@ -277,7 +277,7 @@ describe('continueOnFail with routing on', () => {
 		expect(error?.message).toBe(
 			'The Content Moderation Service answered 400: image parameter mock_risk must be an integer from 1 to 100',
 		);
-		expect(error?.httpCode).toBe('400');
+		expect(error).toMatchObject({ httpCode: '400' });
 		expect(error?.context?.itemIndex).toBe(1);
 	});
 
