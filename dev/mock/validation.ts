@@ -5,11 +5,11 @@ export type ImageInput =
 	| { kind: 'url'; url: string }
 	| { kind: 'base64'; bytes: Buffer; format: ImageFormat };
 
-export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
+type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
 
 export type JsonObject = Record<string, unknown>;
 
-export interface ImageRequest {
+interface ImageRequest {
 	image: ImageInput;
 	meta?: unknown;
 	callbackUrl?: string;
@@ -17,7 +17,7 @@ export interface ImageRequest {
 	actorId?: string;
 }
 
-export interface QueueRequest {
+interface QueueRequest {
 	type: 'text' | 'image';
 	content: string;
 	/** Parsed image when type is image */
@@ -105,7 +105,7 @@ function optionalActorId(value: unknown, field: string): string | undefined {
 	return actorId;
 }
 
-export function requireObjectBody(body: unknown): JsonObject {
+function requireObjectBody(body: unknown): JsonObject {
 	if (!isObject(body)) {
 		throw new MockApiError(400, 'invalid_body', `The request body must be a JSON object, not ${typeName(body)}`);
 	}

@@ -8,8 +8,8 @@ import { readdirSync } from 'node:fs';
 import { N8nDb } from '../../dev/n8n/db';
 import { Running, teardownOnSignals } from '../../dev/n8n/lifecycle';
 import { startStack } from '../../dev/n8n/stack';
-import { startMockService } from '../../dev/mock/server';
-import { E2eContext, MockHandle } from './context';
+import { startMockService, type MockService } from '../../dev/mock/server';
+import { E2eContext } from './context';
 import { cases } from './cases';
 
 const started = Date.now();
@@ -46,7 +46,7 @@ async function main(): Promise<number> {
 		await cleanup();
 		return 1;
 	}
-	const { stack, mock, db } = running as Required<Running> & { mock: MockHandle };
+	const { stack, mock, db } = running as Required<Running> & { mock: MockService };
 	const ctx: E2eContext = { stack, mock, db, log };
 	for (const c of selected) {
 		const t0 = Date.now();

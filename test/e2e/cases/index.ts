@@ -5,7 +5,7 @@ import { burst, deferredWithTrigger, wrongToken } from './deferred';
 import { editor } from './editor';
 import { examplesRun } from './examples';
 
-export interface E2eCase {
+interface E2eCase {
 	id: number;
 	name: string;
 	/** Throws on failure; returns a short detail line. */
