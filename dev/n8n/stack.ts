@@ -13,8 +13,8 @@ import { createN8n, N8nInstance } from './server';
 
 export const EXAMPLES_DIR = join(PROJECT_ROOT, 'examples');
 /** Fixed id of the credential the example workflows reference. */
-const CREDENTIAL_ID = 'cmCredential0001';
-const CREDENTIAL_NAME = 'Content Moderation account';
+export const CREDENTIAL_ID = 'cmCredential0001';
+export const CREDENTIAL_NAME = 'Content Moderation account';
 /** Host the example files use for n8n's own URLs (the callback URL); replaced by the real one on import. */
 const EXAMPLE_N8N_URL = 'http://localhost:5678';
 

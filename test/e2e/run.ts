@@ -1,7 +1,7 @@
 /**
  * Real n8n end-to-end runner (`npm run test:e2e`): installs/reuses n8n 2.41.1, loads this package the way
  * users get it, imports a credential pointing at the mock service plus the example workflows, and runs the
- * cases of issue 6 against n8n's own records. Prints one line per case and `N passed, N failed`.
+ * cases below against n8n's own records. Prints one line per case and `N passed, N failed`.
  */
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
