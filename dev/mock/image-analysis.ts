@@ -107,7 +107,7 @@ function parseOverrides(signal: string, field = 'image'): { overrides: ImageOver
 			default: {
 				const category = name.startsWith('category_') ? name.slice('category_'.length) : name;
 				if (category === '' || (!name.startsWith('category_') && !(category in CATEGORY_KEYWORDS))) {
-					paramError(name, 'is not a known mock parameter (see dev/mock/README.md)');
+					paramError(name, 'is not a known mock parameter (see docs/service-interface.md)');
 				}
 				overrides.categories.push({ category, severity: scoreParam(name, value) });
 			}

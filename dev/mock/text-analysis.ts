@@ -45,7 +45,7 @@ function spamScore(text: string, tokens: string[]): number {
 	return clampScore(score);
 }
 
-/** Deterministic text moderation (spec 2.3) with obscenity, tinyld and sentiment; see README.md. */
+/** Deterministic text moderation (spec 2.3) with obscenity, tinyld and sentiment; see docs/service-interface.md. */
 export function analyzeText(content: string): TextAnalysis {
 	const hash = sha256(content);
 	const digest = Buffer.from(hash, 'hex');

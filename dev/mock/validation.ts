@@ -59,7 +59,7 @@ function httpUrl(value: string, field: string): string {
 	return value;
 }
 
-/** Parses an image string strictly (see README.md "Images"); a fault is a 400 naming `field`. */
+/** Parses an image string strictly (see docs/service-interface.md, "POST /image validation"); a fault is a 400 naming `field`. */
 export function parseImage(value: unknown, field: string): ImageInput {
 	if (value === undefined) throw badField(field, 'missing_field', `${field} is required`);
 	if (typeof value !== 'string') {
