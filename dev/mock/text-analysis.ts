@@ -66,7 +66,13 @@ export function analyzeText(content: string): TextAnalysis {
 	const toxicity = clampScore(1 + 25 * matches.length + Math.max(0, 50 - sentimentScore));
 	const spam = spamScore(content, tokens);
 	const overall = combinedRisk(categories, spam, toxicity);
-	const { isSafe, reject, review } = verdict(overall);
+	const scored = verdict(overall);
+	// Profanity is never safe (an insult with a swear word scores below the reject line): not safe, and
+	// at least marked for review.
+	const profane = matches.length > 0;
+	const isSafe = scored.isSafe && !profane;
+	const reject = scored.reject;
+	const review = scored.review || (profane && !reject);
 	return {
 		isSafe,
 		confidence: 80 + (digest[0] % 20),

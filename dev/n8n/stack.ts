@@ -3,6 +3,7 @@
  * built/packed/installed as a community package, a credential pointing at a service URL, the example
  * workflows (plus extra ones) imported with fixed ids, published triggers, n8n started and an owner signed in.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,11 @@ interface WorkflowFile {
 	[k: string]: unknown;
 }
 
+/** A fresh Callback Secret for a run, with a character URL encoding changes (so encodings are exercised). */
+export function newCallbackSecret(prefix: string): string {
+	return `${prefix}/${randomBytes(9).toString('hex')}`;
+}
+
 export function readWorkflow(file: string): WorkflowFile {
 	return JSON.parse(readFileSync(file, 'utf8'));
 }
@@ -45,6 +51,8 @@ function needsPublish(wf: WorkflowFile): boolean {
 interface StackOptions {
 	serviceUrl: string;
 	serviceToken: string;
+	/** The credential's Callback Secret: added to callback URLs and checked by the trigger. */
+	callbackSecret: string;
 	/** Extra workflow files (absolute paths) imported beside the examples. */
 	extraWorkflows?: string[];
 	/** Replacements applied to the text of each workflow file before import. */
@@ -57,6 +65,8 @@ interface StackOptions {
 
 export interface Stack {
 	n8n: N8nInstance;
+	/** The credential's Callback Secret. */
+	callbackSecret: string;
 	rest: N8nRest;
 	workflows: WorkflowFile[];
 	owner: typeof OWNER;
@@ -96,7 +106,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 				name: CREDENTIAL_NAME,
 				type: CREDENTIAL_TYPE,
 				// Plain object data: the import command encrypts it with the instance key.
-				data: { baseUrl: opts.serviceUrl, accessToken: opts.serviceToken },
+				data: { baseUrl: opts.serviceUrl, accessToken: opts.serviceToken, callbackSecret: opts.callbackSecret },
 			}),
 		);
 		const replace: Array<[string, string]> = [[EXAMPLE_N8N_URL, n8n.url], ...(opts.replace ?? [])];
@@ -127,6 +137,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 		await rest.setupOwnerAndLogin();
 		return {
 			n8n,
+			callbackSecret: opts.callbackSecret,
 			rest,
 			workflows,
 			owner: OWNER,

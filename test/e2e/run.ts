@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { N8nDb } from '../../dev/n8n/db';
 import { Running, teardownOnSignals } from '../../dev/n8n/lifecycle';
-import { startStack } from '../../dev/n8n/stack';
+import { newCallbackSecret, startStack } from '../../dev/n8n/stack';
 import { startMockService, type MockService } from '../../dev/mock/server';
 import { E2eContext } from './context';
 import { cases } from './cases';
@@ -31,6 +31,7 @@ async function main(): Promise<number> {
 		running.stack = await startStack({
 			serviceUrl: mock.url,
 			serviceToken: mock.token,
+			callbackSecret: newCallbackSecret('e2e-cb'),
 			extraWorkflows: readdirSync(join(__dirname, 'workflows'))
 				.filter((f) => f.endsWith('.json'))
 				.map((f) => join(__dirname, 'workflows', f)),

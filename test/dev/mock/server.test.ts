@@ -124,6 +124,11 @@ describe('routing', () => {
 		expectError(await api('GET', '/queues/ab/items/abcdef'), 400, 'invalid_path_parameter', 'queueId');
 		expectError(await api('GET', '/queues/main/items/ab'), 400, 'invalid_path_parameter', 'itemId');
 		expectError(await api('GET', '/image/%E0%A4%A'), 400, 'invalid_path_parameter', 'id');
+		// The queue id of POST /queues/{queueId} too, before anything is stored.
+		const item = { json: { type: 'text', content: 'hello there' } };
+		expectError(await api('POST', '/queues/ab', item), 400, 'invalid_path_parameter', 'queueId');
+		expectError(await api('POST', '/queues/%20%20', item), 400, 'invalid_path_parameter', 'queueId');
+		expect(mock.service.submissionLog).toHaveLength(0);
 	});
 
 	it('answers 404 for unknown ids', async () => {
@@ -268,19 +273,21 @@ describe('queues and texts', () => {
 
 		const early = await api('GET', `/queues/main/items/${added.body.id}`);
 		expect(early.status).toBe(200);
+		// As the spec's sample reads: pending, moderation null.
 		expect(early.body).toEqual({
 			id: added.body.id,
 			type: 'text',
 			accepted: false,
-			status: 'processing',
+			status: 'pending',
 			content: PROFANE_TEXT,
 			moderation: null,
 		});
 
 		const done = await waitFor('the item to be processed', async () => {
 			const r = await api('GET', `/queues/main/items/${added.body.id}`);
-			return r.body.status === 'pending' ? r : undefined;
+			return r.body.moderation !== null ? r : undefined;
 		}, 2_000, 20);
+		expect(done.body.status).toBe('completed');
 		expect(done.body.accepted).toBe(true);
 		const moderation = done.body.moderation;
 		expect(moderation.id).toMatch(UUID);
@@ -314,11 +321,27 @@ describe('queues and texts', () => {
 		expect(added.status).toBe(202);
 		const done = await waitFor('the item to be processed', async () => {
 			const r = await api('GET', `/queues/photos/items/${added.body.id}`);
-			return r.body.status === 'pending' ? r : undefined;
+			return r.body.moderation !== null ? r : undefined;
 		}, 2_000, 20);
+		expect(done.body.status).toBe('completed');
 		expect(done.body.moderation).toMatchObject({ isSafe: true, suggestedActions: { review: true, reject: false } });
 		const image = await api('GET', `/image/${done.body.moderation.id}`);
 		expect(image.body).toEqual(done.body.moderation);
+	});
+
+	it('reads processed items as pending when asked to (the other reading of the spec)', async () => {
+		mock.service.configure({ processedStatus: 'pending' });
+		try {
+			const added = await api('POST', '/queues/main', { json: { type: 'text', content: SAFE_TEXT } });
+			const done = await waitFor('the item to be processed', async () => {
+				const r = await api('GET', `/queues/main/items/${added.body.id}`);
+				return r.body.moderation !== null ? r : undefined;
+			}, 2_000, 20);
+			expect(done.body).toMatchObject({ status: 'pending', accepted: true, moderation: { isSafe: true } });
+		} finally {
+			mock.service.configure({ processedStatus: 'completed' });
+		}
+		expect(() => mock.service.configure({ processedStatus: 'done' as 'pending' })).toThrow(RangeError);
 	});
 
 	it('gives unique ids across queues and hides an item under another queue', async () => {

@@ -34,7 +34,7 @@ describe('Queue > Get Item', () => {
 		expect(run.status).toBe('success');
 		const [item] = output(run);
 		expect(item.json).toEqual(
-			expect.objectContaining({ id: added.id, type: 'text', status: 'pending', content: PROFANE_TEXT }),
+			expect.objectContaining({ id: added.id, type: 'text', status: 'completed', content: PROFANE_TEXT }),
 		);
 		expect((item.json.moderation as IDataObject).filteredContent).toBe(PROFANE_TEXT_FILTERED);
 		expect(mock.service.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
