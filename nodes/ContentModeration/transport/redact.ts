@@ -54,32 +54,55 @@ function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-// Node runs build outputs for many items with the same secrets: compile their pattern once.
-const patterns = new Map<string, RegExp | undefined>();
+interface Patterns {
+	/** Replaces every form (global). */
+	all: RegExp;
+	/** Finds any form, also inside a JSON text: each form is also listed JSON-escaped. */
+	any: RegExp;
+}
+
+// Node runs build outputs for many items with the same secrets: compile their patterns once.
+const cache = new Map<string, Patterns | undefined>();
 const MAX_PATTERNS = 16;
 
-function patternFor(secrets: readonly unknown[]): RegExp | undefined {
+function patternFor(secrets: readonly unknown[]): Patterns | undefined {
 	const values = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s !== ''))];
 	const key = values.join('\u0000');
-	if (patterns.has(key)) return patterns.get(key);
+	if (cache.has(key)) return cache.get(key);
 	// Longest first, so that a form containing another is replaced whole. Case-insensitive, so that
 	// %2f / %2F and \u00e9 / \u00E9 match alike; a case variant of a secret is hidden too, which is harmless.
-	const forms = [...new Set(values.flatMap(secretForms))].filter((f) => f !== '').sort((a, b) => b.length - a.length);
-	const pattern = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join('|'), 'gi') : undefined;
-	if (patterns.size >= MAX_PATTERNS) patterns.delete(patterns.keys().next().value as string);
-	patterns.set(key, pattern);
-	return pattern;
+	const forms = [...new Set(values.flatMap(secretForms))].filter((f) => f !== '');
+	const source = (list: string[]) => list.sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+	// JSON escapes character by character, so a string holding a form makes its JSON text hold the form's
+	// JSON escape: testing one JSON text finds every string (and key) that needs redacting.
+	const inJson = forms.map((form) => JSON.stringify(form).slice(1, -1));
+	const patterns =
+		forms.length > 0
+			? { all: new RegExp(source([...forms]), 'gi'), any: new RegExp(source([...new Set([...forms, ...inJson])]), 'i') }
+			: undefined;
+	if (cache.size >= MAX_PATTERNS) cache.delete(cache.keys().next().value as string);
+	cache.set(key, patterns);
+	return patterns;
 }
 
 /** The text with every form of every secret replaced by ***. Secrets that are not non-empty strings are ignored. */
 export function redact(text: string, secrets: readonly unknown[]): string {
-	const pattern = patternFor(secrets);
-	return pattern === undefined ? text : text.replace(pattern, MASK);
+	const patterns = patternFor(secrets);
+	return patterns === undefined ? text : text.replace(patterns.all, MASK);
 }
 
 /** A copy of plain data (JSON values, objects, arrays) with `redact` applied to every string, keys included. */
 export function redactValue<T>(value: T, secrets: readonly unknown[]): T {
-	if (patternFor(secrets) === undefined) return value;
+	const patterns = patternFor(secrets);
+	if (patterns === undefined) return value;
+	// Most values hold no secret: one test of their JSON text is far cheaper than a walk (every output item).
+	let text: string | undefined;
+	try {
+		text = JSON.stringify(value);
+	} catch {
+		text = undefined; // cycles, BigInt: walk
+	}
+	if (text !== undefined && !patterns.any.test(text)) return value;
 	const walk = (current: unknown, seen: Set<object>): unknown => {
 		if (typeof current === 'string') return redact(current, secrets);
 		if (current === null || typeof current !== 'object') return current;

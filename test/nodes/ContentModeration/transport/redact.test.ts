@@ -46,6 +46,20 @@ describe('redactValue and redactError', () => {
 		expect(input[SECRET][0]).toBe(SECRET);
 	});
 
+	test('redactValue finds escaped forms inside strings (its quick check reads the JSON text)', () => {
+		const escaped = JSON.stringify(SECRET).slice(1, -1);
+		const ascii = 's\\u00e9\\"c\\\\r\\/e+t &=1';
+		// Each alone, so that one found cannot carry the other into the walk.
+		expect(redactValue({ a: `x${escaped}y`, c: 'clean' }, [SECRET])).toEqual({ a: `x${MASK}y`, c: 'clean' });
+		expect(redactValue({ b: [`(${ascii})`], c: 'clean' }, [SECRET])).toEqual({ b: [`(${MASK})`], c: 'clean' });
+		expect(redactValue({ [`k${escaped}`]: 1 }, [SECRET])).toEqual({ [`k${MASK}`]: 1 });
+	});
+
+	test('redactValue returns a value without secrets as it is', () => {
+		const input = { a: 'clean', b: [1, 2] };
+		expect(redactValue(input, [SECRET])).toBe(input);
+	});
+
 	test('redactError reaches message, stack, description, errorResponse, messages, context and the cause chain', () => {
 		const root = new Error(`root ${SECRET}`);
 		const wrapped = new NodeOperationError(node, root, { description: `d ${SECRET}` });
