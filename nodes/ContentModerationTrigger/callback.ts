@@ -80,10 +80,11 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		for (const value of Object.values(headers)) {
 			if (typeof value === 'string') addSecrets(secrets, ...tokensInUrl(value));
 		}
-		item.headers = redactHeaders(headers, secrets);
-		item.query = redactQuery(query, secrets);
+		item.headers = redactHeaders(headers);
+		item.query = redactQuery(query);
 	}
 
+	// The one redaction, over everything that leaves: the answer and the item (body, error, headers, query).
 	return {
 		webhookResponse: redactValue({ received: true, id }, secrets),
 		workflowData: [this.helpers.returnJsonArray(redactValue(item, secrets))],

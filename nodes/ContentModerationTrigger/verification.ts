@@ -2,7 +2,6 @@ import { timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { TOKEN_HEADER, TOKEN_QUERY_PARAMETER } from '../ContentModeration/helpers/callbackUrl';
-import { redact, redactValue } from '../ContentModeration/transport/redact';
 
 export { TOKEN_HEADER, TOKEN_QUERY_PARAMETER };
 
@@ -52,21 +51,22 @@ export function checkToken(expected: readonly string[], query: IDataObject, head
 	return matches.includes(true) ? { ok: true } : { ok: false, message: 'Invalid callback token' };
 }
 
-/** The query, with the token replaced and every secret redacted from the other parameters. */
-export function redactQuery(query: IDataObject, secrets: readonly unknown[]): IDataObject {
-	const copy: IDataObject = redactValue({ ...query }, secrets);
-	if (TOKEN_QUERY_PARAMETER in query) copy[TOKEN_QUERY_PARAMETER] = REDACTED;
+/** The query with the token replaced; other secrets are masked with the whole item (`callback.ts`). */
+export function redactQuery(query: IDataObject): IDataObject {
+	const copy: IDataObject = { ...query };
+	if (TOKEN_QUERY_PARAMETER in copy) copy[TOKEN_QUERY_PARAMETER] = REDACTED;
 	return copy;
 }
 
 /**
- * The headers, with credentials replaced and every secret redacted from the others (proxies copy the
- * original URL with its ?token= into x-forwarded-uri, x-original-uri/-url, x-envoy-original-path, referer).
+ * The headers with credentials replaced. Secrets inside other headers (proxies copy the original URL with
+ * its ?token= into x-forwarded-uri, x-original-uri/-url, x-envoy-original-path, referer) are masked with
+ * the whole item (`callback.ts`).
  */
-export function redactHeaders(headers: IDataObject, secrets: readonly unknown[]): IDataObject {
+export function redactHeaders(headers: IDataObject): IDataObject {
 	const copy: IDataObject = {};
 	for (const [name, value] of Object.entries(headers)) {
-		copy[redact(name, secrets)] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : redactValue(value, secrets);
+		copy[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value;
 	}
 	return copy;
 }
