@@ -1,10 +1,10 @@
 /**
  * Case 9: the callback secret end to end. A spec-shaped callback (the image result of spec 2.2, no id)
  * starts the published trigger; a wrong secret gets 401 and starts nothing; then n8n's database file and
- * its exported workflows (and credentials, encrypted as exported by default) are searched for the secret,
+ * its exported workflows (and credentials, encrypted as exported by default) and its log are searched for the secret,
  * after every case before this one (deferred deliveries, 200 callbacks, wrong tokens) has run.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -102,13 +102,17 @@ export async function secrets(ctx: E2eContext): Promise<string> {
 			const n = countHits(readFileSync(join(exportDir, file)), secret);
 			if (n > 0) hits.push(`export ${file}: ${n}`);
 		}
+		// n8n's own log of this run, too.
+		const logFile = join(ctx.stack.n8n.userFolder, 'n8n.log');
+		const logHits = existsSync(logFile) ? countHits(readFileSync(logFile), secret) : 0;
+		if (logHits > 0) hits.push(`n8n.log: ${logHits}`);
 		// The secret went out with the submissions (so n8n had it in hand), yet none of its records holds it.
 		const sent = carried();
 		assert(sent > 0, 'the service was never sent the secret, so the search proves nothing');
 		assert(countHits(Buffer.from(JSON.stringify(ctx.mock.requests)), secret) > 0, 'the search does not find the secret where it is');
 		assert(hits.length === 0, `the callback secret was found: ${hits.join(', ')}`);
 		const executions = (await ctx.db.executions(workflowId)).length;
-		return `id-less callback -> execution ${run.id} (id null, warning, ${branch}); wrong/no secret -> 401, 0 executions; secret in ${dbFiles.join(' + ')} and exports after ${executions} trigger executions: 0 hits (${sent} service requests carried it)`;
+		return `id-less callback -> execution ${run.id} (id null, warning, ${branch}); wrong/no secret -> 401, 0 executions; secret in ${dbFiles.join(' + ')}, exports and n8n.log after ${executions} trigger executions: 0 hits (${sent} service requests carried it)`;
 	} finally {
 		rmSync(exportDir, { recursive: true, force: true });
 	}
