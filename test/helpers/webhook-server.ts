@@ -68,6 +68,8 @@ export interface TriggerServerOptions {
 	parameters: INodeParameters;
 	/** Credential data for contentModerationApi; the node has no credential when omitted */
 	credentials?: ICredentialDataDecryptedObject;
+	/** The node names a credential that cannot be read (deleted, or a decryption failure) */
+	unreadableCredential?: boolean;
 }
 
 type ContentTypeParser = (message: IncomingMessage) => void;
@@ -157,7 +159,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 				triggerNode(options.parameters, {
 					name: TRIGGER_NAME,
 					webhookId: WEBHOOK_ID,
-					withCredentials: options.credentials !== undefined,
+					withCredentials: options.credentials !== undefined || options.unreadableCredential === true,
 				}),
 			],
 			credentials: options.credentials ? { [CREDENTIAL_TYPE]: options.credentials } : {},

@@ -438,6 +438,17 @@ describe('callback secret of the credential', () => {
 		expect([old.status, fromCredential.status, wrong.status]).toEqual([200, 200, 401]);
 	});
 
+	test('a credential that cannot be read: 500, nothing starts (its secret cannot be checked)', async () => {
+		const server = await startTriggerServer({ parameters: { events: 'all' }, unreadableCredential: true });
+		servers.push(server);
+		const answer = await postCallback(server.webhookUrl, await moderate(SAFE_IMAGE_URL), { query: { token: SECRET } });
+		expect(answer).toEqual({
+			status: 500,
+			body: { received: false, error: { status: 500, message: expect.stringMatching(/credential of this trigger could not be read/) } },
+		});
+		expect(server.executions).toHaveLength(0);
+	});
+
 	test('a credential without a Callback Secret checks nothing (as before)', async () => {
 		const server = await trigger({ events: 'all' });
 		const answer = await postCallback(server.webhookUrl, await moderate(SAFE_IMAGE_URL));
