@@ -91,7 +91,7 @@ export function backoffDelay(
 	return Math.floor(random() * ceiling);
 }
 
-export function isReadMethod(method: string): boolean {
+function isReadMethod(method: string): boolean {
 	return READ_METHODS.has(method.toUpperCase());
 }
 
