@@ -1,5 +1,5 @@
 /** Shared setup of the action-node tests: one mock service per test file, runs with its credential. */
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { dumpRun, moderationNode, runWorkflow, type NodeOptions, type WorkflowRun } from './engine';
 import { startMockService, type MockService, type MockServiceOptions } from '../../dev/mock/server';
@@ -66,4 +66,16 @@ export function nodeError(run: WorkflowRun) {
 		| undefined;
 	if (!error) throw new Error(`expected the node to fail; status ${run.status}`);
 	return error;
+}
+
+/** Waits (bounded) until the mock has processed everything queued. */
+export async function whenProcessed(mock: MockHandle): Promise<void> {
+	await mock.service.whenIdle(5_000);
+}
+
+/** Queue > Add Item of a text through the node; its output item. */
+export async function addTextItem(mock: MockHandle, queueId: string, text: string): Promise<IDataObject> {
+	const run = await mock.run({ resource: 'queue', operation: 'addItem', queueId, contentType: 'text', text });
+	expect(run.status).toBe('success');
+	return output(run)[0].json;
 }
