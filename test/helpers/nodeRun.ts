@@ -1,11 +1,14 @@
-/** Shared setup of the action-node tests: one mock service per test file, runs with its credential. */
-import type { INodeExecutionData } from 'n8n-workflow';
+/** Shared helpers of the action-node tests: the node's output, its error, leak checks, queue items. */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { dumpRun, type WorkflowRun } from './engine';
+import { useMock } from './mock';
 
 export { SECRET_TOKEN, useMock } from './mock';
 
 export const NODE_NAME = 'Content Moderation';
+
+type MockHandle = ReturnType<typeof useMock>;
 
 /** The node's output items (first output). */
 export function output(run: WorkflowRun): INodeExecutionData[] {
@@ -25,4 +28,16 @@ export function nodeError(run: WorkflowRun) {
 		| undefined;
 	if (!error) throw new Error(`expected the node to fail; status ${run.status}`);
 	return error;
+}
+
+/** Waits (bounded) until the mock has processed everything queued. */
+export async function whenProcessed(mock: MockHandle): Promise<void> {
+	await mock.service.whenIdle(5_000);
+}
+
+/** Queue > Add Item of a text through the node; its output item. */
+export async function addTextItem(mock: MockHandle, queueId: string, text: string): Promise<IDataObject> {
+	const run = await mock.run({ resource: 'queue', operation: 'addItem', queueId, contentType: 'text', text });
+	expect(run.status).toBe('success');
+	return output(run)[0].json;
 }

@@ -16,8 +16,9 @@ import { parseBaseUrl } from './baseUrl';
 import { addSecrets, redact } from './redact';
 import { addNote, apiError, networkError } from './errors';
 import { encodeLargeJsonBody } from './jsonBody';
-import { networkErrorCode, retryNote, withRetries } from './retry';
+import { networkErrorCode } from './retry';
 import type { RetrySettings, TryOutcome } from './retry';
+import { retryNote, withRetries } from './retryLoop';
 
 export const CREDENTIAL_TYPE = 'contentModerationApi';
 

@@ -12,7 +12,7 @@ import { verdictProperties } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, MIN_POLL_INTERVAL_SECONDS, pollResult } from './pollResult';
 
-export type ModerationMode = 'immediate' | 'deferred' | 'deferredWait';
+type ModerationMode = 'immediate' | 'deferred' | 'deferredWait';
 
 const deferredModes = ['deferred', 'deferredWait'];
 

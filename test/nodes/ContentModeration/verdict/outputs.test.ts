@@ -1,5 +1,5 @@
 /**
- * Route by Verdict (issue 8) through n8n-core's real engine and the mock service: every rule and its
+ * Route by Verdict through n8n-core's real engine and the mock service: every rule and its
  * threshold edge, the Review output on and off, the input (JSON and binary) kept, pairing across
  * outputs, continueOnFail in both of n8n's flavours, and the modes/results that cannot be routed.
  */
@@ -56,7 +56,7 @@ beforeEach(() => mock.reset());
 
 const credentials = () => ({ contentModerationApi: { baseUrl: mock.url, accessToken: mock.token } });
 
-/** A harmless image unless the spec says otherwise (exact numbers from the mock, see its README). */
+/** A harmless image unless the spec says otherwise (exact numbers from the mock, see docs/service-interface.md). */
 function imageUrl(name: string, spec: MockImageSpec = {}): string {
 	return mockImageUrl({ safe: true, reject: false, review: false, risk: 10, ...spec }, name);
 }
