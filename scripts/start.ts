@@ -3,11 +3,11 @@
  * package, a ready credential and the example workflows, runs the examples once, prints a summary and the
  * editor URL with its login, then keeps running until Ctrl-C, which stops everything it started.
  */
-import { N8nDb } from './n8n/db';
-import { Running, teardownOnSignals } from './n8n/lifecycle';
-import { startStack } from './n8n/stack';
-import { executeWorkflow, verdictLine } from './n8n/summary';
-import { startMockService } from '../test/mock/server';
+import { N8nDb } from '../dev/n8n/db';
+import { Running, teardownOnSignals } from '../dev/n8n/lifecycle';
+import { startStack } from '../dev/n8n/stack';
+import { executeWorkflow, verdictLine } from '../dev/n8n/summary';
+import { startMockService } from '../dev/mock/server';
 
 const t0 = Date.now();
 const log = (line: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${line}`);

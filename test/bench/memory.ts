@@ -19,8 +19,8 @@ import { join } from 'node:path';
 
 import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 
-import { makePng } from '../mock/png';
-import { startMockService } from '../mock/server';
+import { makePng } from '../../dev/mock/png';
+import { startMockService } from '../../dev/mock/server';
 import { ACTION_NODE_TYPE, binaryItem, moderationNode, runWorkflow } from '../helpers/engine';
 import { ourNodeType } from './workloads';
 

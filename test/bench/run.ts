@@ -21,8 +21,8 @@ import { join, resolve } from 'node:path';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY } from '../../nodes/ContentModeration/shared/concurrency';
-import { ensureN8n, N8N_VERSION } from '../../scripts/n8n/install';
-import { startMockService } from '../mock/server';
+import { ensureN8n, N8N_VERSION } from '../../dev/n8n/install';
+import { startMockService } from '../../dev/mock/server';
 import {
 	checkOutput,
 	imageItems,
@@ -66,7 +66,7 @@ const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 async function httpRequestKit(): Promise<HttpRequestKit | undefined> {
 	if (process.env.BENCH_SKIP_HTTP_REQUEST === '1') return undefined;
 	if (!existsSync(join(nodesBaseDir(), 'package.json'))) {
-		console.log(`n8n-nodes-base not cached at ${nodesBaseDir()}; installing n8n once (scripts/n8n/install.ts)...`);
+		console.log(`n8n-nodes-base not cached at ${nodesBaseDir()}; installing n8n once (dev/n8n/install.ts)...`);
 		await ensureN8n((line) => console.log(line));
 	}
 	return loadHttpRequestNode();

@@ -19,7 +19,7 @@ import type {
 import { Pool } from 'undici';
 
 import { mapConcurrent } from '../../nodes/ContentModeration/shared/concurrency';
-import { installDir, N8N_VERSION } from '../../scripts/n8n/install';
+import { installDir, N8N_VERSION } from '../../dev/n8n/install';
 import { ACTION_NODE_TYPE, loadNodeType, moderateUrlParameters, moderationNode, runWorkflow } from '../helpers/engine';
 
 export const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';

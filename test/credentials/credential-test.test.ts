@@ -16,7 +16,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { ContentModerationApi } from '../../credentials/ContentModerationApi.credentials';
-import { startMockService, type MockService } from '../mock/server';
+import { startMockService, type MockService } from '../../dev/mock/server';
 import { prepareWorkflow } from '../helpers/engine';
 
 const credentialType = new ContentModerationApi();

@@ -1,8 +1,8 @@
 /** What every e2e case gets: the running stack, the mock service and helpers over n8n's own records. */
-import { N8nDb } from '../../scripts/n8n/db';
-import { Stack } from '../../scripts/n8n/stack';
+import { N8nDb } from '../../dev/n8n/db';
+import { Stack } from '../../dev/n8n/stack';
 
-import type { MockService } from '../mock/server';
+import type { MockService } from '../../dev/mock/server';
 
 export type MockHandle = MockService;
 

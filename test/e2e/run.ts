@@ -5,10 +5,10 @@
  */
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
-import { N8nDb } from '../../scripts/n8n/db';
-import { Running, teardownOnSignals } from '../../scripts/n8n/lifecycle';
-import { startStack } from '../../scripts/n8n/stack';
-import { startMockService } from '../mock/server';
+import { N8nDb } from '../../dev/n8n/db';
+import { Running, teardownOnSignals } from '../../dev/n8n/lifecycle';
+import { startStack } from '../../dev/n8n/stack';
+import { startMockService } from '../../dev/mock/server';
 import { E2eContext, MockHandle } from './context';
 import { cases } from './cases';
 

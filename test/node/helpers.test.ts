@@ -14,7 +14,7 @@ import {
 	normalizeBase64,
 	parseMetaJson,
 } from '../../nodes/ContentModeration/shared/inputs';
-import { makePng } from '../mock/png';
+import { makePng } from '../../dev/mock/png';
 
 const node: INode = {
 	id: '1',

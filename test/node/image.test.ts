@@ -9,8 +9,8 @@ import {
 	SAFE_IMAGE_URL,
 	UNSAFE_IMAGE_BASE64,
 	UNSAFE_IMAGE_URL,
-} from '../mock/fixtures';
-import { makePng } from '../mock/png';
+} from '../../dev/mock/fixtures';
+import { makePng } from '../../dev/mock/png';
 import { expectNoToken, nodeError, output, SECRET_TOKEN, useMock } from './setup';
 
 const mock = useMock();

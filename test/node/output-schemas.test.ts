@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { SAFE_IMAGE_URL, SAFE_TEXT } from '../mock/fixtures';
+import { SAFE_IMAGE_URL, SAFE_TEXT } from '../../dev/mock/fixtures';
 import { startTriggerServer, postCallback } from '../trigger/webhook-server';
 import { output, useMock } from './setup';
 

@@ -5,8 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { binaryItem } from '../helpers/engine';
-import { PROFANE_TEXT, PROFANE_TEXT_FILTERED, SAFE_IMAGE_URL, SAFE_TEXT } from '../mock/fixtures';
-import { makePng } from '../mock/png';
+import { PROFANE_TEXT, PROFANE_TEXT_FILTERED, SAFE_IMAGE_URL, SAFE_TEXT } from '../../dev/mock/fixtures';
+import { makePng } from '../../dev/mock/png';
 import { nodeError, output, useMock } from './setup';
 
 const mock = useMock({ processMs: 30 });

@@ -2,7 +2,7 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { dumpRun, moderationNode, runWorkflow, type NodeOptions, type WorkflowRun } from '../helpers/engine';
-import { startMockService, type MockService, type MockServiceOptions } from '../mock/server';
+import { startMockService, type MockService, type MockServiceOptions } from '../../dev/mock/server';
 
 export const NODE_NAME = 'Content Moderation';
 /** Distinctive, so that a leak check cannot match by accident. */

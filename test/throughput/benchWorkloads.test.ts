@@ -16,8 +16,8 @@ import {
 	type Target,
 	type Workload,
 } from '../bench/workloads';
-import { sha256 } from '../mock/analysis';
-import { startMockService, type MockService } from '../mock/server';
+import { sha256 } from '../../dev/mock/analysis';
+import { startMockService, type MockService } from '../../dev/mock/server';
 
 const ITEMS = 40;
 const PARALLELISM = 4;

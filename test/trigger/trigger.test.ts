@@ -4,8 +4,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '../mock/fixtures';
-import { startMockService, type MockService } from '../mock/server';
+import { REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '../../dev/mock/fixtures';
+import { startMockService, type MockService } from '../../dev/mock/server';
 import {
 	N8N_PLACEHOLDERS,
 	postCallback,

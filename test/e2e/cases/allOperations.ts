@@ -4,8 +4,8 @@
  * and against what the mock service received.
  */
 import { createHash } from 'node:crypto';
-import { executeWorkflow } from '../../../scripts/n8n/summary';
-import * as fx from '../../mock/fixtures';
+import { executeWorkflow } from '../../../dev/n8n/summary';
+import * as fx from '../../../dev/mock/fixtures';
 import { assert, E2eContext } from '../context';
 
 export const ALL_OPS_WORKFLOW = 'cmE2eAllOps00001';

@@ -1,5 +1,5 @@
 /** Case 5: n8n's node catalogue lists both nodes and the credential, with icons that load. */
-import { ACTION_TYPE, CREDENTIAL_TYPE, TRIGGER_TYPE } from '../../../scripts/n8n/package';
+import { ACTION_TYPE, CREDENTIAL_TYPE, TRIGGER_TYPE } from '../../../dev/n8n/package';
 import { assert, E2eContext } from '../context';
 
 async function iconOk(ctx: E2eContext, iconUrl: string | undefined, what: string): Promise<string> {

@@ -2,10 +2,10 @@
  * Cases 2-4: deferred moderations whose callbackUrl is the trigger's production URL. The results are read
  * from n8n's own records (execution_entity / execution_data), not from logs.
  */
-import { readWorkflow, EXAMPLES_DIR } from '../../../scripts/n8n/stack';
-import { executeWorkflow } from '../../../scripts/n8n/summary';
+import { readWorkflow, EXAMPLES_DIR } from '../../../dev/n8n/stack';
+import { executeWorkflow } from '../../../dev/n8n/summary';
 import { join } from 'node:path';
-import { DEFAULT_OPTIONS } from '../../mock/server';
+import { DEFAULT_OPTIONS } from '../../../dev/mock/server';
 import { assert, E2eContext, finishedExecutions, sleep, waitFor } from '../context';
 
 export const TRIGGER_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03-deferred-moderation-trigger.json'));

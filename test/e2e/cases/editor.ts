@@ -149,7 +149,7 @@ export async function checkEditor(c: EditorCheck): Promise<EditorResult> {
 
 /** The e2e wiring: workflow `cmE2eEditor00001` (test/e2e/workflows/editor.json) holds both nodes. */
 export async function editor(ctx: import('../context').E2eContext): Promise<string> {
-	const { ACTION_TYPE, TRIGGER_TYPE } = await import('../../../scripts/n8n/package');
+	const { ACTION_TYPE, TRIGGER_TYPE } = await import('../../../dev/n8n/package');
 	const wf = ctx.stack.workflows.find((w) => w.id === 'cmE2eEditor00001');
 	if (!wf) throw new Error('workflow cmE2eEditor00001 was not imported');
 	const types: any[] = await ctx.stack.rest.get('/types/nodes.json');

@@ -1,5 +1,5 @@
 /** Case 7: the other example workflows run as their sticky notes say (so the examples cannot rot). */
-import { executeWorkflow } from '../../../scripts/n8n/summary';
+import { executeWorkflow } from '../../../dev/n8n/summary';
 import { assert, E2eContext } from '../context';
 
 export async function examplesRun(ctx: E2eContext): Promise<string> {

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { call } from './client';
-import { makePng, mockImageUrl, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from './fixtures';
-import { startMockService, type MockService } from './server';
+import { call } from '../../../dev/mock/client';
+import { makePng, mockImageUrl, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
+import { startMockService, type MockService } from '../../../dev/mock/server';
 
 interface Delivery {
 	headers: IncomingMessage['headers'];

@@ -17,14 +17,14 @@ export interface MockCliProcess {
 /**
  * Starts the CLI as its own process and resolves once its ready line is printed (at most readyTimeoutMs).
  *
- * It runs `tsx test/mock/cli.ts` directly, not through `npm run`/`npx`: npm passes a SIGTERM to the shell
+ * It runs `tsx dev/mock/cli.ts` directly, not through `npm run`/`npx`: npm passes a SIGTERM to the shell
  * it started, not to tsx, so the service would outlive a signal sent to npm alone (see README.md).
  * The process gets its own process group so `stop` can clean up whatever is left.
  */
 export function spawnMockCli(args: string[] = [], readyTimeoutMs = 20_000): Promise<MockCliProcess> {
 	// tsx's shebang runs `node` from PATH: put the running (Node 24) binary first.
 	const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
-	const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['test/mock/cli.ts', ...args], {
+	const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['dev/mock/cli.ts', ...args], {
 		cwd: ROOT,
 		env,
 		stdio: ['ignore', 'pipe', 'pipe'],

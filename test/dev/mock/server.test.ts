@@ -1,4 +1,4 @@
-import { call, type CallOptions } from './client';
+import { call, type CallOptions } from '../../../dev/mock/client';
 import {
 	makePng,
 	PROFANE_TEXT,
@@ -8,8 +8,8 @@ import {
 	SAFE_IMAGE_URL,
 	SAFE_TEXT,
 	UNSAFE_IMAGE_URL,
-} from './fixtures';
-import { startMockService, type MockService } from './server';
+} from '../../../dev/mock/fixtures';
+import { startMockService, type MockService } from '../../../dev/mock/server';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -1,7 +1,7 @@
 import { crc32, inflateSync } from 'node:zlib';
 
-import { analyzeImage, analyzeText, contentRating, REJECT_AT, REVIEW_AT, verdict } from './analysis';
-import { MockApiError } from './errors';
+import { analyzeImage, analyzeText, contentRating, REJECT_AT, REVIEW_AT, verdict } from '../../../dev/mock/analysis';
+import { MockApiError } from '../../../dev/mock/errors';
 import {
 	makePng,
 	mockImageUrl,
@@ -14,9 +14,9 @@ import {
 	SAFE_TEXT,
 	UNSAFE_IMAGE_BASE64,
 	UNSAFE_IMAGE_URL,
-} from './fixtures';
-import { readPngText } from './png';
-import { parseImage } from './validation';
+} from '../../../dev/mock/fixtures';
+import { readPngText } from '../../../dev/mock/png';
+import { parseImage } from '../../../dev/mock/validation';
 
 const image = (value: string) => analyzeImage(parseImage(value, 'image'));
 

@@ -1,6 +1,6 @@
-import { call } from './client';
-import { SAFE_IMAGE_URL } from './fixtures';
-import { startMockService, type MockService } from './server';
+import { call } from '../../../dev/mock/client';
+import { SAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
+import { startMockService, type MockService } from '../../../dev/mock/server';
 
 let mock: MockService;
 beforeAll(async () => {

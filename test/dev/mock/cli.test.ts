@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 
-import { call } from './client';
-import { SAFE_IMAGE_URL } from './fixtures';
-import { spawnMockCli, type MockCliProcess } from './process';
+import { call } from '../../../dev/mock/client';
+import { SAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
+import { spawnMockCli, type MockCliProcess } from '../../../dev/mock/process';
 
-const ROOT = resolve(__dirname, '../..');
+const ROOT = resolve(__dirname, '../../..');
 const running: MockCliProcess[] = [];
 
 async function freePort(): Promise<number> {

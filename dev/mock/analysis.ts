@@ -267,7 +267,7 @@ export function parseOverrides(signal: string, field = 'image'): { overrides: Im
 			default: {
 				const category = name.startsWith('category_') ? name.slice('category_'.length) : name;
 				if (category === '' || (!name.startsWith('category_') && !(category in CATEGORY_KEYWORDS))) {
-					paramError(name, 'is not a known mock parameter (see test/mock/README.md)');
+					paramError(name, 'is not a known mock parameter (see dev/mock/README.md)');
 				}
 				overrides.categories.push({ category, severity: scoreParam(name, value) });
 			}
