@@ -86,8 +86,9 @@ export async function checkEditor(c: EditorCheck): Promise<EditorResult> {
 		page.on('pageerror', (e) => result.consoleErrors.push(`pageerror: ${e.message}`));
 
 		await page.goto('/signin');
-		await page.getByLabel('Email').fill(c.email);
-		await page.getByLabel('Password').fill(c.password);
+		// n8n 1.x's sign-in labels point at no input id, so its inputs are found by name there.
+		await page.getByLabel('Email').or(page.locator('input[name="emailOrLdapLoginId"]')).first().fill(c.email);
+		await page.getByLabel('Password').or(page.locator('input[name="password"]')).first().fill(c.password);
 		await page.getByRole('button', { name: 'Sign in' }).click();
 		await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
 		signedIn = true;
