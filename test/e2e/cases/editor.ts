@@ -130,7 +130,8 @@ export async function checkEditor(c: EditorCheck): Promise<EditorResult> {
 			const file = shot(`panel-${n.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
 			await page.screenshot({ path: file });
 			result.screenshots.push(file);
-			await page.getByTestId('ndv-close-button').click();
+			// n8n 1.x closes the panel with its "Back to canvas" link.
+			await page.getByTestId('ndv-close-button').or(page.getByTestId('back-to-canvas')).first().click();
 			await page.getByTestId('node-parameters').waitFor({ state: 'hidden' });
 		}
 		await context.close();
