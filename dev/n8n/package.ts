@@ -10,7 +10,7 @@ export const ACTION_TYPE = `${PACKAGE_NAME}.contentModeration`;
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.contentModerationTrigger`;
 export const CREDENTIAL_TYPE = 'contentModerationApi';
 
-export function sh(cmd: string, args: string[], cwd: string, timeoutMs = 300_000, env: NodeJS.ProcessEnv = {}): Promise<string> {
+function sh(cmd: string, args: string[], cwd: string, timeoutMs = 300_000, env: NodeJS.ProcessEnv = {}): Promise<string> {
 	return new Promise((res, rej) => {
 		const child = spawn(cmd, args, { cwd, env: node24Env(env), stdio: ['ignore', 'pipe', 'pipe'] });
 		let out = '';

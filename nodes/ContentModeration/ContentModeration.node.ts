@@ -10,8 +10,9 @@ import * as image from './actions/image';
 import * as queue from './actions/queue';
 import * as text from './actions/text';
 import { router } from './actions/router';
-import { requestOptionsProperty } from './shared/concurrency';
-import { verdictOutputs, verdictRoutingProperties } from './shared/routingDescription';
+import { requestOptionsProperty } from './descriptions/requestOptions';
+import { CREDENTIAL_TYPE } from './transport/client';
+import { verdictOutputs } from './verdict/description';
 
 export class ContentModeration implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,7 +28,7 @@ export class ContentModeration implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: verdictOutputs,
-		credentials: [{ name: 'contentModerationApi', required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -44,7 +45,6 @@ export class ContentModeration implements INodeType {
 			...image.description,
 			...text.description,
 			...queue.description,
-			...verdictRoutingProperties,
 			requestOptionsProperty,
 		],
 	};

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE } from '../ContentModeration/transport/client';
 import { handleCallback } from './callback';
 import { EVENT_OPTIONS } from './events';
 
@@ -30,7 +31,7 @@ export class ContentModerationTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
-				name: 'contentModerationApi',
+				name: CREDENTIAL_TYPE,
 				required: false,
 			},
 		],

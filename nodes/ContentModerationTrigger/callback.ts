@@ -1,9 +1,18 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { createApiClient, CREDENTIAL_TYPE } from '../ContentModeration/transport/client';
+import type { RetrySettings } from '../ContentModeration/transport/retry';
+
 import type { EventFilter } from './events';
 import { ignoreReason } from './events';
 import { completeResult, parseCallbackBody } from './payload';
 import { checkToken, redactHeaders, redactQuery } from './verification';
+
+/**
+ * The service waits for the acknowledgement, so a read is retried once, briefly: the trigger must
+ * answer a callback fast.
+ */
+const QUICK_RETRY_SETTINGS: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
 
 /** Answers a refused call with a small JSON error and starts nothing. */
 function refuse(this: IWebhookFunctions, status: 400 | 401, message: string): IWebhookResponseData {
@@ -32,7 +41,10 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 	const { id } = parsed.body;
 
 	const fetchFullResult = this.getNodeParameter('fetchFullResult', true) as boolean;
-	const { result, error } = await completeResult.call(this, parsed.body, fetchFullResult);
+	const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
+	const client =
+		fetchFullResult && hasCredential ? createApiClient(this, { retry: QUICK_RETRY_SETTINGS }) : undefined;
+	const { result, error } = await completeResult(parsed.body, client);
 
 	const events = this.getNodeParameter('events', 'all') as EventFilter;
 	const ignored = ignoreReason(events, result);

@@ -1,6 +1,6 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
-import { flaggedReasons, hasAnalysis, needsReview } from '../ContentModeration/shared/verdict';
+import { flaggedReasons, hasAnalysis, needsReview } from '../ContentModeration/verdict/rules';
 
 export type EventFilter = 'all' | 'flagged' | 'review' | 'safe';
 

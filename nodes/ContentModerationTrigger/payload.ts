@@ -1,7 +1,9 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { apiRequest, CREDENTIAL_TYPE, pathSegment } from '../ContentModeration/shared/transport';
-import { hasAnalysis } from '../ContentModeration/shared/verdict';
+import { isObject } from '../ContentModeration/helpers/json';
+import { pathSegment } from '../ContentModeration/transport/baseUrl';
+import type { ApiClient } from '../ContentModeration/transport/client';
+import { hasAnalysis } from '../ContentModeration/verdict/rules';
 
 /** Required fields of an image moderation result (spec 2.2); a callback missing any is completed by a read. */
 const RESULT_FIELDS = [
@@ -19,10 +21,6 @@ const RESULT_FIELDS = [
 export type ParsedCallback =
 	| { ok: true; body: IDataObject & { id: string } }
 	| { ok: false; message: string };
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
-}
 
 /**
  * The callback body as a JSON object with an id. n8n has already parsed JSON bodies (a malformed one
@@ -78,22 +76,17 @@ function isComplete(body: IDataObject): boolean {
 }
 
 /**
- * Reads GET /image/{id} when the callback misses result fields, the option is on and a credential is
- * selected. The read result wins over the callback's fields; extra callback fields are kept.
+ * Reads GET /image/{id} through `client` (none: no credential selected or Fetch Full Result off) when the
+ * callback misses result fields. The read result wins over the callback's fields; extra callback fields are kept.
  */
 export async function completeResult(
-	this: IWebhookFunctions,
 	body: IDataObject & { id: string },
-	fetchFullResult: boolean,
+	client: ApiClient | undefined,
 ): Promise<CompletedResult> {
-	const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
-	if (isComplete(body) || !fetchFullResult || !hasCredential) return { result: body };
+	if (isComplete(body) || client === undefined) return { result: body };
 
 	try {
-		const response = await apiRequest.call(this, {
-			method: 'GET',
-			path: `/image/${pathSegment(body.id)}`,
-		});
+		const response = await client.request({ method: 'GET', path: `/image/${pathSegment(body.id)}` });
 		const result: IDataObject = { ...body, ...(response.body as IDataObject) };
 		if (!hasAnalysis(result)) {
 			return {

@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY } from '../../nodes/ContentModeration/shared/concurrency';
+import { DEFAULT_CONCURRENCY } from '../../nodes/ContentModeration/descriptions/requestOptions';
 import { ensureN8n, N8N_VERSION } from '../../dev/n8n/install';
 import { startMockService } from '../../dev/mock/server';
 import {

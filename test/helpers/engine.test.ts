@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest } from '../../nodes/ContentModeration/shared/transport';
+import { createApiClient } from '../../nodes/ContentModeration/transport/client';
+import { DEFAULT_RETRY_SETTINGS } from '../../nodes/ContentModeration/transport/retry';
 import { binaryItem, dumpRun, runWorkflow, START_NODE_NAME } from './engine';
 
 interface Received {
@@ -72,6 +73,7 @@ const echoNode: INodeType = {
 	async execute(this: IExecuteFunctions) {
 		const items = this.getInputData();
 		const out: INodeExecutionData[] = [];
+		const client = createApiClient(this, { retry: DEFAULT_RETRY_SETTINGS });
 		for (let i = 0; i < items.length; i++) {
 			try {
 				const json = items[i].json;
@@ -82,7 +84,7 @@ const echoNode: INodeType = {
 					body.bytes = (await this.helpers.getBinaryDataBuffer(i, 'data')).toString('base64');
 				}
 				const path = json.status ? `/status/${json.status as number}` : '/echo';
-				const res = await apiRequest.call(this, { method: 'POST', path, body, itemIndex: i });
+				const res = await client.request({ method: 'POST', path, body, itemIndex: i });
 				out.push({ json: res.body as IDataObject, pairedItem: { item: i } });
 			} catch (error) {
 				if (!this.continueOnFail()) throw error;

@@ -1,17 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { mapConcurrent, readThroughputOptions } from '../shared/concurrency';
-import { asNodeError, errorItem } from '../shared/errors';
-import { assertVerdictRoutable, isVerdictRoutingOn, routeByVerdict } from '../shared/routing';
+import { readRequestOptions } from '../descriptions/requestOptions';
+import { asNodeError, errorItem } from '../helpers/errorItems';
+import { mapConcurrent } from '../helpers/pool';
+import { createApiClient } from '../transport/client';
+import { DEFAULT_RETRY_SETTINGS } from '../transport/retry';
+import { isVerdictRoutingOn, routeByVerdict } from '../verdict/outputs';
 import * as image from './image';
+import type { Operation } from './operation';
 import * as queue from './queue';
 import * as text from './text';
-
-/** One operation: checks its inputs, sends its request(s) and returns the result for one item. */
-export interface Operation {
-	execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject>;
-}
 
 const resources: Record<string, Record<string, Operation>> = {
 	image: image.operations,
@@ -19,6 +18,7 @@ const resources: Record<string, Record<string, Operation>> = {
 	text: text.operations,
 };
 
+/** Runs one operation over all input items: pairing, continueOnFail, the pool, the verdict outputs. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
@@ -30,11 +30,20 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
+	// State of this node run, handed to every item explicitly.
+	const { concurrency, maxRetries } = readRequestOptions(this);
+	const client = createApiClient(this, {
+		retry: { ...DEFAULT_RETRY_SETTINGS, maxRetries },
+		signal: this.getExecutionCancelSignal(),
+	});
+	const routing = isVerdictRoutingOn.call(this, run.verdict);
+
 	/** All work for one input item: its output items paired to it, or one error item under continueOnFail. */
 	const processItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		try {
-			assertVerdictRoutable.call(this, resource, operation, itemIndex);
-			const json = await run.execute.call(this, itemIndex);
+			const refusal = routing ? run.verdict?.refusal?.call(this, itemIndex) : undefined;
+			if (refusal) throw refusal;
+			const json = await run.execute.call(this, itemIndex, client);
 			return [{ json, pairedItem: { item: itemIndex } }];
 		} catch (error) {
 			if (!this.continueOnFail()) throw asNodeError(this, error, itemIndex);
@@ -42,13 +51,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	};
 
-	// Items run in a bounded pool (Request Options > Concurrency); results keep input order.
-	const { concurrency } = readThroughputOptions(this);
+	// Results keep input order whatever the concurrency.
 	const indexes = this.getInputData().map((_, itemIndex) => itemIndex);
 	const results = (await mapConcurrent(indexes, concurrency, processItem)).flat();
 
-	if (isVerdictRoutingOn.call(this, resource, operation)) {
-		return routeByVerdict.call(this, resource, operation, results);
-	}
+	if (routing && run.verdict) return routeByVerdict.call(this, run.verdict, results);
 	return [results];
 }

@@ -2,12 +2,13 @@ import { E2eContext } from '../context';
 import { aiAgent } from './aiAgent';
 import { allOperations } from './allOperations';
 import { catalogue } from './catalogue';
+import { credentialTest } from './credentialTest';
 import { burst, deferredWithTrigger, wrongToken } from './deferred';
 import { editor } from './editor';
 import { examplesRun } from './examples';
 import { installedAsReadmeSays, restartKeepsData } from './installed';
 
-export interface E2eCase {
+interface E2eCase {
 	id: number;
 	name: string;
 	/** Throws on failure; returns a short detail line. */
@@ -22,8 +23,9 @@ export const cases: E2eCase[] = [
 	{ id: 5, name: 'node catalogue lists both nodes and the credential with icons', run: catalogue },
 	{ id: 6, name: 'editor in headless Chromium: icons, panels, every resource/operation', run: editor },
 	{ id: 7, name: 'the other example workflows run as documented', run: examplesRun },
-	{ id: 8, name: "installed with the README's lines: no peer beside it, n8n's API-version rule and n8n-workflow exports", run: installedAsReadmeSays },
-	{ id: 9, name: "n8n's AI Agent calls the node as a tool (Chat Completions and Responses API)", run: aiAgent },
+	{ id: 8, name: "the credential's Test button through n8n's REST credential test", run: credentialTest },
+	{ id: 9, name: "installed with the README's lines: no peer beside it, n8n's API-version rule and n8n-workflow exports", run: installedAsReadmeSays },
+	{ id: 10, name: "n8n's AI Agent calls the node as a tool (Chat Completions and Responses API)", run: aiAgent },
 	// Last: it restarts n8n.
-	{ id: 10, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
+	{ id: 11, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
 ];

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
-import { getId } from '../../shared/inputs';
-import type { ApiResponse } from '../../shared/transport';
-import { apiRequest, pathSegment } from '../../shared/transport';
+import { pathSegment } from '../../transport/baseUrl';
+import type { ApiClient } from '../../transport/client';
+import { getId } from '../../validation/parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -18,14 +18,14 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = showFor({ resource: ['image'], operation: ['get'] }, properties);
+export const description = updateDisplayOptions({ show: { resource: ['image'], operation: ['get'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: ApiClient,
+): Promise<IDataObject> {
 	const id = getId(this, itemIndex, 'imageId', 'Image ID');
-	const response = (await apiRequest.call(this, {
-		method: 'GET',
-		path: `/image/${pathSegment(id)}`,
-		itemIndex,
-	})) as ApiResponse<IDataObject>;
+	const response = await client.request({ method: 'GET', path: `/image/${pathSegment(id)}`, itemIndex });
 	return response.body;
 }

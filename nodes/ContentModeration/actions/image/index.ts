@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Operation } from '../operation';
 import * as get from './get.operation';
 import * as moderate from './moderate.operation';
 
-export const operations = { moderate, get };
+export const operations: Record<string, Operation> = { moderate, get };
 
 export const description: INodeProperties[] = [
 	{

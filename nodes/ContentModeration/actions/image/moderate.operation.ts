@@ -1,22 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { imageInputProperties, optionsCollection, showFor } from '../../shared/descriptions';
-import { asNodeError } from '../../shared/errors';
-import { ensure, checkHttpUrl, getOptions, optionalString, parseMetaJson, readImage } from '../../shared/inputs';
-import type { ApiResponse } from '../../shared/transport';
-import { apiRequest, pathSegment } from '../../shared/transport';
-import { hasAnalysis } from '../../shared/verdict';
+import { imageInputProperties } from '../../descriptions/imageInput';
+import { optionsCollection } from '../../descriptions/options';
+import type { ApiClient } from '../../transport/client';
+import { checkHttpUrl, parseMetaJson } from '../../validation/checks';
+import { ensure, getOptions, optionalString, readImage } from '../../validation/parameters';
+import { verdictProperties } from '../../verdict/description';
+import type { VerdictFacts } from '../../verdict/outputs';
+import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, MIN_POLL_INTERVAL_SECONDS, pollResult } from './pollResult';
 
-export type ModerationMode = 'immediate' | 'deferred' | 'deferredWait';
-
-/**
- * Polling defaults for "Deferred and Wait". The spec gives no processing times, so these are
- * chosen to suit a few-second moderation without hammering the service; change them here.
- */
-export const DEFAULT_POLL_INTERVAL_SECONDS = 2;
-export const DEFAULT_WAIT_TIMEOUT_SECONDS = 60;
-export const MIN_POLL_INTERVAL_SECONDS = 0.1;
+type ModerationMode = 'immediate' | 'deferred' | 'deferredWait';
 
 const deferredModes = ['deferred', 'deferredWait'];
 
@@ -90,70 +84,34 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = showFor({ resource: ['image'], operation: ['moderate'] }, properties);
+export const description = updateDisplayOptions({ show: { resource: ['image'], operation: ['moderate'] } }, [
+	...properties,
+	...verdictProperties,
+]);
 
-/**
- * Whether a GET /image/{id} answer is the finished result. The service answers 202 with
- * {status: "processing"} while it works; anything without a boolean isSafe is not a result yet.
- */
-export function isResultReady(statusCode: number, body: unknown): boolean {
-	if (statusCode === 202) return false;
-	return hasAnalysis(body as IDataObject);
-}
+export const verdict: VerdictFacts = {
+	analysisOf: (result) => result,
+	// Plain deferred mode answers with an id only, so there is nothing to route: refuse before submitting
+	// anything, naming both parameters so the user knows which one to change.
+	refusal(itemIndex) {
+		if (this.getNodeParameter('mode', itemIndex, 'immediate') !== 'deferred') return undefined;
+		return new NodeOperationError(
+			this.getNode(),
+			'Route by Verdict needs a moderation result, but Mode "Deferred" only returns the request id',
+			{
+				itemIndex,
+				description:
+					'Set Mode to "Immediate" or "Deferred and Wait", or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).',
+			},
+		);
+	},
+};
 
-/**
- * A 404 while polling counts as "not ready": the id came from the service itself a moment ago, so a
- * 404 means the result is not stored yet rather than a wrong id.
- */
-function isNotFound(error: unknown): boolean {
-	return error instanceof NodeApiError && error.httpCode === '404';
-}
-
-async function waitForResult(
+export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	id: string,
+	client: ApiClient,
 ): Promise<IDataObject> {
-	const pollSeconds = Math.max(
-		MIN_POLL_INTERVAL_SECONDS,
-		Number(this.getNodeParameter('pollInterval', itemIndex, DEFAULT_POLL_INTERVAL_SECONDS)) ||
-			DEFAULT_POLL_INTERVAL_SECONDS,
-	);
-	const timeoutSeconds = Math.max(
-		0,
-		Number(this.getNodeParameter('waitTimeout', itemIndex, DEFAULT_WAIT_TIMEOUT_SECONDS)) || 0,
-	);
-	const deadline = Date.now() + timeoutSeconds * 1000;
-	// Bounded by count as well as by time, in case the clock jumps.
-	const maxChecks = Math.ceil(timeoutSeconds / pollSeconds) + 1;
-
-	for (let check = 0; check < maxChecks; check++) {
-		try {
-			const response = (await apiRequest.call(this, {
-				method: 'GET',
-				path: `/image/${pathSegment(id)}`,
-				itemIndex,
-			})) as ApiResponse<IDataObject>;
-			if (isResultReady(response.statusCode, response.body)) return response.body;
-		} catch (error) {
-			if (!isNotFound(error)) throw asNodeError(this, error, itemIndex);
-		}
-		const remaining = deadline - Date.now();
-		if (remaining <= 0) break;
-		await sleep(Math.min(pollSeconds * 1000, remaining));
-	}
-
-	throw new NodeOperationError(
-		this.getNode(),
-		`The moderation ${id} was not ready after ${timeoutSeconds} seconds [item ${itemIndex}]`,
-		{
-			itemIndex,
-			description: `The image is still being processed. Read the result later with Image > Get and Image ID "${id}", raise Wait Timeout, or use Mode "Deferred" with a Content Moderation Trigger.`,
-		},
-	);
-}
-
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const mode = this.getNodeParameter('mode', itemIndex, 'immediate') as ModerationMode;
 	const options = getOptions(this, itemIndex);
 	const deferred = deferredModes.includes(mode);
@@ -175,12 +133,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const body: IDataObject = { image };
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;
 
-	const response = (await apiRequest.call(this, {
-		method: 'POST',
-		path: '/image',
-		body,
-		itemIndex,
-	})) as ApiResponse<IDataObject>;
+	const response = await client.request({ method: 'POST', path: '/image', body, itemIndex });
 	if (mode !== 'deferredWait') return response.body;
 
 	const id = typeof response.body.id === 'string' ? response.body.id : '';
@@ -190,5 +143,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'Use Mode "Immediate" instead, or check that the service supports deferred moderation.',
 		});
 	}
-	return await waitForResult.call(this, itemIndex, id);
+	return await pollResult.call(this, itemIndex, client, id);
 }

@@ -1,9 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { imageInputProperties, optionsCollection, showFor } from '../../shared/descriptions';
-import { checkNotEmpty, ensure, getOptions, optionalString, readImage } from '../../shared/inputs';
-import type { ApiResponse } from '../../shared/transport';
-import { apiRequest, pathSegment } from '../../shared/transport';
+import { imageInputProperties } from '../../descriptions/imageInput';
+import { optionsCollection } from '../../descriptions/options';
+import { pathSegment } from '../../transport/baseUrl';
+import type { ApiClient } from '../../transport/client';
+import { checkNotEmpty } from '../../validation/checks';
+import { ensure, getOptions, optionalString, readImage } from '../../validation/parameters';
 import { queueIdProperty } from './queueId';
 
 const properties: INodeProperties[] = [
@@ -30,7 +33,7 @@ const properties: INodeProperties[] = [
 		description: 'The text to moderate',
 		displayOptions: { show: { contentType: ['text'] } },
 	},
-	...showFor({ contentType: ['image'] }, imageInputProperties),
+	...updateDisplayOptions({ show: { contentType: ['image'] } }, imageInputProperties),
 	optionsCollection([
 		{
 			displayName: 'Metadata',
@@ -42,9 +45,16 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = showFor({ resource: ['queue'], operation: ['addItem'] }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['queue'], operation: ['addItem'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: ApiClient,
+): Promise<IDataObject> {
 	const queueId = ensure(
 		this,
 		itemIndex,
@@ -75,12 +85,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const actorId = optionalString(options.actorId);
 	if (actorId !== undefined) body.actorId = actorId;
 
-	const response = (await apiRequest.call(this, {
-		method: 'POST',
-		path: `/queues/${pathSegment(queueId)}`,
-		body,
-		itemIndex,
-	})) as ApiResponse<IDataObject>;
+	const response = await client.request({ method: 'POST', path: `/queues/${pathSegment(queueId)}`, body, itemIndex });
 	// queueId is added so that a following Queue > Get Item can use {{ $json.queueId }} and {{ $json.id }}.
 	return { ...response.body, queueId };
 }

@@ -1,9 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
-import { getId } from '../../shared/inputs';
-import type { ApiResponse } from '../../shared/transport';
-import { apiRequest, pathSegment } from '../../shared/transport';
+import { isObject } from '../../helpers/json';
+import { pathSegment } from '../../transport/baseUrl';
+import type { ApiClient } from '../../transport/client';
+import { getId } from '../../validation/parameters';
+import { verdictProperties } from '../../verdict/description';
+import type { VerdictFacts } from '../../verdict/outputs';
 import { queueIdProperty } from './queueId';
 
 const properties: INodeProperties[] = [
@@ -19,16 +22,36 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = showFor({ resource: ['queue'], operation: ['getItem'] }, properties);
+export const description = updateDisplayOptions({ show: { resource: ['queue'], operation: ['getItem'] } }, [
+	...properties,
+	...verdictProperties,
+]);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export const verdict: VerdictFacts = {
+	// A queue item carries its analysis under `moderation` once processed (null before).
+	analysisOf: (result) => (isObject(result.moderation) ? result.moderation : undefined),
+	missingAnalysis(result, itemIndex) {
+		const status = typeof result.status === 'string' ? ` (status "${result.status}")` : '';
+		return new NodeOperationError(
+			this.getNode(),
+			`Queue item "${String(result.id ?? '')}" has no moderation yet${status}, so Route by Verdict cannot decide a verdict`,
+			{ itemIndex, description: 'Read the item again once it is processed, or turn off Route by Verdict.' },
+		);
+	},
+};
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: ApiClient,
+): Promise<IDataObject> {
 	// The spec gives this operation's path parameters a minimum length of 3.
 	const queueId = getId(this, itemIndex, 'queueId', 'Queue ID');
 	const itemId = getId(this, itemIndex, 'itemId', 'Item ID');
-	const response = (await apiRequest.call(this, {
+	const response = await client.request({
 		method: 'GET',
 		path: `/queues/${pathSegment(queueId)}/items/${pathSegment(itemId)}`,
 		itemIndex,
-	})) as ApiResponse<IDataObject>;
+	});
 	return response.body;
 }

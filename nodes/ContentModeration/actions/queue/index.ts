@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Operation } from '../operation';
 import * as addItem from './addItem.operation';
 import * as getItem from './getItem.operation';
 
-export const operations = { addItem, getItem };
+export const operations: Record<string, Operation> = { addItem, getItem };
 
 export const description: INodeProperties[] = [
 	{

@@ -1,19 +1,26 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { showFor } from '../../shared/descriptions';
-import { getId } from '../../shared/inputs';
-import type { ApiResponse } from '../../shared/transport';
-import { apiRequest, pathSegment } from '../../shared/transport';
+import { pathSegment } from '../../transport/baseUrl';
+import type { ApiClient } from '../../transport/client';
+import { getId } from '../../validation/parameters';
+import { verdictProperties } from '../../verdict/description';
+import type { VerdictFacts } from '../../verdict/outputs';
 import { textIdProperty } from './textId';
 
-export const description = showFor({ resource: ['text'], operation: ['get'] }, [textIdProperty]);
+export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['get'] } }, [
+	textIdProperty,
+	...verdictProperties,
+]);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export const verdict: VerdictFacts = { analysisOf: (result) => result };
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: ApiClient,
+): Promise<IDataObject> {
 	const id = getId(this, itemIndex, 'textId', 'Text ID');
-	const response = (await apiRequest.call(this, {
-		method: 'GET',
-		path: `/text/${pathSegment(id)}`,
-		itemIndex,
-	})) as ApiResponse<IDataObject>;
+	const response = await client.request({ method: 'GET', path: `/text/${pathSegment(id)}`, itemIndex });
 	return response.body;
 }

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Operation } from '../operation';
 import * as del from './delete.operation';
 import * as get from './get.operation';
 
-export const operations = { get, delete: del };
+export const operations: Record<string, Operation> = { get, delete: del };
 
 export const description: INodeProperties[] = [
 	{

@@ -1,0 +1,13 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { ApiClient } from '../transport/client';
+import type { VerdictFacts } from '../verdict/outputs';
+
+/** One operation: its fields, its per-item work and, when its result can be routed, its verdict facts. */
+export interface Operation {
+	description: INodeProperties[];
+	/** Checks the item's inputs, sends its request(s) through `client` and returns its result. */
+	execute(this: IExecuteFunctions, itemIndex: number, client: ApiClient): Promise<IDataObject>;
+	/** Present on operations whose result carries a moderation, so Route by Verdict is offered. */
+	verdict?: VerdictFacts;
+}

@@ -1,0 +1,166 @@
+/**
+ * The one way to the service: an API client built once per node run (or per callback) with the
+ * credential, the retry settings and the cancel signal of that run, and handed to whoever sends.
+ */
+import type {
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { parseBaseUrl } from './baseUrl';
+import { addNote, apiError, networkError } from './errors';
+import { encodeLargeJsonBody } from './jsonBody';
+import { networkErrorCode } from './retry';
+import type { RetrySettings, TryOutcome } from './retry';
+import { retryNote, withRetries } from './retryLoop';
+
+export const CREDENTIAL_TYPE = 'contentModerationApi';
+
+export type ApiContext = IExecuteFunctions | IWebhookFunctions;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below the base URL, starting with "/"; encode parameters with `pathSegment`. */
+	path: string;
+	body?: IDataObject;
+	qs?: IDataObject;
+	itemIndex?: number;
+}
+
+export interface ApiResponse<T> {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: T;
+}
+
+export interface ClientSettings {
+	retry: RetrySettings;
+	/** Once aborted, nothing more is sent and no retry waits (the execution's cancel signal). */
+	signal?: AbortSignal;
+}
+
+export interface ApiClient {
+	request<T = IDataObject>(request: ApiRequest): Promise<ApiResponse<T>>;
+}
+
+interface FullResponse {
+	statusCode: number;
+	headers?: Record<string, unknown>;
+	body?: unknown;
+}
+
+// The spec gives no timeouts; without one a hung connection would hold a concurrency slot forever.
+// 5 minutes, as n8n's HTTP Request node. A timed-out GET is retried, a timed-out POST is not (it may
+// have been acted on).
+const REQUEST_TIMEOUT_MS = 300_000;
+
+/** A non-2xx response as the retry policy sees it; undefined for a success. */
+function statusOutcome(response: FullResponse): TryOutcome | undefined {
+	if (response.statusCode >= 200 && response.statusCode <= 299) return undefined;
+	return { kind: 'status', statusCode: response.statusCode, retryAfter: response.headers?.['retry-after'] };
+}
+
+function requestOptions(baseUrl: string, request: ApiRequest): IHttpRequestOptions {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${baseUrl}${request.path}`,
+		json: true,
+		returnFullResponse: true,
+		// Status errors are mapped by this client, with the service's message and without the request's headers.
+		ignoreHttpStatusErrors: true,
+		timeout: REQUEST_TIMEOUT_MS,
+	};
+	if (request.body !== undefined) {
+		// A multi-MB image is encoded once into bytes instead of field + JSON text + bytes (memory).
+		const large = encodeLargeJsonBody(request.body);
+		options.body = large ?? request.body;
+		if (large) options.headers = { 'content-type': 'application/json' };
+	}
+	if (request.qs !== undefined) options.qs = request.qs;
+	return options;
+}
+
+export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiClient {
+	const { retry, signal } = settings;
+	// n8n decrypts the credential on every getCredentials call (a database read on a server), and
+	// httpRequestWithAuthentication would read it again: one read per client is enough.
+	let credential: Promise<ICredentialsDecrypted> | undefined;
+	const readCredential = (): Promise<ICredentialsDecrypted> => {
+		if (credential === undefined) {
+			const ref = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+			credential = ctx.getCredentials(CREDENTIAL_TYPE).then((data) => ({
+				id: ref?.id ?? '',
+				name: ref?.name ?? '',
+				type: CREDENTIAL_TYPE,
+				data,
+			}));
+			// A failed read is not kept: each item then reports it (with its own item index).
+			credential.catch(() => (credential = undefined));
+		}
+		return credential;
+	};
+
+	const cancelled = () => new NodeOperationError(ctx.getNode(), 'The execution was cancelled');
+
+	return {
+		async request<T>(request: ApiRequest): Promise<ApiResponse<T>> {
+			const credentialsDecrypted = await readCredential();
+			const credentials = credentialsDecrypted.data ?? {};
+			const secrets = [credentials.accessToken];
+			const base = parseBaseUrl(credentials.baseUrl);
+			if ('error' in base) {
+				throw new NodeOperationError(ctx.getNode(), base.error, {
+					itemIndex: request.itemIndex,
+					description:
+						'Open the credential and enter the service address, for example https://moderation.example.com',
+				});
+			}
+			const options = requestOptions(base.url, request);
+
+			// Retries (429/503 Retry-After, backoff, POST-safe rules) happen here, so callers never retry.
+			const run = await withRetries(request.method, retry, {
+				send: async () => {
+					if (signal?.aborted) throw cancelled();
+					return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
+						credentialsDecrypted,
+					})) as FullResponse;
+				},
+				statusOf: statusOutcome,
+				sleep: async (ms) => {
+					if (signal?.aborted) throw cancelled();
+					if (ms > 0) await sleep(ms);
+					if (signal?.aborted) throw cancelled();
+				},
+			});
+			if (run.kind === 'network') {
+				if (run.error instanceof NodeOperationError) throw run.error;
+				const error = networkError(ctx.getNode(), run.error, request, base.url, secrets);
+				const outcome: TryOutcome = { kind: 'network', code: networkErrorCode(run.error) };
+				throw addNote(error, retryNote(request.method, outcome, run.retries, run.stoppedBecause));
+			}
+			const response = run.result;
+			if (run.kind === 'status') {
+				const error = apiError(ctx.getNode(), response.statusCode, response.body, request, secrets);
+				const note = retryNote(
+					request.method,
+					statusOutcome(response) as TryOutcome,
+					run.retries,
+					run.stoppedBecause,
+					run.retryAfterMs,
+					retry.maxDelayMs,
+				);
+				throw addNote(error, note);
+			}
+			return {
+				statusCode: response.statusCode,
+				headers: response.headers ?? {},
+				body: (response.body === '' ? {} : response.body) as T,
+			};
+		},
+	};
+}

@@ -1,0 +1,85 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { redact } from './redact';
+import { networkErrorCode } from './retry';
+
+/** What an error needs to know about the request that failed. */
+export interface FailedRequest {
+	method: string;
+	path: string;
+	itemIndex?: number;
+}
+
+/** Hints per status; the spec shows no error codes, so these only say what a user can check. */
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The service rejected the request. Check the field it names.',
+	401: 'The service rejected the access token. Check the Access Token of the Content Moderation API credential.',
+	403: 'The service rejected the access token. Check the Access Token of the Content Moderation API credential.',
+	404: 'Nothing was found under this id. Check the id (it is case-sensitive) and that it was not deleted.',
+	429: 'The service is rate limiting requests. Lower the concurrency or try again later.',
+};
+
+/** The service's own message, from `{"error":{"message"}}`, `{"message"}` or a plain-text body. */
+function serviceMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.trim() === '' ? undefined : body.trim().slice(0, 500);
+	if (body === null || typeof body !== 'object') return undefined;
+	const data = body as Record<string, unknown>;
+	const nested = data.error;
+	if (nested && typeof nested === 'object' && typeof (nested as JsonObject).message === 'string') {
+		return (nested as JsonObject).message as string;
+	}
+	if (typeof nested === 'string') return nested;
+	if (typeof data.message === 'string') return data.message;
+	return undefined;
+}
+
+/** A non-2xx answer of the service, with its status and own message; `secrets` never reach it. */
+export function apiError(
+	node: INode,
+	statusCode: number,
+	body: unknown,
+	request: FailedRequest,
+	secrets: readonly unknown[],
+): NodeApiError {
+	const own = serviceMessage(body);
+	const message = redact(
+		`The Content Moderation Service answered ${statusCode}${own ? `: ${own}` : ''}`,
+		secrets,
+	);
+	const hint =
+		STATUS_HINTS[statusCode] ??
+		(statusCode >= 500 ? 'The service failed. Try again later.' : undefined);
+	const safeBody = typeof body === 'object' && body !== null ? (body as JsonObject) : { body: String(body ?? '') };
+	return new NodeApiError(node, JSON.parse(redact(JSON.stringify(safeBody), secrets)) as JsonObject, {
+		message,
+		description: hint ? `${hint} (${request.method} ${request.path})` : `${request.method} ${request.path}`,
+		httpCode: String(statusCode),
+		itemIndex: request.itemIndex,
+	});
+}
+
+/** No HTTP answer at all (refused, reset, timed out): names the Base URL the user can check. */
+export function networkError(
+	node: INode,
+	error: unknown,
+	request: FailedRequest,
+	baseUrl: string,
+	secrets: readonly unknown[],
+): NodeApiError {
+	const code = networkErrorCode(error);
+	// The code goes into the description: in the message (or as `code`), n8n would replace our text,
+	// which names the Base URL, with its generic one.
+	const message = redact(`Could not reach the Content Moderation Service at ${baseUrl}`, secrets);
+	return new NodeApiError(node, { networkErrorCode: code ?? 'unknown' } as JsonObject, {
+		message,
+		description: `${code ? `${code}: ` : ''}Check the Base URL of the Content Moderation API credential and that the service is reachable.`,
+		itemIndex: request.itemIndex,
+	});
+}
+
+/** Appends what retrying did to the error's description. */
+export function addNote(error: NodeApiError, note: string | undefined): NodeApiError {
+	if (note) error.description = error.description ? `${error.description} ${note}` : note;
+	return error;
+}

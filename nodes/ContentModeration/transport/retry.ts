@@ -1,0 +1,162 @@
+/**
+ * Retry policy for calls to the Content Moderation Service.
+ *
+ * The rule that matters most: a request that may have made the service act (a POST that submits a
+ * moderation or adds a queue item) is sent again only when the service cannot have acted on it:
+ *   - 429 (rate limited: refused before acting), with or without Retry-After;
+ *   - 503 WITH Retry-After (the service says it is unavailable and when to come back);
+ *   - connection refused (nothing reached the service).
+ * Reads (GET) are also retried on any 5xx and on transient network errors (reset, timeout, ...).
+ * Everything here is pure; the loop that sleeps between tries is retryLoop.ts.
+ */
+
+/** Methods that never change anything on the service, so every transient failure may be retried. */
+// The spec does not say whether DELETE /text/{id} is idempotent; it is treated like a POST.
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+export interface RetrySettings {
+	/** Retries after the first try; 0 disables retrying. */
+	maxRetries: number;
+	/** First backoff step; step n is drawn uniformly from [0, baseDelayMs * 2^n] (full jitter). */
+	baseDelayMs: number;
+	/** No single wait is longer; a Retry-After asking for more fails the item instead of waiting. */
+	maxDelayMs: number;
+}
+
+// 5 retries: with 15% of tries failing at random, an item still fails about once in 90,000 (0.15^6).
+export const DEFAULT_MAX_RETRIES = 5;
+/** Added at random on top of Retry-After (0..this many ms). */
+export const RETRY_AFTER_JITTER_MS = 250;
+/** Upper bound of the Max Retries option, so a typo cannot keep an item busy for hours. */
+export const MAX_RETRIES_LIMIT = 10;
+
+export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
+	maxRetries: DEFAULT_MAX_RETRIES,
+	baseDelayMs: 500,
+	maxDelayMs: 30_000,
+};
+
+/** Network error codes worth another try for a read (Node, undici and axios spellings). */
+const TRANSIENT_NETWORK_CODES = new Set([
+	'ECONNREFUSED',
+	'ECONNRESET',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ENETDOWN',
+	'UND_ERR_SOCKET',
+	'UND_ERR_CONNECT_TIMEOUT',
+	'UND_ERR_HEADERS_TIMEOUT',
+	'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** What one try produced, reduced to what the policy needs. */
+export type TryOutcome =
+	| { kind: 'status'; statusCode: number; retryAfter?: unknown }
+	| { kind: 'network'; code?: string };
+
+export type RetryDecision =
+	| { retry: true; delayMs: number }
+	| { retry: false; reason: 'not-retryable' | 'exhausted' | 'retry-after-too-long'; retryAfterMs?: number };
+
+/**
+ * Parses a Retry-After header value (delay-seconds or an HTTP-date) into milliseconds from `nowMs`.
+ * Past dates give 0; anything unreadable gives undefined.
+ */
+export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): number | undefined {
+	const raw = Array.isArray(value) ? value[0] : value;
+	if (typeof raw === 'number') return Number.isFinite(raw) && raw >= 0 ? Math.round(raw * 1000) : undefined;
+	if (typeof raw !== 'string') return undefined;
+	const text = raw.trim();
+	if (text === '') return undefined;
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	// An HTTP-date always names a weekday or month; this keeps numbers like "-1" from parsing as dates.
+	if (!/[a-z]/i.test(text)) return undefined;
+	const at = Date.parse(text);
+	if (Number.isNaN(at)) return undefined;
+	return Math.max(0, at - nowMs);
+}
+
+/** Full-jitter exponential backoff for retry number `retryIndex` (0 for the first retry). */
+export function backoffDelay(
+	retryIndex: number,
+	settings: RetrySettings,
+	random: () => number = Math.random,
+): number {
+	const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** Math.max(0, retryIndex));
+	return Math.floor(random() * ceiling);
+}
+
+export function isReadMethod(method: string): boolean {
+	return READ_METHODS.has(method.toUpperCase());
+}
+
+/** Whether this outcome may be retried for this method, regardless of how many tries are left. */
+export function isRetryable(method: string, outcome: TryOutcome, nowMs: number = Date.now()): boolean {
+	const read = isReadMethod(method);
+	if (outcome.kind === 'network') {
+		if (outcome.code === 'ECONNREFUSED') return true;
+		return read && outcome.code !== undefined && TRANSIENT_NETWORK_CODES.has(outcome.code);
+	}
+	const { statusCode } = outcome;
+	if (statusCode === 429) return true;
+	if (statusCode === 503 && parseRetryAfter(outcome.retryAfter, nowMs) !== undefined) return true;
+	return read && statusCode >= 500 && statusCode <= 599;
+}
+
+/**
+ * Decides what to do after try number `retryIndex + 1` failed with `outcome`: wait and try again, or stop.
+ */
+export function decideRetry(
+	method: string,
+	outcome: TryOutcome,
+	retryIndex: number,
+	settings: RetrySettings,
+	nowMs: number = Date.now(),
+	random: () => number = Math.random,
+): RetryDecision {
+	if (!isRetryable(method, outcome, nowMs)) return { retry: false, reason: 'not-retryable' };
+	if (retryIndex >= settings.maxRetries) return { retry: false, reason: 'exhausted' };
+	const retryAfterMs =
+		outcome.kind === 'status' && (outcome.statusCode === 429 || outcome.statusCode === 503)
+			? parseRetryAfter(outcome.retryAfter, nowMs)
+			: undefined;
+	if (retryAfterMs !== undefined) {
+		if (retryAfterMs > settings.maxDelayMs) {
+			return { retry: false, reason: 'retry-after-too-long', retryAfterMs };
+		}
+		// Retry-After is the earliest time; a little jitter keeps items throttled together from all
+		// coming back in the same instant (and from re-hitting the same slot of a periodic limiter).
+		const jitter = Math.floor(random() * RETRY_AFTER_JITTER_MS);
+		return { retry: true, delayMs: Math.min(settings.maxDelayMs, retryAfterMs + jitter) };
+	}
+	return { retry: true, delayMs: backoffDelay(retryIndex, settings, random) };
+}
+
+/**
+ * The error code of a network failure, looked up through wrappers (NodeApiError → axios error →
+ * AggregateError of a dual-stack connect → system error). Bounded so a cyclic chain cannot loop.
+ */
+export function networkErrorCode(error: unknown): string | undefined {
+	const queue: unknown[] = [error];
+	const seen = new Set<unknown>();
+	let fallback: string | undefined;
+	for (let steps = 0; queue.length > 0 && steps < 32; steps++) {
+		const current = queue.shift();
+		if (current === null || typeof current !== 'object' || seen.has(current)) continue;
+		seen.add(current);
+		const record = current as Record<string, unknown>;
+		const code = record.code;
+		if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) {
+			if (TRANSIENT_NETWORK_CODES.has(code)) return code;
+			fallback ??= code;
+		}
+		for (const key of ['cause', 'error', 'reason', 'errorResponse']) queue.push(record[key]);
+		if (Array.isArray(record.errors)) queue.push(...record.errors);
+	}
+	return fallback;
+}

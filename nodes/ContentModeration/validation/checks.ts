@@ -1,0 +1,91 @@
+/** Field checks without n8n: each returns the checked value or an InputProblem (what is wrong, how to fix it). */
+import type { JsonValue } from 'n8n-workflow';
+
+/** The spec gives identifier path parameters a minimum length of 3 (section 8). */
+const MIN_ID_LENGTH = 3;
+
+/** A field check that failed: what is wrong and how to fix it; turned into a NodeOperationError. */
+export class InputProblem {
+	constructor(
+		readonly message: string,
+		readonly description: string,
+	) {}
+}
+
+/** An id read from a parameter: trimmed (expressions often add a newline), at least MIN_ID_LENGTH long. */
+export function checkId(value: unknown, field: string): string | InputProblem {
+	const id = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	if (id === '') {
+		return new InputProblem(`The ${field} is empty`, `Enter the ${field}, or map it from a previous node with an expression (for example {{ $json.id }}).`);
+	}
+	if (id.length < MIN_ID_LENGTH) {
+		return new InputProblem(`The ${field} "${id}" is too short`, `IDs of the Content Moderation Service have at least ${MIN_ID_LENGTH} characters. Check the value or the expression that produces it.`);
+	}
+	return id;
+}
+
+/** A non-empty trimmed string (queue id, text). */
+export function checkNotEmpty(value: unknown, field: string, hint: string): string | InputProblem {
+	const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+	if (text.trim() === '') return new InputProblem(`The ${field} is empty`, hint);
+	return text;
+}
+
+/** An absolute http(s) URL. */
+export function checkHttpUrl(value: unknown, field: string): string | InputProblem {
+	const text = typeof value === 'string' ? value.trim() : '';
+	const description = `Enter a full address starting with http:// or https://, for example https://example.com/photo.jpg.`;
+	if (text === '') return new InputProblem(`The ${field} is empty`, description);
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		return new InputProblem(`The ${field} "${text}" is not a valid URL`, description);
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return new InputProblem(`The ${field} must be an http(s) URL, not ${url.protocol.replace(/:$/, '')}`, description);
+	}
+	return text;
+}
+
+const DATA_URI_PREFIX = /^data:[^,]*;base64,/i;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * Base64 image text as the service wants it: a `data:...;base64,` prefix is stripped, line breaks
+ * and spaces (from copied text) removed, and the result must decode back to the same text.
+ */
+export function normalizeBase64(value: unknown, field: string): string | InputProblem {
+	const description =
+		'Enter the image as base64 text (for example iVBORw0KGgo...). A "data:image/png;base64," prefix is accepted. To send a file, set Input Type to Binary File instead.';
+	const raw = typeof value === 'string' ? value.trim() : '';
+	const text = raw.replace(DATA_URI_PREFIX, '').replace(/\s+/g, '');
+	if (text === '') return new InputProblem(`The ${field} is empty`, description);
+	if (text.length % 4 !== 0 || !BASE64.test(text)) {
+		return new InputProblem(`The ${field} is not valid base64`, description);
+	}
+	// Buffer is a Node global, not an import, so it is allowed in node code.
+	if (Buffer.from(text, 'base64').toString('base64') !== text) {
+		return new InputProblem(`The ${field} is not valid base64`, description);
+	}
+	return text;
+}
+
+/**
+ * Metadata for Image > Moderate: JSON text parsed to its value; an object given by an expression
+ * is taken as is. Empty means "not set".
+ */
+export function parseMetaJson(value: unknown, field: string): JsonValue | undefined | InputProblem {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value !== 'string') return value as JsonValue;
+	if (value.trim() === '') return undefined;
+	try {
+		return JSON.parse(value) as JsonValue;
+	} catch (error) {
+		return new InputProblem(`The ${field} is not valid JSON`, `Enter JSON such as {"orderId": "A-17"} (double quotes around names and texts). Parser said: ${(error as Error).message}`);
+	}
+}
+
+export function isProblem<T>(value: T | InputProblem): value is InputProblem {
+	return value instanceof InputProblem;
+}

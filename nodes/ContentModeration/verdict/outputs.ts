@@ -1,0 +1,119 @@
+/**
+ * Route by Verdict at run time: sends each result to the Safe, Flagged or Review output. It knows no
+ * resource or operation: each routable operation describes its results with `VerdictFacts`.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { errorItem } from '../helpers/errorItems';
+import { CUSTOM_CATEGORY, VERDICT_OUTPUT } from './description';
+import type { CategoryThreshold, VerdictRules } from './rules';
+import { decideVerdict, hasAnalysis } from './rules';
+
+/** What the verdict code needs to know about one operation's results. */
+export interface VerdictFacts {
+	/** The analysis inside a result (a queue item carries it under `moderation`); undefined when none yet. */
+	analysisOf(result: IDataObject): IDataObject | undefined;
+	/** Why this item cannot be routed, checked before anything is sent; undefined when it can. */
+	refusal?(this: IExecuteFunctions, itemIndex: number): NodeOperationError | undefined;
+	/** The error for a result without an analysis; a generic one when not given. */
+	missingAnalysis?(this: IExecuteFunctions, result: IDataObject, itemIndex: number): NodeOperationError;
+}
+
+/** Whether "Route by Verdict" is on (read once: it fixes the outputs, like Switch's mode). */
+export function isVerdictRoutingOn(this: IExecuteFunctions, facts: VerdictFacts | undefined): boolean {
+	return facts !== undefined && this.getNodeParameter('routeByVerdict', 0, false) === true;
+}
+
+function categoryThresholds(this: IExecuteFunctions, itemIndex: number): CategoryThreshold[] {
+	const rows = this.getNodeParameter('categoryThresholds.thresholds', itemIndex, []) as IDataObject[];
+	return rows.map((row) => ({
+		category: String((row.category === CUSTOM_CATEGORY ? row.customCategory : row.category) ?? ''),
+		threshold: Number(row.threshold),
+	}));
+}
+
+function verdictRules(this: IExecuteFunctions, itemIndex: number, reviewOutput: boolean): VerdictRules {
+	return {
+		riskThreshold: Number(this.getNodeParameter('riskThreshold', itemIndex, 0)),
+		categoryThresholds: categoryThresholds.call(this, itemIndex),
+		reviewOutput,
+	};
+}
+
+function firstPairedIndex(item: INodeExecutionData): number | undefined {
+	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+	if (typeof paired === 'number') return paired;
+	return (paired as IPairedItemData | undefined)?.item;
+}
+
+/** n8n's own test for an error item (see WorkflowExecute.handleNodeErrorOutput). */
+function isErrorItem(item: INodeExecutionData): boolean {
+	if (item.error !== undefined) return true;
+	const keys = Object.keys(item.json);
+	return item.json.error !== undefined && keys.every((key) => ['error', 'message', 'details'].includes(key));
+}
+
+function genericMissingAnalysis(this: IExecuteFunctions, _result: IDataObject, itemIndex: number) {
+	return new NodeOperationError(
+		this.getNode(),
+		'The result has no analysis (no isSafe), so Route by Verdict cannot decide a verdict',
+		{
+			itemIndex,
+			description:
+				'Route by Verdict needs a full moderation result. Turn it off to pass such results through unchanged.',
+		},
+	);
+}
+
+/**
+ * Sends each result item to Safe, Flagged or Review. `results` are the items the operation produced,
+ * each paired with its input item. Error items (continueOnFail) go to Flagged: content that could not be
+ * judged must not reach the Safe branch (n8n's Guardrails node sends them to its Fail output the same way).
+ * Under "Continue (using error output)" n8n moves them from there to its own Error output.
+ */
+export function routeByVerdict(
+	this: IExecuteFunctions,
+	facts: VerdictFacts,
+	results: INodeExecutionData[],
+): INodeExecutionData[][] {
+	const reviewOutput = this.getNodeParameter('reviewOutput', 0, false) === true;
+	const outputs: INodeExecutionData[][] = reviewOutput ? [[], [], []] : [[], []];
+	const inputs = this.getInputData();
+	const missingAnalysis = facts.missingAnalysis ?? genericMissingAnalysis;
+
+	for (const item of results) {
+		const itemIndex = firstPairedIndex(item) ?? 0;
+		const pairedItem = item.pairedItem ?? { item: itemIndex };
+		const analysis = facts.analysisOf(item.json);
+
+		if (analysis === undefined || !hasAnalysis(analysis)) {
+			if (isErrorItem(item)) {
+				outputs[VERDICT_OUTPUT.flagged].push(item);
+				continue;
+			}
+			const error = missingAnalysis.call(this, item.json, itemIndex);
+			if (!this.continueOnFail()) throw error;
+			outputs[VERDICT_OUTPUT.flagged].push(errorItem(error, itemIndex));
+			continue;
+		}
+
+		const { verdict, reasons } = decideVerdict(analysis, verdictRules.call(this, itemIndex, reviewOutput));
+		// `verdict` sits at the top of the item in both shapes, so `{{ $json.verdict }}` always works.
+		const decision = { verdict, verdictReasons: reasons };
+		const input = inputs[itemIndex];
+		const keepInput = this.getNodeParameter('keepInput', itemIndex, true) === true;
+
+		outputs[VERDICT_OUTPUT[verdict]].push(
+			keepInput && input
+				? {
+						json: { ...input.json, moderation: item.json, ...decision },
+						...(input.binary ? { binary: input.binary } : {}),
+						pairedItem,
+					}
+				: { json: { ...item.json, ...decision }, pairedItem },
+		);
+	}
+
+	return outputs;
+}

@@ -1,0 +1,43 @@
+/** Shared helpers of the action-node tests: the node's output, its error, leak checks, queue items. */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { dumpRun, type WorkflowRun } from './engine';
+import { useMock } from './mock';
+
+export { SECRET_TOKEN, useMock } from './mock';
+
+export const NODE_NAME = 'Content Moderation';
+
+type MockHandle = ReturnType<typeof useMock>;
+
+/** The node's output items (first output). */
+export function output(run: WorkflowRun): INodeExecutionData[] {
+	return run.outputOf(NODE_NAME);
+}
+
+/** Asserts the token is nowhere in the run: outputs, errors, descriptions, stacks. */
+export function expectNoToken(run: WorkflowRun, token: string): void {
+	expect(token.length).toBeGreaterThan(3);
+	expect(dumpRun(run)).not.toContain(token);
+}
+
+/** The node error the run stopped with. */
+export function nodeError(run: WorkflowRun) {
+	const error = run.errorOf(NODE_NAME) as
+		| (Error & { description?: string; httpCode?: string; context?: { itemIndex?: number } })
+		| undefined;
+	if (!error) throw new Error(`expected the node to fail; status ${run.status}`);
+	return error;
+}
+
+/** Waits (bounded) until the mock has processed everything queued. */
+export async function whenProcessed(mock: MockHandle): Promise<void> {
+	await mock.service.whenIdle(5_000);
+}
+
+/** Queue > Add Item of a text through the node; its output item. */
+export async function addTextItem(mock: MockHandle, queueId: string, text: string): Promise<IDataObject> {
+	const run = await mock.run({ resource: 'queue', operation: 'addItem', queueId, contentType: 'text', text });
+	expect(run.status).toBe('success');
+	return output(run)[0].json;
+}

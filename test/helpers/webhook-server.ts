@@ -1,0 +1,297 @@
+/**
+ * A node:http server that hands each request to the trigger's `webhook()` through n8n-core's real
+ * `WebhookContext`, the way n8n's webhook handler does for a production URL
+ * (`/webhook/<webhookId>/callback`):
+ * - the request is prepared like n8n's body parser (content type from n8n's own
+ *   `parseIncomingMessage`, `rawBody`, JSON / text / form bodies parsed, malformed JSON refused with
+ *   422 before the node runs);
+ * - the answer follows n8n's `onReceived` rules: nothing more when the node answered itself
+ *   (`noWebhookResponse`), else 200 with the node's `webhookResponse` or n8n's placeholder, and a
+ *   thrown error is n8n's 500 "Workflow could not be started!";
+ * - credentials, request helpers and the workflow come from the engine harness
+ *   (test/helpers/engine.ts), so `httpRequestWithAuthentication` really reaches the service.
+ *
+ * Every request gets a fresh Workflow and node instance, like separate webhook processes in queue
+ * mode, so the node cannot rely on memory between calls.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { parse as parseQueryString } from 'node:querystring';
+
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IWebhookData,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../../dev/n8n/package';
+import { prepareWorkflow, triggerNode } from './engine';
+
+export const TRIGGER_NAME = 'Content Moderation Trigger';
+export const WEBHOOK_ID = '3f0c2a57-8d0e-4d5b-9c1e-6a7b8c9d0e1f';
+/** What n8n answers when a node returns no `webhookResponse`; our trigger must never leave it. */
+export const N8N_PLACEHOLDERS: unknown[] = [
+	{ message: 'Workflow was started' },
+	{ message: 'Webhook call received' },
+	'firstEntryJson',
+];
+
+export interface TriggerCall {
+	status: number;
+	/** Parsed JSON answer (raw text when not JSON) */
+	body: unknown;
+	/** Items the call started the workflow with; undefined when it started nothing */
+	items?: INodeExecutionData[];
+}
+
+export interface TriggerServer {
+	/** Base URL of the server, like an n8n instance's */
+	baseUrl: string;
+	/** The production webhook URL: `<base>/webhook/<webhookId>/callback` */
+	webhookUrl: string;
+	/** The URL the trigger itself reports through `getNodeWebhookUrl('default')` (set after the first call) */
+	reportedUrl?: string;
+	calls: TriggerCall[];
+	/** Items of every started execution, in order */
+	executions: INodeExecutionData[][];
+	/** Resolves once `count` executions were started; rejects after timeoutMs */
+	waitForExecutions(count: number, timeoutMs?: number): Promise<void>;
+	stop(): Promise<void>;
+}
+
+export interface TriggerServerOptions {
+	parameters: INodeParameters;
+	/** Credential data for contentModerationApi; the node has no credential when omitted */
+	credentials?: ICredentialDataDecryptedObject;
+}
+
+type ContentTypeParser = (message: IncomingMessage) => void;
+
+/** n8n's own content-type parsing (via n8n-core's copy of @n8n/backend-network). */
+function loadParseIncomingMessage(): ContentTypeParser {
+	const coreDir = path.dirname(require.resolve('n8n-core'));
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const network = require(require.resolve('@n8n/backend-network', { paths: [coreDir] })) as {
+		parseIncomingMessage: ContentTypeParser;
+	};
+	return network.parseIncomingMessage;
+}
+
+class N8nRefusal extends Error {
+	constructor(
+		readonly status: number,
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+/** Mirrors n8n's parseBody for the content types a callback can carry. */
+async function prepareRequest(req: IncomingMessage, parseIncomingMessage: ContentTypeParser) {
+	parseIncomingMessage(req);
+	const chunks: Buffer[] = [];
+	for await (const chunk of req) chunks.push(chunk as Buffer);
+	req.rawBody = Buffer.concat(chunks);
+	const request = req as IncomingMessage & { body?: unknown; query: IDataObject; params: IDataObject };
+	request.query = parseQueryString(new URL(req.url ?? '/', 'http://localhost').search.slice(1)) as IDataObject;
+	request.params = {};
+	if (req.rawBody.length === 0) return;
+	const text = req.rawBody.toString(req.encoding ?? 'utf-8');
+	if (req.contentType === 'application/json') {
+		try {
+			request.body = JSON.parse(text);
+		} catch (error) {
+			throw new N8nRefusal(422, `Failed to parse request body: ${(error as Error).message}`);
+		}
+	} else if (req.contentType === 'application/x-www-form-urlencoded') {
+		request.body = parseQueryString(text);
+	} else if (req.contentType === 'text/plain') {
+		request.body = text;
+	}
+}
+
+/**
+ * n8n's answer to an `onReceived` call the node did not answer itself: without an execution the
+ * node's webhookResponse or a placeholder; with one, the description's `responseData` (evaluated
+ * with the default 'firstEntryJson', sent as text when truthy), else webhookResponse or a placeholder.
+ */
+function onReceivedBody(responseData: unknown, result: IWebhookResponseData): unknown {
+	if (result.workflowData === undefined) return result.webhookResponse ?? N8N_PLACEHOLDERS[1];
+	const evaluated = responseData === undefined ? 'firstEntryJson' : responseData;
+	if (evaluated === 'noData') return undefined;
+	if (evaluated) return evaluated;
+	return result.webhookResponse ?? N8N_PLACEHOLDERS[0];
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+	res.end(JSON.stringify(body));
+}
+
+export async function startTriggerServer(options: TriggerServerOptions): Promise<TriggerServer> {
+	const parseIncomingMessage = loadParseIncomingMessage();
+	const calls: TriggerCall[] = [];
+	const executions: INodeExecutionData[][] = [];
+	const waiters: Array<() => void> = [];
+	let baseUrl = '';
+	const state: { reportedUrl?: string } = {};
+	const webhookPath = `/webhook/${WEBHOOK_ID}/callback`;
+
+	function record(call: TriggerCall): void {
+		calls.push(call);
+		if (call.items) {
+			executions.push(call.items);
+			for (const wake of waiters.splice(0)) wake();
+		}
+	}
+
+	/** Runs webhook() and answers; the call is recorded before the answer goes out. */
+	async function runTrigger(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const prepared = await prepareWorkflow({
+			nodes: [
+				triggerNode(options.parameters, {
+					name: TRIGGER_NAME,
+					webhookId: WEBHOOK_ID,
+					withCredentials: options.credentials !== undefined,
+				}),
+			],
+			credentials: options.credentials ? { [CREDENTIAL_TYPE]: options.credentials } : {},
+			webhookBaseUrl: baseUrl,
+			mode: 'webhook',
+		});
+		const { workflow, core } = prepared;
+		const node = workflow.getNode(TRIGGER_NAME);
+		if (!node) throw new Error('trigger node missing from the workflow');
+		const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType;
+		const description = nodeType.description.webhooks?.[0];
+		if (!description || typeof nodeType.webhook !== 'function') throw new Error('trigger has no webhook');
+
+		const additionalData = { ...prepared.additionalData, httpRequest: req, httpResponse: res };
+		const webhookData = {
+			httpMethod: description.httpMethod,
+			node: node.name,
+			path: description.path,
+			webhookDescription: description,
+			workflowId: workflow.id,
+			webhookId: WEBHOOK_ID,
+			isTest: false,
+		} as unknown as IWebhookData;
+		const context = new core.WebhookContext(
+			workflow,
+			node,
+			additionalData as never,
+			'webhook',
+			webhookData,
+			[],
+			null,
+		);
+		state.reportedUrl = context.getNodeWebhookUrl('default');
+
+		let result: IWebhookResponseData;
+		try {
+			result = await nodeType.webhook.call(context);
+		} catch {
+			const body = { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' };
+			record({ status: 500, body });
+			send(res, 500, body);
+			return;
+		}
+		if (result.noWebhookResponse === true) {
+			// The node answered itself; its answer is read by the caller, not here.
+			record({ status: res.statusCode, body: undefined });
+			return;
+		}
+		const body = onReceivedBody(description.responseData, result);
+		record({ status: 200, body, items: result.workflowData?.[0] });
+		if (typeof body === 'string') {
+			res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+			res.end(body);
+		} else {
+			send(res, 200, body);
+		}
+	}
+
+	const server = createServer((req, res) => {
+		void (async () => {
+			const target = (req.url ?? '/').split('?')[0];
+			if (req.method !== 'POST' || target !== webhookPath) {
+				send(res, 404, { code: 404, message: `The requested webhook "${req.method} ${target}" is not registered.` });
+				return;
+			}
+			try {
+				await prepareRequest(req, parseIncomingMessage);
+			} catch (error) {
+				const refusal = error as N8nRefusal;
+				send(res, refusal.status ?? 500, { message: refusal.message });
+				return;
+			}
+			await runTrigger(req, res);
+		})().catch((error: unknown) => {
+			if (!res.headersSent) send(res, 500, { message: String(error) });
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+	return {
+		baseUrl,
+		webhookUrl: `${baseUrl}${webhookPath}`,
+		get reportedUrl() {
+			return state.reportedUrl;
+		},
+		calls,
+		executions,
+		async waitForExecutions(count, timeoutMs = 10_000) {
+			const deadline = Date.now() + timeoutMs;
+			while (executions.length < count) {
+				const left = deadline - Date.now();
+				if (left <= 0) {
+					throw new Error(`waited ${timeoutMs} ms for ${count} executions, got ${executions.length}`);
+				}
+				await new Promise<void>((resolve) => {
+					const timer = setTimeout(resolve, Math.min(left, 200));
+					waiters.push(() => {
+						clearTimeout(timer);
+						resolve();
+					});
+				});
+			}
+		},
+		async stop() {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+/** POSTs to the trigger like a service callback; `body` is sent as is when it is a string. */
+export async function postCallback(
+	url: string,
+	body: unknown,
+	init: { query?: Record<string, string>; headers?: Record<string, string>; contentType?: string | null } = {},
+): Promise<{ status: number; body: unknown }> {
+	const target = new URL(url);
+	for (const [key, value] of Object.entries(init.query ?? {})) target.searchParams.append(key, value);
+	const headers: Record<string, string> = { ...(init.headers ?? {}) };
+	const contentType = init.contentType === undefined ? 'application/json' : init.contentType;
+	if (contentType !== null) headers['content-type'] = contentType;
+	const response = await fetch(target, {
+		method: 'POST',
+		headers,
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+		signal: AbortSignal.timeout(10_000),
+	});
+	const text = await response.text();
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		// keep the text
+	}
+	return { status: response.status, body: parsed };
+}

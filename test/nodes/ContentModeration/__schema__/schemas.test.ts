@@ -1,0 +1,98 @@
+/**
+ * The output schemas shipped in __schema__/ (the editor's preview of a node's output before it runs) must
+ * describe what the nodes really output: every operation runs against the mock service and its output is
+ * checked against its schema, property by property and type by type.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { SAFE_IMAGE_URL, SAFE_TEXT } from '../../../../dev/mock/fixtures';
+import { startTriggerServer, postCallback } from '../../../helpers/webhook-server';
+import { output, useMock } from '../../../helpers/nodeRun';
+
+interface Schema {
+	type: string;
+	properties?: Record<string, Schema>;
+	items?: Schema;
+}
+
+const ROOT = path.join(__dirname, '..', '..', '..', '..', 'nodes');
+
+function schemaOf(file: string): Schema {
+	return JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Schema;
+}
+
+/** Mismatches between a value and a schema: a property missing, or of another JSON type. */
+function mismatches(value: unknown, schema: Schema, at = '$'): string[] {
+	const actual = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+	if (actual !== schema.type) return [`${at}: ${actual}, schema says ${schema.type}`];
+	if (schema.type === 'object') {
+		const record = value as Record<string, unknown>;
+		return Object.entries(schema.properties ?? {}).flatMap(([key, child]) =>
+			key in record ? mismatches(record[key], child, `${at}.${key}`) : [`${at}.${key}: missing`],
+		);
+	}
+	if (schema.type === 'array' && schema.items) {
+		return (value as unknown[]).flatMap((item, i) => mismatches(item, schema.items as Schema, `${at}[${i}]`));
+	}
+	return [];
+}
+
+const mock = useMock({ processMs: 20 });
+
+async function runOne(parameters: INodeParameters): Promise<IDataObject> {
+	const run = await mock.run(parameters);
+	expect(run.error).toBeUndefined();
+	return output(run)[0].json;
+}
+
+async function processedTextItem(): Promise<IDataObject> {
+	const added = await runOne({ resource: 'queue', operation: 'addItem', queueId: 'schemas', contentType: 'text', text: SAFE_TEXT });
+	await mock.service.whenIdle(10_000);
+	return await runOne({ resource: 'queue', operation: 'getItem', queueId: 'schemas', itemId: String(added.id) });
+}
+
+describe('output schemas match real outputs', () => {
+	it('the validator catches a wrong type and a missing property (so the checks below can fail)', () => {
+		const schema: Schema = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'string' } } };
+		expect(mismatches({ a: '1' }, schema)).toEqual(['$.a: string, schema says number', '$.b: missing']);
+	});
+
+	it('image/moderate and image/get', async () => {
+		const moderated = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL });
+		expect(mismatches(moderated, schemaOf('ContentModeration/__schema__/v1.0.0/image/moderate.json'))).toEqual([]);
+		const read = await runOne({ resource: 'image', operation: 'get', imageId: String(moderated.id) });
+		expect(mismatches(read, schemaOf('ContentModeration/__schema__/v1.0.0/image/get.json'))).toEqual([]);
+	});
+
+	it('queue/addItem, queue/getItem, text/get and text/delete', async () => {
+		const added = await runOne({ resource: 'queue', operation: 'addItem', queueId: 'schemas', contentType: 'text', text: SAFE_TEXT });
+		expect(mismatches(added, schemaOf('ContentModeration/__schema__/v1.0.0/queue/addItem.json'))).toEqual([]);
+
+		const item = await processedTextItem();
+		expect(mismatches(item, schemaOf('ContentModeration/__schema__/v1.0.0/queue/getItem.json'))).toEqual([]);
+
+		const textId = String((item.moderation as IDataObject).id);
+		const text = await runOne({ resource: 'text', operation: 'get', textId });
+		expect(mismatches(text, schemaOf('ContentModeration/__schema__/v1.0.0/text/get.json'))).toEqual([]);
+		const deleted = await runOne({ resource: 'text', operation: 'delete', textId });
+		expect(mismatches(deleted, schemaOf('ContentModeration/__schema__/v1.0.0/text/delete.json'))).toEqual([]);
+	});
+
+	it('the trigger', async () => {
+		const result = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL });
+		const server = await startTriggerServer({
+			parameters: { events: 'all' },
+			credentials: { baseUrl: mock.service.url, accessToken: mock.service.token },
+		});
+		try {
+			await postCallback(server.webhookUrl, { id: result.id });
+			await server.waitForExecutions(1, 10_000);
+			const item = server.executions[0][0].json;
+			expect(mismatches(item, schemaOf('ContentModerationTrigger/__schema__/v1.0.0.json'))).toEqual([]);
+		} finally {
+			await server.stop();
+		}
+	});
+});

@@ -1,0 +1,178 @@
+/**
+ * Image > Moderate (immediate and deferred modes) through n8n-core's engine against the mock service.
+ */
+import { binaryItem } from '../../../../helpers/engine';
+import { startScriptedServer } from '../../../../helpers/scripted-server';
+import {
+	REVIEW_IMAGE_URL,
+	SAFE_IMAGE_BASE64,
+	SAFE_IMAGE_URL,
+	UNSAFE_IMAGE_BASE64,
+	UNSAFE_IMAGE_URL,
+} from '../../../../../dev/mock/fixtures';
+import { makePng } from '../../../../../dev/mock/png';
+import { expectNoToken, nodeError, output, SECRET_TOKEN, useMock } from '../../../../helpers/nodeRun';
+
+const mock = useMock();
+
+const moderate = (extra: Record<string, unknown>) => ({
+	resource: 'image',
+	operation: 'moderate',
+	...extra,
+});
+
+function imagePosts() {
+	return mock.service.requests.filter((r) => r.method === 'POST' && r.path === '/image');
+}
+
+describe('Image > Moderate, immediate', () => {
+	it('sends an image URL and outputs the full result', async () => {
+		const run = await mock.run(moderate({ imageUrl: SAFE_IMAGE_URL }));
+		expect(run.status).toBe('success');
+		const [item] = output(run);
+		expect(item.json.isSafe).toBe(true);
+		expect(item.json).toEqual(expect.objectContaining({ hash: expect.any(String), riskScores: expect.any(Object) }));
+		expect(item.pairedItem).toEqual({ item: 0 });
+		// Only `image`: no options were set, so no options object is sent.
+		expect(imagePosts().map((r) => r.body)).toEqual([{ image: SAFE_IMAGE_URL }]);
+		expect(mock.service.requests[0].headers.authorization).toBe(`Bearer ${SECRET_TOKEN}`);
+		expectNoToken(run, SECRET_TOKEN);
+	});
+
+	it('sends base64 as given and with a data: prefix stripped', async () => {
+		const run = await mock.run(moderate({ inputType: 'base64', imageBase64: '={{ $json.b64 }}' }), [
+			{ json: { b64: UNSAFE_IMAGE_BASE64 } },
+			{ json: { b64: `data:image/png;base64,${SAFE_IMAGE_BASE64}` } },
+			// Line breaks from copied text are removed too.
+			{ json: { b64: SAFE_IMAGE_BASE64.replace(/(.{20})/g, '$1\n') } },
+		]);
+		expect(run.status).toBe('success');
+		expect(output(run).map((i) => i.json.isSafe)).toEqual([false, true, true]);
+		// Items may be sent concurrently: compare what was sent, not the arrival order.
+		const sent = imagePosts().map((r) => JSON.stringify(r.body));
+		expect(sent.sort()).toEqual(
+			[UNSAFE_IMAGE_BASE64, SAFE_IMAGE_BASE64, SAFE_IMAGE_BASE64].map((image) => JSON.stringify({ image })).sort(),
+		);
+	});
+
+	it('reads binary input from the filesystem binary store with getBinaryDataBuffer', async () => {
+		const bytes = makePng('nsfw');
+		const run = await mock.run(moderate({ inputType: 'binary', binaryPropertyName: 'photo' }), [
+			binaryItem(bytes, { property: 'photo' }),
+		]);
+		expect(run.status).toBe('success');
+		// The stored binary holds only a reference, so a node reading `.data` would send garbage.
+		expect(run.outputOf('Start')[0].binary?.photo.data).not.toBe(bytes.toString('base64'));
+		expect(imagePosts()[0].body).toEqual({ image: bytes.toString('base64') });
+		expect(output(run)[0].json.isSafe).toBe(false);
+	});
+
+	it('sends only the options that are set, meta parsed from JSON', async () => {
+		const run = await mock.run(
+			moderate({
+				imageUrl: SAFE_IMAGE_URL,
+				options: { meta: '{"orderId":"A-17","n":[1,2]}', actorId: 'user-42' },
+			}),
+		);
+		expect(run.status).toBe('success');
+		expect(imagePosts()[0].body).toEqual({
+			image: SAFE_IMAGE_URL,
+			options: { meta: { orderId: 'A-17', n: [1, 2] }, actorId: 'user-42' },
+		});
+		expect(output(run)[0].json.meta).toEqual({ orderId: 'A-17', n: [1, 2] });
+	});
+
+	it('does not send a callback URL in immediate mode (it would turn the answer into an id only)', async () => {
+		const run = await mock.run(
+			moderate({ imageUrl: SAFE_IMAGE_URL, options: { callbackUrl: 'http://127.0.0.1:9/cb', actorId: '' } }),
+		);
+		expect(run.status).toBe('success');
+		expect(imagePosts()[0].body).toEqual({ image: SAFE_IMAGE_URL });
+		expect(output(run)[0].json.isSafe).toBe(true);
+	});
+});
+
+describe('Image > Moderate, deferred modes', () => {
+	it('deferred: sends defer true (and the callback URL) and outputs only the id', async () => {
+		const run = await mock.run(
+			moderate({
+				imageUrl: REVIEW_IMAGE_URL,
+				mode: 'deferred',
+				options: { callbackUrl: 'http://127.0.0.1:9/webhook/abc/callback' },
+			}),
+		);
+		expect(run.status).toBe('success');
+		const [item] = output(run);
+		expect(Object.keys(item.json)).toEqual(['id']);
+		expect(typeof item.json.id).toBe('string');
+		expect(imagePosts()[0].body).toEqual({
+			image: REVIEW_IMAGE_URL,
+			options: { callbackUrl: 'http://127.0.0.1:9/webhook/abc/callback', defer: true },
+		});
+	});
+
+	it('deferredWait: polls GET /image/{id}, sees 202 first, then outputs the result', async () => {
+		const run = await mock.run(
+			moderate({ imageUrl: UNSAFE_IMAGE_URL, mode: 'deferredWait', pollInterval: 0.1, waitTimeout: 10 }),
+		);
+		expect(run.status).toBe('success');
+		const [item] = output(run);
+		expect(item.json.isSafe).toBe(false);
+		expect(imagePosts()[0].body).toEqual({ image: UNSAFE_IMAGE_URL, options: { defer: true } });
+		const polls = mock.service.requests.filter((r) => r.method === 'GET');
+		expect(polls[0].status).toBe(202);
+		expect(polls[polls.length - 1].status).toBe(200);
+		expect(polls.every((p) => p.path === `/image/${item.json.id as string}`)).toBe(true);
+		expect(polls.length).toBeLessThan(20);
+	});
+
+	it('deferredWait: fails after the wait timeout, naming the id and how to read it later', async () => {
+		mock.service.configure({ processMs: 10_000 });
+		try {
+			const started = Date.now();
+			const run = await mock.run(
+				moderate({ imageUrl: SAFE_IMAGE_URL, mode: 'deferredWait', pollInterval: 0.2, waitTimeout: 1 }),
+			);
+			expect(Date.now() - started).toBeLessThan(5_000);
+			const id = imageIdFromPolls();
+			const error = nodeError(run);
+			expect(error.message).toContain(id);
+			expect(error.message).toContain('not ready after 1 seconds');
+			expect(error.description).toContain('Image > Get');
+			expect(run.status).toBe('error');
+		} finally {
+			mock.service.configure({ processMs: 50 });
+		}
+	});
+
+	it('deferredWait: a 404 while polling counts as not ready yet', async () => {
+		const result = { id: 'img-404', isSafe: true, confidence: 90 };
+		const server = await startScriptedServer((request, index) => {
+			if (request.method === 'POST') return { status: 202, body: { id: 'img-404' } };
+			return index < 3 ? { status: 404, body: { error: { status: 404, code: 'not_found', message: 'no' } } } : { status: 200, body: result };
+		});
+		try {
+			const run = await mock.run(
+				moderate({ imageUrl: SAFE_IMAGE_URL, mode: 'deferredWait', pollInterval: 0.1, waitTimeout: 5 }),
+				undefined,
+				{ baseUrl: server.url },
+			);
+			expect(run.status).toBe('success');
+			expect(output(run)[0].json).toEqual(result);
+			expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+				'POST /image',
+				'GET /image/img-404',
+				'GET /image/img-404',
+				'GET /image/img-404',
+			]);
+		} finally {
+			await server.stop();
+		}
+	});
+});
+
+function imageIdFromPolls(): string {
+	const poll = mock.service.requests.find((r) => r.method === 'GET');
+	if (!poll) throw new Error('no poll request recorded');
+	return decodeURIComponent(poll.path.replace('/image/', ''));
+}

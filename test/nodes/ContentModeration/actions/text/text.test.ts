@@ -1,0 +1,51 @@
+/** Text > Get and Text > Delete (text moderations come from text queue items: the spec has no direct text submission), through n8n-core's engine against the mock. */
+import type { IDataObject } from 'n8n-workflow';
+
+import { PROFANE_TEXT, PROFANE_TEXT_FILTERED } from '../../../../../dev/mock/fixtures';
+import { addTextItem, nodeError, output, useMock, whenProcessed } from '../../../../helpers/nodeRun';
+
+const mock = useMock({ processMs: 30 });
+
+describe('Text > Get and Text > Delete', () => {
+	it('reads a text moderation, deletes it, then reading it gives 404', async () => {
+		const added = await addTextItem(mock, 'texts', PROFANE_TEXT);
+		await whenProcessed(mock);
+		const read = await mock.run({ resource: 'queue', operation: 'getItem', queueId: 'texts', itemId: added.id as string });
+		const textId = (output(read)[0].json.moderation as IDataObject).id as string;
+		mock.service.reset();
+
+		const get = await mock.run({ resource: 'text', operation: 'get', textId });
+		expect(get.status).toBe('success');
+		expect(output(get)[0].json).toEqual(
+			expect.objectContaining({ id: textId, content: PROFANE_TEXT, filteredContent: PROFANE_TEXT_FILTERED }),
+		);
+
+		const del = await mock.run({ resource: 'text', operation: 'delete', textId });
+		expect(del.status).toBe('success');
+		// The node's own confirmation; that the service really deleted it is the 404 below.
+		expect(output(del)[0].json).toEqual({ id: textId, deleted: true });
+		expect(output(del)[0].pairedItem).toEqual({ item: 0 });
+
+		const again = await mock.run({ resource: 'text', operation: 'get', textId });
+		expect(nodeError(again).httpCode).toBe('404');
+		expect(mock.service.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			`GET /text/${textId} 200`,
+			`DELETE /text/${textId} 200`,
+			`GET /text/${textId} 404`,
+		]);
+	});
+
+	it('reports a delete the service refused as that error, never as deleted', async () => {
+		const run = await mock.run({ resource: 'text', operation: 'delete', textId: 'no-such-text' }, undefined, {
+			onError: 'continueRegularOutput',
+		});
+		expect(run.status).toBe('success');
+		const [item] = output(run);
+		expect(item.json.deleted).toBeUndefined();
+		expect(item.json.error).toMatch(/^The Content Moderation Service answered 404/);
+		expect(item.pairedItem).toEqual({ item: 0 });
+		expect(mock.service.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'DELETE /text/no-such-text 404',
+		]);
+	});
+});

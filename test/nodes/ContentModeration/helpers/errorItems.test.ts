@@ -1,0 +1,45 @@
+/** Error items (continueOnFail) and the errors the node throws on. */
+import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
+
+import { asNodeError, errorItem } from '../../../../nodes/ContentModeration/helpers/errorItems';
+
+const node: INode = {
+	id: '1',
+	name: 'Content Moderation',
+	type: 'n8n-nodes-content-moderation.contentModeration',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+describe('error mapping', () => {
+	it('errorItem keeps message, description and HTTP status, paired to the item, only n8n error keys', () => {
+		const apiError = new NodeApiError(node, { message: 'x' }, {
+			message: 'The Content Moderation Service answered 404: gone',
+			description: 'Check the id',
+			httpCode: '404',
+		});
+		expect(errorItem(apiError, 3)).toEqual({
+			json: {
+				error: 'The Content Moderation Service answered 404: gone',
+				details: { description: 'Check the id', httpCode: '404' },
+			},
+			pairedItem: { item: 3 },
+		});
+	});
+
+	it('errorItem of a plain error or a non-error value', () => {
+		expect(errorItem(new Error('boom'), 0)).toEqual({ json: { error: 'boom' }, pairedItem: { item: 0 } });
+		expect(errorItem(undefined, 1)).toEqual({ json: { error: 'Unknown error' }, pairedItem: { item: 1 } });
+	});
+
+	it('asNodeError keeps node errors and wraps anything else with the item index', () => {
+		const ctx = { getNode: () => node } as never;
+		const operational = new NodeOperationError(node, 'bad', { itemIndex: 2 });
+		expect(asNodeError(ctx, operational, 2)).toBe(operational);
+		const wrapped = asNodeError(ctx, new TypeError('oops'), 4);
+		expect(wrapped).toBeInstanceOf(NodeOperationError);
+		expect(wrapped.message).toBe('oops');
+		expect(wrapped.context.itemIndex).toBe(4);
+	});
+});

@@ -1,0 +1,151 @@
+import {
+	RETRY_AFTER_JITTER_MS,
+	backoffDelay,
+	decideRetry,
+	isRetryable,
+	networkErrorCode,
+	parseRetryAfter,
+	type RetrySettings,
+	type TryOutcome,
+} from '../../../../nodes/ContentModeration/transport/retry';
+
+const NOW = Date.parse('2026-11-21T12:00:00.000Z');
+const settings: RetrySettings = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
+const status = (statusCode: number, retryAfter?: unknown): TryOutcome => ({ kind: 'status', statusCode, retryAfter });
+const network = (code?: string): TryOutcome => ({ kind: 'network', code });
+
+describe('parseRetryAfter', () => {
+	it.each([
+		['0', 0],
+		['1', 1000],
+		[' 30 ', 30_000],
+		['1.5', 1500],
+		[2, 2000],
+		[['3'], 3000],
+		['Sat, 21 Nov 2026 12:00:05 GMT', 5000],
+		['Sat, 21 Nov 2026 11:59:00 GMT', 0],
+	])('%p -> %p ms', (value, expected) => {
+		expect(parseRetryAfter(value, NOW)).toBe(expected);
+	});
+
+	it.each([undefined, null, '', 'soon', '-1', -1, '1e3', {}])('%p is unreadable', (value) => {
+		expect(parseRetryAfter(value, NOW)).toBeUndefined();
+	});
+});
+
+describe('backoffDelay (full jitter)', () => {
+	it('draws from [0, base * 2^n], capped at maxDelayMs', () => {
+		expect(backoffDelay(0, settings, () => 0.999999)).toBe(99);
+		expect(backoffDelay(2, settings, () => 0.5)).toBe(200);
+		expect(backoffDelay(3, settings, () => 0.999999)).toBe(799);
+		expect(backoffDelay(10, settings, () => 0.999999)).toBe(999);
+		expect(backoffDelay(10, settings, () => 0)).toBe(0);
+	});
+});
+
+describe('isRetryable: which failures may be sent again', () => {
+	it.each([
+		// POST: only where the service cannot have acted.
+		['POST', status(429), true],
+		['POST', status(429, '1'), true],
+		['POST', status(503, '1'), true],
+		['POST', status(503), false],
+		['POST', status(503, 'garbage'), false],
+		['POST', status(500), false],
+		['POST', status(502), false],
+		['POST', status(504), false],
+		['POST', network('ECONNREFUSED'), true],
+		['POST', network('ECONNRESET'), false],
+		['POST', network('ETIMEDOUT'), false],
+		['POST', network(undefined), false],
+		['POST', status(400), false],
+		// DELETE is treated like POST.
+		['DELETE', status(500), false],
+		['DELETE', status(429), true],
+		// GET: also network errors and any 5xx.
+		['GET', status(500), true],
+		['GET', status(502), true],
+		['GET', status(503), true],
+		['GET', status(504), true],
+		['GET', status(429), true],
+		['GET', network('ECONNRESET'), true],
+		['GET', network('ETIMEDOUT'), true],
+		['GET', network('UND_ERR_SOCKET'), true],
+		['get', network('ECONNRESET'), true],
+		['GET', network('ENOTFOUND'), false],
+		['GET', network('ERR_CANCELED'), false],
+		['GET', network(undefined), false],
+		['GET', status(400), false],
+		['GET', status(401), false],
+		['GET', status(404), false],
+	] as Array<[string, TryOutcome, boolean]>)('%s %j -> %p', (method, outcome, expected) => {
+		expect(isRetryable(method, outcome, NOW)).toBe(expected);
+	});
+});
+
+describe('decideRetry', () => {
+	it('waits Retry-After on 429 and 503, plus up to RETRY_AFTER_JITTER_MS of jitter', () => {
+		const none = () => 0;
+		const most = () => 0.999999;
+		expect(decideRetry('POST', status(429, '1'), 0, settings, NOW, none)).toEqual({ retry: true, delayMs: 1000 });
+		expect(decideRetry('POST', status(503, '0'), 0, settings, NOW, none)).toEqual({ retry: true, delayMs: 0 });
+		expect(decideRetry('GET', status(503, 'Sat, 21 Nov 2026 12:00:00 GMT'), 1, settings, NOW, none)).toEqual({
+			retry: true,
+			delayMs: 0,
+		});
+		expect(decideRetry('POST', status(429, '0'), 0, settings, NOW, most)).toEqual({
+			retry: true,
+			delayMs: RETRY_AFTER_JITTER_MS - 1,
+		});
+		// Never past the cap, jitter included.
+		expect(decideRetry('POST', status(429, '1'), 0, settings, NOW, most)).toEqual({ retry: true, delayMs: 1000 });
+	});
+
+	it('backs off with jitter when there is no Retry-After', () => {
+		expect(decideRetry('POST', status(429), 2, settings, NOW, () => 0.5)).toEqual({ retry: true, delayMs: 200 });
+		expect(decideRetry('GET', status(500, '7'), 0, settings, NOW, () => 0.5)).toEqual({ retry: true, delayMs: 50 });
+		expect(decideRetry('GET', network('ECONNRESET'), 1, settings, NOW, () => 0.5)).toEqual({
+			retry: true,
+			delayMs: 100,
+		});
+	});
+
+	it('stops after maxRetries', () => {
+		expect(decideRetry('POST', status(429, '0'), 3, settings, NOW)).toEqual({ retry: false, reason: 'exhausted' });
+		expect(decideRetry('POST', status(429, '0'), 0, { ...settings, maxRetries: 0 }, NOW)).toEqual({
+			retry: false,
+			reason: 'exhausted',
+		});
+	});
+
+	it('does not wait past maxDelayMs: a longer Retry-After fails the item', () => {
+		expect(decideRetry('POST', status(429, '5'), 0, settings, NOW)).toEqual({
+			retry: false,
+			reason: 'retry-after-too-long',
+			retryAfterMs: 5000,
+		});
+	});
+
+	it('says when a failure is not retryable at all', () => {
+		expect(decideRetry('POST', status(500), 0, settings, NOW)).toEqual({ retry: false, reason: 'not-retryable' });
+	});
+});
+
+describe('networkErrorCode', () => {
+	it('finds the system code through wrappers', () => {
+		const sys = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+		const aggregate = Object.assign(new AggregateError([sys], 'all failed'), { code: undefined });
+		const axiosLike = Object.assign(new Error('x'), { code: 'ERR_BAD_THING', cause: aggregate });
+		const wrapper = Object.assign(new Error('wrapped'), { cause: axiosLike });
+		expect(networkErrorCode(wrapper)).toBe('ECONNREFUSED');
+		expect(networkErrorCode(axiosLike)).toBe('ECONNREFUSED');
+	});
+
+	it('falls back to the first code-like value, and survives cycles', () => {
+		const a: Record<string, unknown> = { code: 'ERR_CANCELED' };
+		a.cause = a;
+		expect(networkErrorCode(a)).toBe('ERR_CANCELED');
+		expect(networkErrorCode(new Error('plain'))).toBeUndefined();
+		expect(networkErrorCode(undefined)).toBeUndefined();
+	});
+});

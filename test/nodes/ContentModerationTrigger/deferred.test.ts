@@ -1,0 +1,93 @@
+/**
+ * End to end in one process: the action node (Image > Moderate, mode deferred) runs through
+ * n8n-core's real engine against the mock service with its Callback URL pointing at a running
+ * trigger webhook; the mock's completion callback starts the trigger.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { moderationNode, runWorkflow } from '../../helpers/engine';
+import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
+import { startMockService, type MockService } from '../../../dev/mock/server';
+import { startTriggerServer, type TriggerServer } from '../../helpers/webhook-server';
+
+const CALLBACK_TOKEN = 'deferred-cb-secret';
+
+let mock: MockService;
+let trigger: TriggerServer;
+
+beforeAll(async () => {
+	mock = await startMockService({ processMs: 50, callbackRetries: 2, callbackBackoffMs: 20 });
+	trigger = await startTriggerServer({
+		parameters: { events: 'all', callbackToken: CALLBACK_TOKEN },
+		credentials: { baseUrl: mock.url, accessToken: mock.token },
+	});
+});
+
+afterAll(async () => {
+	await trigger.stop();
+	await mock.stop();
+});
+
+async function submitDeferred(imageUrl: string, callbackUrl: string): Promise<string> {
+	const run = await runWorkflow({
+		nodes: [
+			moderationNode({
+				resource: 'image',
+				operation: 'moderate',
+				inputType: 'url',
+				imageUrl,
+				mode: 'deferred',
+				options: { callbackUrl },
+			}),
+		],
+		credentials: { contentModerationApi: { baseUrl: mock.url, accessToken: mock.token } },
+	});
+	expect(run.status).toBe('success');
+	const output = run.outputOf('Content Moderation');
+	expect(output).toHaveLength(1);
+	const { id } = output[0].json as { id: string };
+	expect(typeof id).toBe('string');
+	return id;
+}
+
+test('a deferred Image > Moderate with the trigger URL as Callback URL starts the trigger with the full result', async () => {
+	const id = await submitDeferred(UNSAFE_IMAGE_URL, `${trigger.webhookUrl}?token=${CALLBACK_TOKEN}`);
+
+	await trigger.waitForExecutions(1, 10_000);
+	await mock.whenIdle(10_000);
+
+	expect(trigger.executions).toHaveLength(1);
+	expect(trigger.executions[0]).toHaveLength(1);
+	const item = trigger.executions[0][0].json;
+
+	// The same result the service gives when it is read by id.
+	const read = await fetch(`${mock.url}/image/${id}`, {
+		headers: { authorization: `Bearer ${mock.token}` },
+		signal: AbortSignal.timeout(10_000),
+	});
+	expect(read.status).toBe(200);
+	const { receivedAt, ...result } = item;
+	expect(result).toEqual(await read.json());
+	expect(item.id).toBe(id);
+	expect(item.isSafe).toBe(false);
+	expect((item.suggestedActions as IDataObject).reject).toBe(true);
+	expect(typeof receivedAt).toBe('string');
+	expect(item.error).toBeUndefined();
+
+	const deliveries = mock.callbacks.filter((attempt) => attempt.moderationId === id);
+	expect(deliveries).toHaveLength(1);
+	expect(deliveries[0]).toMatchObject({ ok: true, status: 200, attempt: 1 });
+	expect(JSON.stringify(trigger.executions)).not.toContain(CALLBACK_TOKEN);
+});
+
+test('a callback URL without the token is refused with 401 and starts nothing', async () => {
+	const before = trigger.executions.length;
+
+	const id = await submitDeferred(SAFE_IMAGE_URL, trigger.webhookUrl);
+	await mock.whenIdle(10_000);
+
+	const deliveries = mock.callbacks.filter((attempt) => attempt.moderationId === id);
+	expect(deliveries.length).toBeGreaterThanOrEqual(1);
+	expect(deliveries.every((attempt) => attempt.status === 401 && !attempt.ok)).toBe(true);
+	expect(trigger.executions).toHaveLength(before);
+});
