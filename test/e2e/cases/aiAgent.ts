@@ -209,6 +209,8 @@ async function runOnce(ctx: E2eContext, stub: { requests: ScriptedRequest[] }, a
 	const tools: any[] = first.tools ?? [];
 	const tool = tools.map((t) => (api === 'chat' ? t.function : t)).find((t) => t?.name === TOOL_NAME);
 	assert(tool, `${api}: no tool ${TOOL_NAME} offered to the model (got ${JSON.stringify(tools).slice(0, 300)})`);
+	// All the model learns about what the tool does and returns: the operation's action text.
+	assert(/safety verdict with risk scores/.test(tool.description ?? ''), `${api}: tool description ${JSON.stringify(tool.description)}`);
 	const props = Object.keys(tool.parameters?.properties ?? {}).sort();
 	assert(props.join() === 'actorId,imageUrl', `${api}: tool parameters ${props.join()} (expected actorId,imageUrl)`);
 
