@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** The n8n the tests and the demo run by default. */
-export const DEFAULT_N8N_VERSION = '2.41.1';
+const DEFAULT_N8N_VERSION = '2.41.1';
 export const N8N_VERSION = process.env.N8N_VERSION?.trim() || DEFAULT_N8N_VERSION;
 export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
 if (!/^\d+\.\d+\.\d+$/.test(N8N_VERSION) || (N8N_MAJOR !== 1 && N8N_MAJOR !== 2)) {
@@ -21,7 +21,7 @@ if (!/^\d+\.\d+\.\d+$/.test(N8N_VERSION) || (N8N_MAJOR !== 1 && N8N_MAJOR !== 2)
  * linkedom 0.18.15 needs `cssomnom` (not in the registry); n8n-nodes-base 1.x takes `xlsx` from a
  * tarball URL outside the registry, replaced by its registry republish.
  */
-export function installOverrides(major = N8N_MAJOR): Record<string, string> {
+function installOverrides(major = N8N_MAJOR): Record<string, string> {
 	const overrides: Record<string, string> = { linkedom: '0.18.12' };
 	if (major === 1) overrides.xlsx = 'npm:@e965/xlsx@0.20.3';
 	return overrides;

@@ -1,4 +1,5 @@
 /** Minimal client for n8n's internal REST API: owner setup, login, JSON requests with the auth cookie. */
+import { waitFor } from '../wait';
 
 export const OWNER = {
 	email: 'owner@example.com',
@@ -46,11 +47,15 @@ export class N8nRest {
 	/** Creates the owner account (first start only) and signs in. */
 	async setupOwnerAndLogin(owner = OWNER): Promise<void> {
 		// n8n 1.x answers /healthz/readiness before it mounts its REST routes (404 until then).
-		let setup = await this.request('POST', '/rest/owner/setup', owner);
-		for (let t0 = Date.now(); setup.status === 404 && Date.now() - t0 < 120_000; ) {
-			await new Promise((r) => setTimeout(r, 500));
-			setup = await this.request('POST', '/rest/owner/setup', owner);
-		}
+		const setup = await waitFor(
+			'n8n REST API (POST /rest/owner/setup answers other than 404)',
+			async () => {
+				const r = await this.request('POST', '/rest/owner/setup', owner);
+				return r.status === 404 ? undefined : r;
+			},
+			120_000,
+			500,
+		);
 		if (setup.status !== 200 && setup.status !== 400) {
 			throw new Error(`owner setup failed: ${setup.status} ${setup.text.slice(0, 300)}`);
 		}

@@ -4,12 +4,9 @@
  * replies first ask for a moderation with arguments it chose, then answer with the verdict it was given
  * back. Run once through the Chat Completions API and once through the Responses API.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { N8N_MAJOR } from '../../../dev/n8n/install';
 import { ACTION_TYPE } from '../../../dev/n8n/package';
-import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../../dev/n8n/stack';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, importIntoN8n } from '../../../dev/n8n/stack';
 import { executeWorkflow } from '../../../dev/n8n/summary';
 import { startScriptedServer, type ScriptedRequest, type ScriptedReply } from '../../helpers/scripted-server';
 import { assert, E2eContext } from '../context';
@@ -22,7 +19,7 @@ const STUB_KEY = 'sk-stub-not-a-secret';
 const MODEL_ID = 'stub-moderation-model';
 
 /** The arguments the stub "model" chooses; mock_* parameters make the mock's verdict exact. */
-export const CHOSEN = {
+const CHOSEN = {
 	imageUrl: 'https://images.example.com/uploads/agent-7.jpg?mock_risk=87&mock_violence_gore=91',
 	actorId: 'agent-user-42',
 };
@@ -105,7 +102,7 @@ function resultFromToolOutput(text: string): any {
 	return v?.json ?? v;
 }
 
-export function verdictAnswer(result: any): string {
+function verdictAnswer(result: any): string {
 	const cats = (result?.nsfwCategories ?? []).map((c: any) => `${c.category} ${c.severity}`).join(', ');
 	return `Verdict: ${result?.isSafe ? 'SAFE' : 'FLAGGED'}, overall risk ${result?.riskScores?.overall}${cats ? ` (${cats})` : ''}.`;
 }
@@ -167,32 +164,6 @@ function openAiStubReply(req: ScriptedRequest): ScriptedReply {
 	return { status: 404, body: { error: { message: `stub: no route ${req.method} ${req.path}` } } };
 }
 
-async function importInto(ctx: E2eContext, stubUrl: string): Promise<void> {
-	const dir = mkdtempSync(join(tmpdir(), 'cm-agent-'));
-	try {
-		const creds = join(dir, 'credentials');
-		const wfs = join(dir, 'workflows');
-		mkdirSync(creds);
-		mkdirSync(wfs);
-		writeFileSync(
-			join(creds, 'openai.json'),
-			JSON.stringify({ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: STUB_KEY, url: `${stubUrl}/v1` } }),
-		);
-		for (const api of ['chat', 'responses'] as const) {
-			writeFileSync(join(wfs, `${api}.json`), JSON.stringify(agentWorkflow(api)));
-		}
-		for (const args of [
-			['import:credentials', '--separate', `--input=${creds}`],
-			['import:workflow', '--separate', `--input=${wfs}`],
-		]) {
-			const r = await ctx.stack.n8n.cli(args);
-			assert(r.code === 0, `n8n ${args[0]} exited ${r.code}: ${(r.stdout + r.stderr).slice(-1500)}`);
-		}
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
-}
-
 async function runOnce(ctx: E2eContext, stub: { requests: ScriptedRequest[] }, api: Api): Promise<string> {
 	const since = ctx.mock.requests.length;
 	const stubSince = stub.requests.length;
@@ -248,7 +219,8 @@ async function runOnce(ctx: E2eContext, stub: { requests: ScriptedRequest[] }, a
 export async function aiAgent(ctx: E2eContext): Promise<string> {
 	const stub = await startScriptedServer(openAiStubReply);
 	try {
-		await importInto(ctx, stub.url);
+		const credential = { ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: STUB_KEY, url: `${stub.url}/v1` } };
+		await importIntoN8n(ctx.stack.n8n, [credential], [agentWorkflow('chat'), agentWorkflow('responses')]);
 		const parts: string[] = [];
 		for (const api of ['chat', 'responses'] as const) parts.push(await runOnce(ctx, stub, api));
 		const tool = (stub.requests.find((r) => r.method === 'POST')?.body as any)?.tools?.[0];

@@ -25,7 +25,7 @@ function jsFiles(dir: string): string[] {
 }
 
 /** Values the compiled nodes take from n8n-workflow at run time (`n8n_workflow_1.X` in tsc's CommonJS). */
-export function runtimeImports(packageDir: string): string[] {
+function runtimeImports(packageDir: string): string[] {
 	const names = new Set<string>();
 	for (const f of jsFiles(join(packageDir, 'dist'))) {
 		for (const m of readFileSync(f, 'utf8').matchAll(/\bn8n_workflow_\d+\.([A-Za-z_$][\w$]*)/g)) names.add(m[1]);
