@@ -175,6 +175,11 @@ async function runOnce(ctx: E2eContext, stub: { requests: ScriptedRequest[] }, a
 		`${api}: the model stub got ${modelCalls.map((r) => r.path).join(', ') || 'nothing'}, expected 2 x ${ENDPOINT[api]}`,
 	);
 
+	assert(
+		modelCalls.every((r) => r.headers.authorization === `Bearer ${STUB_KEY}`),
+		`${api}: the model stub was called without the OpenAI credential's key`,
+	);
+
 	// What n8n offered the model: one tool, named after the node, its parameters from the $fromAI calls.
 	const first = modelCalls[0].body as any;
 	const tools: any[] = first.tools ?? [];
