@@ -8,6 +8,11 @@ export interface MockServiceOptions {
 	latencyMs?: number;
 	/** How long a deferred image or a queue item takes to process */
 	processMs?: number;
+	/**
+	 * Up to this much more per deferred image, from a seeded generator (the same sequence on every run),
+	 * so that results complete, and callbacks go out, in another order than the submissions
+	 */
+	processJitterMs?: number;
 	/** Fraction (0..1) of requests answered 503 with Retry-After, before anything else happens */
 	faultRate?: number;
 	/** Fraction (0..1) of requests answered 429 with Retry-After, before anything else happens */
@@ -34,6 +39,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	token: 'test-token',
 	latencyMs: 0,
 	processMs: 200,
+	processJitterMs: 0,
 	faultRate: 0,
 	throttleRate: 0,
 	retryAfterSeconds: 1,
@@ -50,6 +56,7 @@ export type RuntimeOptions = Pick<
 	MockServiceOptions,
 	| 'latencyMs'
 	| 'processMs'
+	| 'processJitterMs'
 	| 'faultRate'
 	| 'throttleRate'
 	| 'retryAfterSeconds'
@@ -67,6 +74,7 @@ function checkOptions(options: ResolvedOptions): void {
 	for (const key of [
 		'latencyMs',
 		'processMs',
+		'processJitterMs',
 		'retryAfterSeconds',
 		'rateLimit',
 		'callbackRetries',

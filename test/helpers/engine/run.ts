@@ -167,7 +167,11 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 	const { workflow, additionalData, startNode, core } = await prepareWorkflow(options);
 	const mode = options.mode ?? 'manual';
 	const execute = new core.WorkflowExecute(additionalData, mode);
-	const run = await execute.run({ workflow, startNode });
+	return describeRun(await execute.run({ workflow, startNode }));
+}
+
+/** The WorkflowRun view of one finished (or waiting) IRun. */
+export function describeRun(run: IRun): WorkflowRun {
 	const runData = run.data.resultData.runData;
 	const binaryDataPath = process.env.N8N_BINARY_DATA_STORAGE_PATH ?? '';
 
