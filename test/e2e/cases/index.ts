@@ -4,6 +4,7 @@ import { catalogue } from './catalogue';
 import { burst, deferredWithTrigger, wrongToken } from './deferred';
 import { editor } from './editor';
 import { examplesRun } from './examples';
+import { waitForCallback, waitForCallbackAcrossRestart } from './waitForCallback';
 
 export interface E2eCase {
 	id: number;
@@ -20,4 +21,6 @@ export const cases: E2eCase[] = [
 	{ id: 5, name: 'node catalogue lists both nodes and the credential with icons', run: catalogue },
 	{ id: 6, name: 'editor in headless Chromium: icons, panels, every resource/operation', run: editor },
 	{ id: 7, name: 'the other example workflows run as documented', run: examplesRun },
+	{ id: 8, name: 'Wait for Callback: the execution waits, nothing is read, the callbacks resume it', run: waitForCallback },
+	{ id: 9, name: 'Wait for Callback: n8n restarted while the execution waits, then resumed', run: waitForCallbackAcrossRestart },
 ];

@@ -38,10 +38,10 @@ const probeNode: INodeType = {
 	},
 	async execute(this: IExecuteFunctions) {
 		return [
-			this.getInputData().map((item, itemIndex) => {
-				let paired: unknown;
+			this.getInputData().map((item, itemIndex): INodeExecutionData => {
+				let paired: string | null;
 				try {
-					paired = this.getNodeParameter('value', itemIndex);
+					paired = (this.getNodeParameter('value', itemIndex) as string | undefined) ?? null;
 				} catch (error) {
 					paired = `error: ${(error as Error).message}`;
 				}

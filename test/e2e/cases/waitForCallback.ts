@@ -1,0 +1,156 @@
+/**
+ * Case 8: Image > Moderate, Mode "Wait for Callback", in a real n8n (example 05). The execution is
+ * read from n8n's own records: it waits, the service reads nothing while nothing is ready, the
+ * service's callbacks resume it once with every result routed; then again with n8n restarted while
+ * the execution waits.
+ */
+import { join } from 'node:path';
+
+import { EXAMPLES_DIR, readWorkflow } from '../../../dev/n8n/stack';
+import { executeWorkflow } from '../../../dev/n8n/summary';
+import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
+import { assert, E2eContext, sleep, waitFor } from '../context';
+
+const WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '05-wait-for-callback.json'));
+const NODE = 'Moderate and Wait for Callback';
+
+type Row = { id: number; status: string };
+
+async function statusOf(ctx: E2eContext, id: number): Promise<string> {
+	const rows = (await ctx.db.executions(WORKFLOW.id)) as Row[];
+	return rows.find((row) => row.id === id)?.status ?? 'missing';
+}
+
+/** The moderation ids the execution submitted, with the callback URL each was given. */
+function submissionsSince(ctx: E2eContext, since: number) {
+	return ctx.mock.requests
+		.filter((r) => r.method === 'POST' && r.path === '/image' && r.time >= since && r.status < 300)
+		.map((r) => ({
+			callbackUrl: String((r.body as { options?: { callbackUrl?: string } }).options?.callbackUrl),
+		}));
+}
+
+function readsOf(ctx: E2eContext, ids: string[]) {
+	return ctx.mock.requests.filter((r) => r.method === 'GET' && ids.some((id) => r.path === `/image/${id}`));
+}
+
+/** Starts example 05 with `n8n execute`; the CLI returns once the execution waits. */
+async function startWaiting(ctx: E2eContext) {
+	const since = Date.now();
+	const run = await executeWorkflow(ctx.stack, ctx.db, WORKFLOW.id);
+	assert(run.status === 'waiting', `execution #${run.executionId} is ${run.status}, expected waiting`);
+	const submitted = ctx.mock.submissionLog.filter((s) => s.time >= since).map((s) => s.id);
+	assert(submitted.length === 3, `the execution submitted ${submitted.length} images, expected 3`);
+	const urls = submissionsSince(ctx, since).map((s) => s.callbackUrl);
+	assert(
+		urls.every((url) => url.startsWith(`${ctx.stack.n8n.url}/webhook-waiting/${run.executionId}/callback?signature=`)),
+		`callback URLs are not this execution's resume URLs: ${urls.join(' ')}`,
+	);
+	return { executionId: run.executionId, ids: submitted, urls };
+}
+
+/** The finished execution's routed outputs, checked against the example's three images. */
+async function expectRouted(ctx: E2eContext, executionId: number, ids: string[]): Promise<string> {
+	const detail = await ctx.db.execution(executionId);
+	assert(detail.status === 'success', `execution #${executionId} ended ${detail.status}: ${JSON.stringify(detail.error)?.slice(0, 300)}`);
+	const outputs = detail.outputs[NODE] ?? [];
+	assert(outputs.length === 4 && outputs[0].length === 0, `outputs of ${NODE}: ${JSON.stringify(outputs.map((o) => o.length))}`);
+	const [, safe, flagged, review] = outputs;
+	const one = (items: any[], pattern: RegExp, what: string) => {
+		assert(items.length === 1 && pattern.test(items[0].imageUrl), `${what}: ${JSON.stringify(items.map((i) => i.imageUrl))}`);
+		assert(ids.includes(items[0].moderation?.id), `${what} carries no submitted moderation id`);
+	};
+	one(safe, /beach/, 'Safe');
+	one(flagged, /violence-gore/, 'Flagged');
+	one(review, /casino/, 'Review');
+	for (const [node, count] of [
+		['Publish', 1],
+		['Hold for Review', 1],
+		['Send to Review', 1],
+	] as const) {
+		assert((detail.items[node] ?? []).length === count, `${node} got ${(detail.items[node] ?? []).length} items`);
+	}
+	assert(detail.items['Moderation Timed Out'] === undefined, 'Moderation Timed Out ran');
+	return 'Safe beach, Flagged violence-gore, Review casino';
+}
+
+async function post(url: string, body: unknown): Promise<number> {
+	const res = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+		signal: AbortSignal.timeout(30_000),
+	});
+	await res.text();
+	return res.status;
+}
+
+export async function waitForCallback(ctx: E2eContext): Promise<string> {
+	// Results take 6 s: long enough to see the execution wait, and that nothing is read meanwhile.
+	ctx.mock.configure({ processMs: 6_000, callbackRetries: 8, callbackBackoffMs: 500, callbackTimeoutMs: 30_000 });
+	try {
+		const { executionId, ids, urls } = await startWaiting(ctx);
+		await sleep(2_000);
+		assert((await statusOf(ctx, executionId)) === 'waiting', `execution #${executionId} is not waiting after 2 s`);
+		assert(readsOf(ctx, ids).length === 0, `the service saw ${readsOf(ctx, ids).length} reads while nothing was ready`);
+
+		// Refused without resuming: n8n's own signature check, then the node's key check.
+		const forged = new URL(urls[0]);
+		forged.searchParams.set('signature', 'f'.repeat(forged.searchParams.get('signature')?.length ?? 64));
+		const forgedStatus = await post(forged.toString(), { id: ids[0] });
+		assert(forgedStatus === 401, `a wrong signature was answered ${forgedStatus}`);
+		const wrongKey = new URL(urls[0]);
+		wrongKey.searchParams.set('key', '0'.repeat(64));
+		const keyStatus = await post(wrongKey.toString(), { id: ids[0] });
+		assert(keyStatus === 401, `a wrong key was answered ${keyStatus}`);
+		assert((await statusOf(ctx, executionId)) === 'waiting', `execution #${executionId} left the wait after refused calls`);
+
+		await waitFor('the execution to finish', async () => ((await statusOf(ctx, executionId)) === 'success' ? true : undefined), 90_000, 500);
+		const routed = await expectRouted(ctx, executionId, ids);
+		const attempts = ctx.mock.callbacks.filter((c) => ids.includes(c.moderationId));
+		const statuses = attempts.map((c) => c.status ?? c.error).join(',');
+		assert(attempts.some((c) => c.status === 200), `no callback was accepted: ${statuses}`);
+
+		// A repeated callback after the execution went on: answered, nothing started.
+		const late = await post(urls[0], { id: ids[0] });
+		assert(late === 409, `a late callback was answered ${late}`);
+		const rows = (await ctx.db.executions(WORKFLOW.id)) as Row[];
+		assert(rows.filter((row) => row.id > executionId).length === 0, 'a late callback started an execution');
+
+		return `#${executionId} waited with 0 reads, 401 to a forged signature and a wrong key, resumed (${routed}; callback answers ${statuses}; ${readsOf(ctx, ids).length} reads), late callback 409`;
+	} finally {
+		ctx.mock.configure({
+			processMs: DEFAULT_OPTIONS.processMs,
+			callbackRetries: DEFAULT_OPTIONS.callbackRetries,
+			callbackBackoffMs: DEFAULT_OPTIONS.callbackBackoffMs,
+			callbackTimeoutMs: DEFAULT_OPTIONS.callbackTimeoutMs,
+		});
+	}
+}
+
+/** Case 9: n8n stopped and started again while the execution waits; the callbacks then resume it. */
+export async function waitForCallbackAcrossRestart(ctx: E2eContext): Promise<string> {
+	// Results come after n8n is back; a callback that finds n8n down is retried by the service.
+	ctx.mock.configure({ processMs: 30_000, callbackRetries: 8, callbackBackoffMs: 1_000, callbackTimeoutMs: 30_000 });
+	try {
+		const { executionId, ids } = await startWaiting(ctx);
+		const t0 = Date.now();
+		await ctx.stack.n8n.stop();
+		await ctx.stack.n8n.start();
+		await ctx.stack.rest.setupOwnerAndLogin();
+		const restartSeconds = ((Date.now() - t0) / 1000).toFixed(0);
+		assert((await statusOf(ctx, executionId)) === 'waiting', `execution #${executionId} is not waiting after the restart`);
+		assert(readsOf(ctx, ids).length === 0, `the service saw reads before any result was ready`);
+
+		await waitFor('the execution to finish', async () => ((await statusOf(ctx, executionId)) === 'success' ? true : undefined), 150_000, 1_000);
+		const routed = await expectRouted(ctx, executionId, ids);
+		return `#${executionId} waited across an n8n restart (${restartSeconds} s), then resumed: ${routed}`;
+	} finally {
+		ctx.mock.configure({
+			processMs: DEFAULT_OPTIONS.processMs,
+			callbackRetries: DEFAULT_OPTIONS.callbackRetries,
+			callbackBackoffMs: DEFAULT_OPTIONS.callbackBackoffMs,
+			callbackTimeoutMs: DEFAULT_OPTIONS.callbackTimeoutMs,
+		});
+	}
+}
