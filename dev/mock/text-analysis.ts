@@ -29,7 +29,7 @@ const censor = new TextCensor().setStrategy(asteriskCensorStrategy());
 const sentimentAnalyzer = new Sentiment();
 
 /** ISO 639-1 code from tinyld; 'en' when it cannot tell (short texts) or has no two-letter code. */
-export function detectLanguage(text: string): string {
+function detectLanguage(text: string): string {
 	const found = detect(text);
 	const iso2 = found.length === 2 ? found : found ? toISO2(found) : '';
 	return /^[a-z]{2}$/.test(iso2) ? iso2 : 'en';
@@ -45,7 +45,7 @@ function spamScore(text: string, tokens: string[]): number {
 	return clampScore(score);
 }
 
-/** Deterministic text moderation (spec 2.3) with obscenity, tinyld and sentiment; see README.md. */
+/** Deterministic text moderation (spec 2.3) with obscenity, tinyld and sentiment; see docs/service-interface.md. */
 export function analyzeText(content: string): TextAnalysis {
 	const hash = sha256(content);
 	const digest = Buffer.from(hash, 'hex');

@@ -12,7 +12,7 @@ import { checkToken, redactHeaders, redactQuery } from './verification';
  * The service waits for the acknowledgement, so a read is retried once, briefly: the trigger must
  * answer a callback fast.
  */
-export const QUICK_RETRY_SETTINGS: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
+const QUICK_RETRY_SETTINGS: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
 
 /** Answers a refused call with a small JSON error and starts nothing. */
 function refuse(this: IWebhookFunctions, status: 400 | 401, message: string): IWebhookResponseData {

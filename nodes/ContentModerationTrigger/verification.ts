@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /** Where a caller may put the shared secret: `?token=` or this header. */
-export const TOKEN_QUERY_PARAMETER = 'token';
-export const TOKEN_HEADER = 'x-callback-token';
+const TOKEN_QUERY_PARAMETER = 'token';
+const TOKEN_HEADER = 'x-callback-token';
 
 /** Never copied into an output item: the secret itself and any credentials a caller sends along. */
 const SECRET_HEADERS = new Set([TOKEN_HEADER, 'authorization', 'proxy-authorization', 'cookie']);

@@ -15,8 +15,9 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { parseBaseUrl } from './baseUrl';
 import { addNote, apiError, networkError } from './errors';
 import { encodeLargeJsonBody } from './jsonBody';
-import { networkErrorCode, retryNote, withRetries } from './retry';
+import { networkErrorCode } from './retry';
 import type { RetrySettings, TryOutcome } from './retry';
+import { retryNote, withRetries } from './retryLoop';
 
 export const CREDENTIAL_TYPE = 'contentModerationApi';
 

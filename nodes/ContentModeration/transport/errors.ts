@@ -21,7 +21,7 @@ const STATUS_HINTS: Record<number, string> = {
 };
 
 /** The service's own message, from `{"error":{"message"}}`, `{"message"}` or a plain-text body. */
-export function serviceMessage(body: unknown): string | undefined {
+function serviceMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim() === '' ? undefined : body.trim().slice(0, 500);
 	if (body === null || typeof body !== 'object') return undefined;
 	const data = body as Record<string, unknown>;

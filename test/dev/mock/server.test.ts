@@ -9,27 +9,14 @@ import {
 	SAFE_TEXT,
 	UNSAFE_IMAGE_URL,
 } from '../../../dev/mock/fixtures';
-import { startMockService, type MockService } from '../../../dev/mock/server';
+import { startMockService } from '../../../dev/mock/server';
+import { waitFor } from '../../../dev/wait';
+import { useMock } from '../../helpers/mock';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let mock: MockService;
-const api = (method: string, path: string, options?: CallOptions) => call(mock.url, method, path, options);
-
-beforeAll(async () => {
-	mock = await startMockService({ processMs: 50 });
-});
-afterAll(() => mock.stop());
-beforeEach(() => mock.reset());
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-	for (let i = 0; i < 100; i++) {
-		const value = await read();
-		if (done(value)) return value;
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-	throw new Error('condition not reached within 100 reads');
-}
+const mock = useMock({ token: 'test-token' });
+const api = (method: string, path: string, options?: CallOptions) => call(mock.service.url, method, path, options);
 
 type Case = [name: string, json: unknown, code: string, field?: string];
 function asRows(cases: Case[]) {
@@ -49,10 +36,15 @@ function expectError(response: { status: number; body: any }, status: number, co
 }
 
 describe('startMockService', () => {
-	it('listens on 127.0.0.1 with a free port and the default token', () => {
-		expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-		expect(mock.url.endsWith(`:${mock.port}`)).toBe(true);
-		expect(mock.token).toBe('test-token');
+	it('listens on 127.0.0.1 with a free port and the default token', async () => {
+		const plain = await startMockService();
+		try {
+			expect(plain.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+			expect(plain.url.endsWith(`:${plain.port}`)).toBe(true);
+			expect(plain.token).toBe('test-token');
+		} finally {
+			await plain.stop();
+		}
 	});
 
 	it('refuses out-of-range options', async () => {
@@ -78,8 +70,8 @@ describe('auth', () => {
 		const response = await api(method, path, { token: null, json });
 		expectError(response, 401, 'unauthorized');
 		expect(response.headers['www-authenticate']).toBe('Bearer');
-		expect(mock.submissions.size).toBe(0);
-		expect(mock.requests.at(-1)).toMatchObject({ method, path, status: 401 });
+		expect(mock.service.submissions.size).toBe(0);
+		expect(mock.service.requests.at(-1)).toMatchObject({ method, path, status: 401 });
 		},
 	);
 
@@ -87,7 +79,7 @@ describe('auth', () => {
 		const response = await api('POST', '/image', { token: 'secret-guess', json: { image: SAFE_IMAGE_URL } });
 		expectError(response, 401, 'unauthorized');
 		expect(JSON.stringify(response.body)).not.toContain('secret-guess');
-		expect(mock.submissionLog).toHaveLength(0);
+		expect(mock.service.submissionLog).toHaveLength(0);
 	});
 
 	it('refuses other schemes and accepts a case-insensitive Bearer', async () => {
@@ -166,8 +158,8 @@ describe('POST /image immediate', () => {
 		expect(result.request.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 		// The hash of a URL submission is the SHA-256 of the URL text.
 		expect(result.hash).toBe('f95f71af64661b266b965af1f51b98499e014b28173b5d0689e932a7083dfc19');
-		expect(mock.submissions.get(`hash:${result.hash}`)).toBe(1);
-		expect(mock.submissions.get('meta:{"order":7}')).toBe(1);
+		expect(mock.service.submissions.get(`hash:${result.hash}`)).toBe(1);
+		expect(mock.service.submissions.get('meta:{"order":7}')).toBe(1);
 
 		const again = await api('GET', `/image/${result.id}`);
 		expect(again.status).toBe(200);
@@ -196,8 +188,8 @@ describe('POST /image immediate', () => {
 	it('counts submissions by actor so a duplicate shows', async () => {
 		await api('POST', '/image', { json: { image: SAFE_IMAGE_URL, options: { actorId: 'user-1' } } });
 		await api('POST', '/image', { json: { image: REVIEW_IMAGE_URL, options: { actorId: 'user-1' } } });
-		expect(mock.submissions.get('actor:user-1')).toBe(2);
-		expect(mock.submissionLog.map((entry) => entry.kind)).toEqual(['image', 'image']);
+		expect(mock.service.submissions.get('actor:user-1')).toBe(2);
+		expect(mock.service.submissionLog.map((entry) => entry.kind)).toEqual(['image', 'image']);
 	});
 });
 
@@ -234,7 +226,7 @@ describe('POST /image validation', () => {
 	it.each(asRows(cases))('refuses $name with 400', async ({ json, code, field }) => {
 		const response = await api('POST', '/image', { json });
 		expectError(response, 400, code, field);
-		expect(mock.submissions.size).toBe(0);
+		expect(mock.service.submissions.size).toBe(0);
 	});
 
 	it('accepts any JSON meta and returns it as stored', async () => {
@@ -252,7 +244,7 @@ describe('POST /image validation', () => {
 		expectError(none, 415, 'unsupported_media_type');
 		const broken = await api('POST', '/image', { raw: '{"image":', headers: { 'content-type': 'application/json' } });
 		expectError(broken, 400, 'invalid_json');
-		expect(mock.requests.at(-1)?.body).toBe('{"image":');
+		expect(mock.service.requests.at(-1)?.body).toBe('{"image":');
 		const empty = await api('POST', '/image', { raw: '', headers: { 'content-type': 'application/json; charset=utf-8' } });
 		expectError(empty, 400, 'invalid_json');
 	});
@@ -285,7 +277,10 @@ describe('queues and texts', () => {
 			moderation: null,
 		});
 
-		const done = await waitFor(() => api('GET', `/queues/main/items/${added.body.id}`), (r) => r.body.status === 'pending');
+		const done = await waitFor('the item to be processed', async () => {
+			const r = await api('GET', `/queues/main/items/${added.body.id}`);
+			return r.body.status === 'pending' ? r : undefined;
+		}, 2_000, 20);
 		expect(done.body.accepted).toBe(true);
 		const moderation = done.body.moderation;
 		expect(moderation.id).toMatch(UUID);
@@ -309,15 +304,18 @@ describe('queues and texts', () => {
 		expectError(await api('GET', `/text/${moderation.id}`), 404, 'not_found');
 		expectError(await api('DELETE', `/text/${moderation.id}`), 404, 'not_found');
 
-		expect(mock.submissions.get('actor:a-1')).toBe(1);
-		expect(mock.submissions.get('meta:"m-1"')).toBe(1);
-		expect(mock.submissionLog[0]).toMatchObject({ kind: 'queue', queueId: 'main', type: 'text' });
+		expect(mock.service.submissions.get('actor:a-1')).toBe(1);
+		expect(mock.service.submissions.get('meta:"m-1"')).toBe(1);
+		expect(mock.service.submissionLog[0]).toMatchObject({ kind: 'queue', queueId: 'main', type: 'text' });
 	});
 
 	it('processes an image item into an image result also readable by GET /image/{id}', async () => {
 		const added = await api('POST', '/queues/photos', { json: { type: 'image', content: REVIEW_IMAGE_URL } });
 		expect(added.status).toBe(202);
-		const done = await waitFor(() => api('GET', `/queues/photos/items/${added.body.id}`), (r) => r.body.status === 'pending');
+		const done = await waitFor('the item to be processed', async () => {
+			const r = await api('GET', `/queues/photos/items/${added.body.id}`);
+			return r.body.status === 'pending' ? r : undefined;
+		}, 2_000, 20);
 		expect(done.body.moderation).toMatchObject({ isSafe: true, suggestedActions: { review: true, reject: false } });
 		const image = await api('GET', `/image/${done.body.moderation.id}`);
 		expect(image.body).toEqual(done.body.moderation);
@@ -329,7 +327,7 @@ describe('queues and texts', () => {
 		expect(one.body.id).not.toBe(two.body.id);
 		expectError(await api('GET', `/queues/second/items/${one.body.id}`), 404, 'not_found');
 		expect((await api('GET', `/queues/first/items/${one.body.id}`)).status).toBe(200);
-		expect(mock.submissions.get(`hash:${mock.submissionLog[0].hash}`)).toBe(2);
+		expect(mock.service.submissions.get(`hash:${mock.service.submissionLog[0].hash}`)).toBe(2);
 	});
 
 	const cases: Case[] = [
@@ -350,7 +348,7 @@ describe('queues and texts', () => {
 
 	it.each(asRows(cases))('refuses $name with 400', async ({ json, code, field }) => {
 		expectError(await api('POST', '/queues/main', { json }), 400, code, field);
-		expect(mock.submissions.size).toBe(0);
+		expect(mock.service.submissions.size).toBe(0);
 	});
 });
 
@@ -358,7 +356,7 @@ describe('records', () => {
 	it('records method, path, query, lower-cased headers, parsed body, status and time', async () => {
 		const before = Date.now();
 		await api('POST', '/image?trace=1', { json: { image: SAFE_IMAGE_URL }, headers: { 'X-Trace': 'abc' } });
-		const record = mock.requests.at(-1)!;
+		const record = mock.service.requests.at(-1)!;
 		expect(record).toMatchObject({
 			method: 'POST',
 			path: '/image',
@@ -373,11 +371,11 @@ describe('records', () => {
 
 	it('reset clears requests, callbacks and submissions', async () => {
 		await api('POST', '/image', { json: { image: SAFE_IMAGE_URL } });
-		expect(mock.requests.length).toBeGreaterThan(0);
-		mock.reset();
-		expect(mock.requests).toHaveLength(0);
-		expect(mock.submissions.size).toBe(0);
-		expect(mock.submissionLog).toHaveLength(0);
-		expect(mock.callbacks).toHaveLength(0);
+		expect(mock.service.requests.length).toBeGreaterThan(0);
+		mock.service.reset();
+		expect(mock.service.requests).toHaveLength(0);
+		expect(mock.service.submissions.size).toBe(0);
+		expect(mock.service.submissionLog).toHaveLength(0);
+		expect(mock.service.callbacks).toHaveLength(0);
 	});
 });

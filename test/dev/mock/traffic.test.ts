@@ -1,24 +1,20 @@
 import { call } from '../../../dev/mock/client';
 import { SAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
-import { startMockService, type MockService } from '../../../dev/mock/server';
+import { startMockService } from '../../../dev/mock/server';
+import { useMock } from '../../helpers/mock';
 
-let mock: MockService;
-beforeAll(async () => {
-	mock = await startMockService({ processMs: 20 });
-});
-afterAll(() => mock.stop());
+const mock = useMock({ processMs: 20, token: 'test-token' });
 beforeEach(() => {
-	mock.configure({ latencyMs: 0, faultRate: 0, throttleRate: 0, rateLimit: 0, retryAfterSeconds: 1 });
-	mock.reset();
+	mock.service.configure({ latencyMs: 0, faultRate: 0, throttleRate: 0, rateLimit: 0, retryAfterSeconds: 1 });
 });
 
 const submit = (i: number, token?: string | null) =>
-	call(mock.url, 'POST', '/image', { token, json: { image: SAFE_IMAGE_URL, options: { actorId: `actor-${i}` } } });
+	call(mock.service.url, 'POST', '/image', { token, json: { image: SAFE_IMAGE_URL, options: { actorId: `actor-${i}` } } });
 
 describe('latency', () => {
 	it('delays every response, errors included, without serialising them', async () => {
-		mock.configure({ latencyMs: 120 });
-		for (const response of [await submit(0), await submit(1, null), await call(mock.url, 'GET', '/nowhere')]) {
+		mock.service.configure({ latencyMs: 120 });
+		for (const response of [await submit(0), await submit(1, null), await call(mock.service.url, 'GET', '/nowhere')]) {
 			expect(response.durationMs).toBeGreaterThanOrEqual(110);
 		}
 		const started = Date.now();
@@ -41,7 +37,7 @@ describe('latency', () => {
 
 describe('faults', () => {
 	it('answers exactly that fraction 503 with Retry-After, before acting', async () => {
-		mock.configure({ faultRate: 0.5 });
+		mock.service.configure({ faultRate: 0.5 });
 		const responses = [];
 		for (let i = 0; i < 10; i++) responses.push(await submit(i));
 		const faults = responses.filter((r) => r.status === 503);
@@ -51,35 +47,35 @@ describe('faults', () => {
 			expect(fault.headers['retry-after']).toBe('1');
 			expect(fault.body.error).toMatchObject({ status: 503, code: 'service_unavailable' });
 		}
-		expect(mock.submissionLog).toHaveLength(5);
-		expect(mock.requests.filter((r) => r.status === 503)).toHaveLength(5);
+		expect(mock.service.submissionLog).toHaveLength(5);
+		expect(mock.service.requests.filter((r) => r.status === 503)).toHaveLength(5);
 	});
 
 	it('faults before auth and honours retryAfterSeconds 0', async () => {
-		mock.configure({ faultRate: 1, retryAfterSeconds: 0 });
+		mock.service.configure({ faultRate: 1, retryAfterSeconds: 0 });
 		const response = await submit(0, null);
 		expect(response.status).toBe(503);
 		expect(response.headers['retry-after']).toBe('0');
-		expect(mock.submissions.size).toBe(0);
+		expect(mock.service.submissions.size).toBe(0);
 	});
 });
 
 describe('throttling', () => {
 	it('answers that fraction 429 throttled with Retry-After, before acting', async () => {
-		mock.configure({ throttleRate: 0.25, retryAfterSeconds: 2 });
+		mock.service.configure({ throttleRate: 0.25, retryAfterSeconds: 2 });
 		const responses = [];
 		for (let i = 0; i < 8; i++) responses.push(await submit(i));
 		expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 429, 200, 200, 200, 429]);
 		const throttled = responses[3];
 		expect(throttled.headers['retry-after']).toBe('2');
 		expect(throttled.body.error).toMatchObject({ status: 429, code: 'throttled' });
-		expect(mock.submissionLog).toHaveLength(6);
+		expect(mock.service.submissionLog).toHaveLength(6);
 	});
 });
 
 describe('rate limit', () => {
 	it('answers 429 over N requests a second, then accepts again in the next window', async () => {
-		mock.configure({ rateLimit: 5 });
+		mock.service.configure({ rateLimit: 5 });
 		const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => submit(i)));
 		const limited = burst.filter((r) => r.status === 429);
 		expect(burst.filter((r) => r.status === 200)).toHaveLength(5);
@@ -88,7 +84,7 @@ describe('rate limit', () => {
 			expect(response.headers['retry-after']).toBe('1');
 			expect(response.body.error).toMatchObject({ status: 429, code: 'rate_limited' });
 		}
-		expect(mock.submissionLog).toHaveLength(5);
+		expect(mock.service.submissionLog).toHaveLength(5);
 		await new Promise((resolve) => setTimeout(resolve, 1_050));
 		expect((await submit(100)).status).toBe(200);
 	});

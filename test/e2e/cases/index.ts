@@ -1,12 +1,13 @@
 import { E2eContext } from '../context';
 import { allOperations } from './allOperations';
 import { catalogue } from './catalogue';
+import { credentialTest } from './credentialTest';
 import { burst, deferredWithTrigger, wrongToken } from './deferred';
 import { editor } from './editor';
 import { examplesRun } from './examples';
 import { waitForCallback, waitForCallbackAcrossRestart } from './waitForCallback';
 
-export interface E2eCase {
+interface E2eCase {
 	id: number;
 	name: string;
 	/** Throws on failure; returns a short detail line. */
@@ -21,6 +22,7 @@ export const cases: E2eCase[] = [
 	{ id: 5, name: 'node catalogue lists both nodes and the credential with icons', run: catalogue },
 	{ id: 6, name: 'editor in headless Chromium: icons, panels, every resource/operation', run: editor },
 	{ id: 7, name: 'the other example workflows run as documented', run: examplesRun },
-	{ id: 8, name: 'Wait for Callback: the execution waits, nothing is read, the callbacks resume it', run: waitForCallback },
-	{ id: 9, name: 'Wait for Callback: n8n restarted while the execution waits, then resumed', run: waitForCallbackAcrossRestart },
+	{ id: 8, name: "the credential's Test button through n8n's REST credential test", run: credentialTest },
+	{ id: 12, name: 'Wait for Callback: the execution waits, nothing is read, the callbacks resume it', run: waitForCallback },
+	{ id: 13, name: 'Wait for Callback: n8n restarted while the execution waits, then resumed', run: waitForCallbackAcrossRestart },
 ];

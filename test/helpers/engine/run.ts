@@ -23,7 +23,7 @@ import { chain, type NodeSpec } from './workflow';
 
 const DEFAULT_WEBHOOK_BASE_URL = 'http://127.0.0.1:5678/';
 
-export interface RunWorkflowOptions {
+interface RunWorkflowOptions {
 	nodes: NodeSpec[];
 	/** Defaults to Start → nodes[0] → nodes[1] … */
 	connections?: IConnections;
@@ -57,7 +57,7 @@ export interface WorkflowRun {
 
 let executionCounter = 0;
 
-export interface PreparedWorkflow {
+interface PreparedWorkflow {
 	workflow: WorkflowType;
 	workflowData: IWorkflowBase;
 	additionalData: IWorkflowExecuteAdditionalData;

@@ -12,7 +12,7 @@ import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from './waitF
 import { callbackUrl as waitCallbackUrl, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, MIN_POLL_INTERVAL_SECONDS, pollResult } from './pollResult';
 
-export type ModerationMode = 'immediate' | 'deferred' | 'deferredWait' | typeof WAIT_CALLBACK_MODE;
+type ModerationMode = 'immediate' | 'deferred' | 'deferredWait' | typeof WAIT_CALLBACK_MODE;
 
 const deferredModes = ['deferred', 'deferredWait', WAIT_CALLBACK_MODE];
 

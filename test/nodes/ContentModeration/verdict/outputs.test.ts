@@ -1,5 +1,5 @@
 /**
- * Route by Verdict (issue 8) through n8n-core's real engine and the mock service: every rule and its
+ * Route by Verdict through n8n-core's real engine and the mock service: every rule and its
  * threshold edge, the Review output on and off, the input (JSON and binary) kept, pairing across
  * outputs, continueOnFail in both of n8n's flavours, and the modes/results that cannot be routed.
  */
