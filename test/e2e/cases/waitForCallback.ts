@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { EXAMPLES_DIR, readWorkflow } from '../../../dev/n8n/stack';
 import { executeWorkflow } from '../../../dev/n8n/summary';
 import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
-import { assert, E2eContext, sleep, waitFor } from '../context';
+import { sleep, waitFor } from '../../../dev/wait';
+import { assert, E2eContext } from '../context';
 
 const WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '05-wait-for-callback.json'));
 const NODE = 'Moderate and Wait for Callback';

@@ -23,7 +23,7 @@ import { chain, type NodeSpec } from './workflow';
 
 const DEFAULT_WEBHOOK_BASE_URL = 'http://127.0.0.1:5678/';
 
-interface RunWorkflowOptions {
+export interface RunWorkflowOptions {
 	nodes: NodeSpec[];
 	/** Defaults to Start → nodes[0] → nodes[1] … */
 	connections?: IConnections;

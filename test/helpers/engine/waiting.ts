@@ -30,6 +30,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { waitFor } from '../../../dev/wait';
 import { describeRun, prepareWorkflow, type RunWorkflowOptions, type WorkflowRun } from './run';
 
 export interface WaitingCall {
@@ -83,7 +84,6 @@ interface ExecutionRecord {
 	calls: WaitingCall[];
 	resumes: number;
 	webhookThrew: boolean;
-	changed: Array<() => void>;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -104,29 +104,10 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 	}
 }
 
-async function until(record: ExecutionRecord, done: () => boolean, what: string, timeoutMs: number): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!done()) {
-		const left = deadline - Date.now();
-		if (left <= 0) throw new Error(`execution ${record.id}: waited ${timeoutMs} ms for ${what} (status ${record.status})`);
-		await new Promise<void>((resolve) => {
-			const timer = setTimeout(resolve, Math.min(left, 100));
-			record.changed.push(() => {
-				clearTimeout(timer);
-				resolve();
-			});
-		});
-	}
-}
-
 export async function startWaitingHarness(): Promise<WaitingHarness> {
 	const records = new Map<string, ExecutionRecord>();
 	const inFlight = new Set<Promise<void>>();
 	let baseUrl = '';
-
-	function notify(record: ExecutionRecord): void {
-		for (const wake of record.changed.splice(0)) wake();
-	}
 
 	/** Stores what WorkflowExecute returned: waiting (saved) or finished. */
 	function store(record: ExecutionRecord, run: IRun): void {
@@ -137,7 +118,6 @@ export async function startWaitingHarness(): Promise<WaitingHarness> {
 		} else {
 			record.status = 'finished';
 		}
-		notify(record);
 	}
 
 	/** A fresh Workflow, node types and additionalData bound to this execution id (another "process"). */
@@ -285,7 +265,6 @@ export async function startWaitingHarness(): Promise<WaitingHarness> {
 				calls: [],
 				resumes: 0,
 				webhookThrew: false,
-				changed: [],
 			};
 			records.set(id, record);
 			const execute = new prepared.core.WorkflowExecute(prepared.additionalData, options.mode ?? 'manual');
@@ -315,11 +294,11 @@ export async function startWaitingHarness(): Promise<WaitingHarness> {
 					return record.webhookThrew;
 				},
 				async finished(timeoutMs = 10_000) {
-					await until(record, () => record.status === 'finished', 'the end', timeoutMs);
+					await waitFor(`execution ${id} to finish`, () => (record.status === 'finished' ? true : undefined), timeoutMs, 20);
 					return describeRun(record.run as IRun);
 				},
 				async waiting(timeoutMs = 10_000) {
-					await until(record, () => record.status === 'waiting', 'the wait', timeoutMs);
+					await waitFor(`execution ${id} to wait`, () => (record.status === 'waiting' ? true : undefined), timeoutMs, 20);
 				},
 				async expire() {
 					if (record.status !== 'waiting') throw new Error(`execution ${id} is ${record.status}, not waiting`);

@@ -16,6 +16,7 @@ import {
 	type WaitingExecution,
 	type WaitingHarness,
 } from '../../../../../helpers/engine';
+import { postCallback } from '../../../../../helpers/webhook-server';
 
 const NODE = 'Content Moderation';
 const PROBE_TYPE = 'harness.probe';
@@ -110,20 +111,7 @@ function gets(): number {
 	return mock.requests.filter((request) => request.method === 'GET').length;
 }
 
-async function post(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-		signal: AbortSignal.timeout(10_000),
-	});
-	const text = await response.text();
-	try {
-		return { status: response.status, body: JSON.parse(text) };
-	} catch {
-		return { status: response.status, body: text };
-	}
-}
+const post = postCallback;
 
 interface StartExtra {
 	saveDelayMs?: number;
