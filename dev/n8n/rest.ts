@@ -45,7 +45,12 @@ export class N8nRest {
 
 	/** Creates the owner account (first start only) and signs in. */
 	async setupOwnerAndLogin(owner = OWNER): Promise<void> {
-		const setup = await this.request('POST', '/rest/owner/setup', owner);
+		// n8n 1.x answers /healthz/readiness before it mounts its REST routes (404 until then).
+		let setup = await this.request('POST', '/rest/owner/setup', owner);
+		for (let t0 = Date.now(); setup.status === 404 && Date.now() - t0 < 120_000; ) {
+			await new Promise((r) => setTimeout(r, 500));
+			setup = await this.request('POST', '/rest/owner/setup', owner);
+		}
 		if (setup.status !== 200 && setup.status !== 400) {
 			throw new Error(`owner setup failed: ${setup.status} ${setup.text.slice(0, 300)}`);
 		}

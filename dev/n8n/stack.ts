@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureN8n, PROJECT_ROOT } from './install';
+import { ensureN8n, N8N_MAJOR, PROJECT_ROOT } from './install';
 import { buildAndPack, CREDENTIAL_TYPE, installIntoUserFolder, removeTarball } from './package';
 import { N8nRest, OWNER } from './rest';
 import { createN8n, N8nInstance } from './server';
@@ -80,7 +80,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 	const n8n = await createN8n({ log, env: opts.n8nEnv, port: opts.port });
 	let started = false;
 	try {
-		log('installing the package into the n8n user folder (npm install <tarball>)...');
+		log("installing the package into the n8n user folder with the README's manual-install lines...");
 		await installIntoUserFolder(tarball, n8n.userFolder);
 		removeTarball(tarball);
 
@@ -116,7 +116,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 		await cliOk(n8n, ['import:credentials', '--separate', `--input=${credDir}`], 'import:credentials');
 		await cliOk(n8n, ['import:workflow', '--separate', `--input=${wfDir}`], 'import:workflow');
 		for (const id of toPublish) {
-			await cliOk(n8n, ['publish:workflow', `--id=${id}`], `publish:workflow ${id}`);
+			// n8n 2 publishes; n8n 1 has no publish:workflow and activates instead.
+			const args = N8N_MAJOR >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+			await cliOk(n8n, args, `${args[0]} ${id}`);
 		}
 		rmSync(importDir, { recursive: true, force: true });
 

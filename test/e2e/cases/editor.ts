@@ -86,8 +86,9 @@ async function checkEditor(c: EditorCheck): Promise<EditorResult> {
 		page.on('pageerror', (e) => result.consoleErrors.push(`pageerror: ${e.message}`));
 
 		await page.goto('/signin');
-		await page.getByLabel('Email').fill(c.email);
-		await page.getByLabel('Password').fill(c.password);
+		// n8n 1.x's sign-in labels point at no input id, so its inputs are found by name there.
+		await page.getByLabel('Email').or(page.locator('input[name="emailOrLdapLoginId"]')).first().fill(c.email);
+		await page.getByLabel('Password').or(page.locator('input[name="password"]')).first().fill(c.password);
 		await page.getByRole('button', { name: 'Sign in' }).click();
 		await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 });
 		signedIn = true;
@@ -129,7 +130,8 @@ async function checkEditor(c: EditorCheck): Promise<EditorResult> {
 			const file = shot(`panel-${n.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
 			await page.screenshot({ path: file });
 			result.screenshots.push(file);
-			await page.getByTestId('ndv-close-button').click();
+			// n8n 1.x closes the panel with its "Back to canvas" link.
+			await page.getByTestId('ndv-close-button').or(page.getByTestId('back-to-canvas')).first().click();
 			await page.getByTestId('node-parameters').waitFor({ state: 'hidden' });
 		}
 		await context.close();
