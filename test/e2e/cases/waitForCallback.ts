@@ -1,18 +1,23 @@
 /**
- * Case 8: Image > Moderate, Mode "Wait for Callback", in a real n8n (example 05). The execution is
- * read from n8n's own records: it waits, the service reads nothing while nothing is ready, the
- * service's callbacks resume it once with every result routed; then again with n8n restarted while
- * the execution waits.
+ * Cases 12 and 13: Image > Moderate, Mode "Wait for Callback", in a real n8n. The execution is read from
+ * n8n's own records: it waits, the service reads nothing while nothing is ready, the service's callbacks
+ * resume it once with every result; then again with n8n restarted while the execution waits.
+ * n8n 2.x runs example 05 (Route by Verdict). n8n 1.x resumes a node on its first output only, so there
+ * example 05 must be refused before anything is submitted, and a workflow without routing is run instead.
  */
 import { join } from 'node:path';
 
+import { N8N_MAJOR } from '../../../dev/n8n/install';
 import { EXAMPLES_DIR, readWorkflow } from '../../../dev/n8n/stack';
 import { executeWorkflow } from '../../../dev/n8n/summary';
 import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
 import { sleep, waitFor } from '../../../dev/wait';
 import { assert, E2eContext } from '../context';
 
-const WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '05-wait-for-callback.json'));
+const ROUTED = readWorkflow(join(EXAMPLES_DIR, '05-wait-for-callback.json'));
+const PLAIN = readWorkflow(join(__dirname, '..', 'workflows', 'wait-callback-plain.json'));
+/** Route by Verdict with this mode needs n8n 2.x (see WAIT_CALLBACK_OUTPUT in the node). */
+const WORKFLOW: typeof ROUTED = N8N_MAJOR >= 2 ? ROUTED : PLAIN;
 const NODE = 'Moderate and Wait for Callback';
 
 type Row = { id: number; status: string };
@@ -20,6 +25,19 @@ type Row = { id: number; status: string };
 async function statusOf(ctx: E2eContext, id: number): Promise<string> {
 	const rows = (await ctx.db.executions(WORKFLOW.id)) as Row[];
 	return rows.find((row) => row.id === id)?.status ?? 'missing';
+}
+
+/** n8n 1.x: the routed example fails before anything is sent, naming the n8n version it needs. */
+async function expectRoutingRefused(ctx: E2eContext): Promise<string> {
+	const since = Date.now();
+	const run = await executeWorkflow(ctx.stack, ctx.db, ROUTED.id);
+	assert(run.status === 'error', `example 05 on n8n 1.x ended ${run.status}, expected error`);
+	const detail = await ctx.db.execution(run.executionId);
+	const message = String(detail.error?.message ?? '');
+	assert(/needs n8n 2\.0/.test(message), `example 05 on n8n 1.x failed with "${message.slice(0, 200)}"`);
+	const sent = ctx.mock.submissionLog.filter((s) => s.time >= since).length;
+	assert(sent === 0, `example 05 on n8n 1.x submitted ${sent} images before refusing`);
+	return `example 05 refused (${message.slice(0, 60)}), nothing submitted; `;
 }
 
 /** The moderation ids the execution submitted, with the callback URL each was given. */
@@ -43,17 +61,26 @@ async function startWaiting(ctx: E2eContext) {
 	const submitted = ctx.mock.submissionLog.filter((s) => s.time >= since).map((s) => s.id);
 	assert(submitted.length === 3, `the execution submitted ${submitted.length} images, expected 3`);
 	const urls = submissionsSince(ctx, since).map((s) => s.callbackUrl);
+	// n8n 2.x signs resume URLs with the execution's resume token; 1.x does not.
+	const prefix = `${ctx.stack.n8n.url}/webhook-waiting/${run.executionId}/callback?${N8N_MAJOR >= 2 ? 'signature=' : 'item='}`;
 	assert(
-		urls.every((url) => url.startsWith(`${ctx.stack.n8n.url}/webhook-waiting/${run.executionId}/callback?signature=`)),
+		urls.every((url) => url.startsWith(prefix)),
 		`callback URLs are not this execution's resume URLs: ${urls.join(' ')}`,
 	);
 	return { executionId: run.executionId, ids: submitted, urls };
 }
 
-/** The finished execution's routed outputs, checked against the example's three images. */
+/** The finished execution's outputs, checked against the three images. */
 async function expectRouted(ctx: E2eContext, executionId: number, ids: string[]): Promise<string> {
 	const detail = await ctx.db.execution(executionId);
 	assert(detail.status === 'success', `execution #${executionId} ended ${detail.status}: ${JSON.stringify(detail.error)?.slice(0, 300)}`);
+	if (WORKFLOW === PLAIN) {
+		const [results] = detail.outputs[NODE] ?? [];
+		const summary = (results ?? []).map((r: any, index: number) => `${r.id === ids[index] ? 'ok' : 'wrong-id'}:${r.isSafe}`);
+		assert(summary.join(',') === 'ok:true,ok:true,ok:false', `results in input order: ${summary.join(',')}`);
+		assert((detail.items['Results'] ?? []).length === 3, `Results got ${(detail.items['Results'] ?? []).length} items`);
+		return 'one output, 3 results in input order (safe, safe, not safe)';
+	}
 	const outputs = detail.outputs[NODE] ?? [];
 	assert(outputs.length === 4 && outputs[0].length === 0, `outputs of ${NODE}: ${JSON.stringify(outputs.map((o) => o.length))}`);
 	const [, safe, flagged, review] = outputs;
@@ -90,16 +117,21 @@ export async function waitForCallback(ctx: E2eContext): Promise<string> {
 	// Results take 6 s: long enough to see the execution wait, and that nothing is read meanwhile.
 	ctx.mock.configure({ processMs: 6_000, callbackRetries: 8, callbackBackoffMs: 500, callbackTimeoutMs: 30_000 });
 	try {
+		const refused = N8N_MAJOR >= 2 ? '' : await expectRoutingRefused(ctx);
 		const { executionId, ids, urls } = await startWaiting(ctx);
 		await sleep(2_000);
 		assert((await statusOf(ctx, executionId)) === 'waiting', `execution #${executionId} is not waiting after 2 s`);
 		assert(readsOf(ctx, ids).length === 0, `the service saw ${readsOf(ctx, ids).length} reads while nothing was ready`);
 
-		// Refused without resuming: n8n's own signature check, then the node's key check.
-		const forged = new URL(urls[0]);
-		forged.searchParams.set('signature', 'f'.repeat(forged.searchParams.get('signature')?.length ?? 64));
-		const forgedStatus = await post(forged.toString(), { id: ids[0] });
-		assert(forgedStatus === 401, `a wrong signature was answered ${forgedStatus}`);
+		// Refused without resuming: n8n 2.x's own signature check (1.x has none), then the node's key check.
+		let signature = 'n8n 1.x: no signature to forge';
+		if (N8N_MAJOR >= 2) {
+			const forged = new URL(urls[0]);
+			forged.searchParams.set('signature', 'f'.repeat(forged.searchParams.get('signature')?.length ?? 64));
+			const forgedStatus = await post(forged.toString(), { id: ids[0] });
+			assert(forgedStatus === 401, `a wrong signature was answered ${forgedStatus}`);
+			signature = '401 to a forged signature';
+		}
 		const wrongKey = new URL(urls[0]);
 		wrongKey.searchParams.set('key', '0'.repeat(64));
 		const keyStatus = await post(wrongKey.toString(), { id: ids[0] });
@@ -118,7 +150,7 @@ export async function waitForCallback(ctx: E2eContext): Promise<string> {
 		const rows = (await ctx.db.executions(WORKFLOW.id)) as Row[];
 		assert(rows.filter((row) => row.id > executionId).length === 0, 'a late callback started an execution');
 
-		return `#${executionId} waited with 0 reads, 401 to a forged signature and a wrong key, resumed (${routed}; callback answers ${statuses}; ${readsOf(ctx, ids).length} reads), late callback 409`;
+		return `${refused}#${executionId} waited with 0 reads, ${signature}, 401 to a wrong key, resumed (${routed}; callback answers ${statuses}; ${readsOf(ctx, ids).length} reads), late callback 409`;
 	} finally {
 		ctx.mock.configure({
 			processMs: DEFAULT_OPTIONS.processMs,
