@@ -14,6 +14,9 @@
  *   (`forwardAllOutputs`, all outputs) and WorkflowExecute.processRunExecutionData runs the rest;
  * - a thrown `webhook()`: 500 and the execution is resumed with its run data wiped and the error set
  *   (n8n's behaviour, recorded so tests can assert it never happens).
+ * With `resumeTokens: false` it behaves like n8n 1.x instead: no resume token (resume URLs unsigned and
+ * unchecked) and no atomic claim (every call whose webhook() returns data resumes the execution, even
+ * while another resume runs).
  * `expire()` does what n8n's WaitTracker does when the wait time runs out: processRunExecutionData on
  * the saved data, where n8n-core disables the node and passes its input through.
  */
@@ -21,6 +24,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
+import { createRunExecutionData } from 'n8n-workflow';
 import type {
 	IDataObject,
 	INodeType,
@@ -71,12 +75,16 @@ export interface WaitingHarness {
 	 * Starts a workflow. `saveDelayMs` holds the execution in "running" that long after WorkflowExecute
 	 * returned, so callbacks arriving before the wait is saved get n8n's 409.
 	 */
-	start(options: Omit<RunWorkflowOptions, 'webhookBaseUrl'> & { saveDelayMs?: number }): Promise<WaitingExecution>;
+	start(
+		options: Omit<RunWorkflowOptions, 'webhookBaseUrl'> & { saveDelayMs?: number; resumeTokens?: boolean },
+	): Promise<WaitingExecution>;
 	stop(): Promise<void>;
 }
 
 interface ExecutionRecord {
 	id: string;
+	/** false: n8n 1.x (no resume token, no atomic claim) */
+	atomic: boolean;
 	status: HarnessStatus;
 	saved?: string;
 	run?: IRun;
@@ -221,8 +229,8 @@ export async function startWaitingHarness(): Promise<WaitingHarness> {
 			send(res, 200, answer);
 			return;
 		}
-		// The claim: only a still-waiting execution can be resumed (WorkflowRunner's expectedStatus).
-		if (record.status !== 'waiting') {
+		// The claim: only a still-waiting execution can be resumed (2.x WorkflowRunner's expectedStatus).
+		if (record.atomic && record.status !== 'waiting') {
 			return refuse(500, { code: 0, message: `Execution ${record.id} is already resuming` });
 		}
 		record.status = 'running';
@@ -254,12 +262,13 @@ export async function startWaitingHarness(): Promise<WaitingHarness> {
 	return {
 		baseUrl,
 		async start(options) {
-			const { saveDelayMs = 0, ...rest } = options;
+			const { saveDelayMs = 0, resumeTokens = true, ...rest } = options;
 			const runOptions: RunWorkflowOptions = { ...rest, webhookBaseUrl: baseUrl };
 			const prepared = await prepareWorkflow(runOptions);
 			const id = String(prepared.additionalData.executionId);
 			const record: ExecutionRecord = {
 				id,
+				atomic: resumeTokens,
 				status: 'running',
 				options: runOptions,
 				calls: [],
@@ -267,8 +276,22 @@ export async function startWaitingHarness(): Promise<WaitingHarness> {
 				webhookThrew: false,
 			};
 			records.set(id, record);
-			const execute = new prepared.core.WorkflowExecute(prepared.additionalData, options.mode ?? 'manual');
-			const run = await execute.run({ workflow: prepared.workflow, startNode: prepared.startNode });
+			const mode = options.mode ?? 'manual';
+			let run: IRun;
+			if (resumeTokens) {
+				const execute = new prepared.core.WorkflowExecute(prepared.additionalData, mode);
+				run = await execute.run({ workflow: prepared.workflow, startNode: prepared.startNode });
+			} else {
+				// What WorkflowExecute.run does, with the run data of an n8n that has no resume tokens.
+				const data = createRunExecutionData({
+					executionData: {
+						nodeExecutionStack: [{ node: prepared.startNode, data: { main: [[{ json: {} }]] }, source: null }],
+					},
+				});
+				delete (data as { resumeToken?: string }).resumeToken;
+				const execute = new prepared.core.WorkflowExecute(prepared.additionalData, mode, data);
+				run = await execute.processRunExecutionData(prepared.workflow);
+			}
 			if (saveDelayMs > 0) await delay(saveDelayMs);
 			store(record, run);
 

@@ -14,7 +14,7 @@ import { isErrorItem, readRoutingPlan } from '../../../verdict/outputs';
 import { hasAnalysis } from '../../../verdict/rules';
 import { finalOutputs } from './outputs';
 import type { ItemState } from './state';
-import { runState } from './urls';
+import { hasResumeToken, resumeUrl, runState } from './urls';
 
 export const DEFAULT_CALLBACK_TIMEOUT_SECONDS = 3600;
 /** n8n keeps waiting executions in its database; a year bounds the date arithmetic, nothing more. */
@@ -68,6 +68,12 @@ export async function settleWaitForCallback(
 	// Nothing to wait for (every answer already final, or no input): output now.
 	if (!state.items.some((item) => 'id' in item)) {
 		return finalOutputs(this.getNode(), facts, state, new Map(), this.getInputData());
+	}
+
+	// n8n 2.x claims a waiting execution atomically (a second resume gets ExecutionAlreadyResumingError).
+	// n8n 1.x does not: there one callback URL, the last waiting item's, is the only one that resumes.
+	if (!hasResumeToken(resumeUrl(this))) {
+		state.resumer = state.items.reduce((last, item, itemIndex) => ('id' in item ? itemIndex : last), -1);
 	}
 
 	const seconds = clampInteger(

@@ -21,6 +21,11 @@ export interface WaitState {
 	/** ISO time the Wait Timeout runs out */
 	deadline?: string;
 	continueOnFail?: boolean;
+	/**
+	 * Set on an n8n without resume tokens (1.x), which also has no atomic resume: concurrent final
+	 * callbacks there could each resume the execution, so only this item's callback may resume it
+	 */
+	resumer?: number;
 	/** Present when Route by Verdict is on: the rules read per item when the items were submitted */
 	routing?: RoutingPlan;
 }

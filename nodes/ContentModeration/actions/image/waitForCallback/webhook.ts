@@ -95,7 +95,15 @@ async function handle(this: IWebhookFunctions, facts: VerdictFacts): Promise<IWe
 	const reading = await readResults(client, state, known);
 	// 503 makes the service retry this callback later, when the results may be readable.
 	if ('failed' in reading) return answer(this, 503, `${reading.failed}; try this callback again`);
+	const resumer = state.resumer;
+	if (resumer !== undefined && resumer !== itemIndex) {
+		// Not the one callback allowed to resume here (n8n 1.x): acknowledge only.
+		const waitingFor = 'pending' in reading ? reading.pending : `the callback of item ${resumer}`;
+		return { webhookResponse: { received: true, resumed: false, waitingFor } };
+	}
 	if ('pending' in reading) {
+		// The resuming callback must come again: a non-2xx answer makes the service retry it later.
+		if (resumer === itemIndex) return answer(this, 503, `Moderation ${reading.pending} is not ready yet; try this callback again`);
 		return { webhookResponse: { received: true, resumed: false, waitingFor: reading.pending } };
 	}
 

@@ -115,6 +115,8 @@ const post = postCallback;
 
 interface StartExtra {
 	saveDelayMs?: number;
+	/** false: an n8n like 1.x (no resume token, no atomic resume) */
+	resumeTokens?: boolean;
 	onError?: 'continueRegularOutput';
 	/** Adds a probe after each of this many outputs */
 	probes?: number;
@@ -133,6 +135,7 @@ async function startWaiting(
 		credentials: credentials(),
 		items,
 		saveDelayMs: extra.saveDelayMs,
+		resumeTokens: extra.resumeTokens,
 	});
 }
 
@@ -258,6 +261,22 @@ describe('Wait for Callback', () => {
 		expect(outputs[0].map(pairedIndex)).toEqual(Array.from({ length: 12 }, (_, index) => index));
 		expect(outputs[0].map((item) => item.json.isSafe)).toEqual(urls.map((_, index) => index % 2 === 0));
 		expect(probed(run, 0).map(({ paired }) => paired)).toEqual(urls.map((_, index) => `item-${index}`));
+	});
+
+	it('on an n8n without atomic resume (1.x), only the last waiting item\'s callback resumes, however many come at once', async () => {
+		// Every result completes at the same moment, so the callbacks arrive together and each sees all ready.
+		mock.configure({ processMs: 300 });
+		const urls = Array.from({ length: 6 }, (_, index) => `${SAFE_IMAGE_URL}?n=${index}`);
+		const execution = await startWaiting(waitParameters(), urlItems(urls), { resumeTokens: false });
+		expect(execution.status).toBe('waiting');
+		expect(execution.resumeToken).toBeUndefined();
+		expect(callbackUrls().every((url) => !new URL(url).searchParams.has('signature'))).toBe(true);
+		const run = await execution.finished();
+		await mock.whenIdle(15_000);
+		expect(run.outputOf(NODE)).toHaveLength(6);
+		expect(execution.resumes).toBe(1);
+		const resumedBy = execution.calls.filter((call) => call.resumed).map((call) => call.query.item);
+		expect(resumedBy).toEqual(['5']);
 	});
 
 	it('answers callbacks that arrive before the wait is saved with 409, and the retried ones resume it', async () => {
