@@ -5,6 +5,7 @@
  * n8n 2.x runs example 05 (Route by Verdict). n8n 1.x resumes a node on its first output only, so there
  * example 05 must be refused before anything is submitted, and a workflow without routing is run instead.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { N8N_MAJOR } from '../../../dev/n8n/install';
@@ -102,6 +103,34 @@ async function expectRouted(ctx: E2eContext, executionId: number, ids: string[])
 	return 'Safe beach, Flagged violence-gore, Review casino';
 }
 
+/** How many times n8n ran this execution to success: `n8n.workflow.success` events in n8n's event log. */
+function successEvents(ctx: E2eContext, executionId: number): number {
+	const dir = ctx.stack.n8n.dataDir;
+	const files = readdirSync(dir).filter((file) => /^n8nEventLog.*\.log$/.test(file));
+	assert(files.length > 0, `no n8n event log in ${dir}`);
+	let count = 0;
+	for (const file of files) {
+		for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
+			if (!line.includes('n8n.workflow.success')) continue;
+			try {
+				const event = JSON.parse(line) as { eventName?: string; payload?: { executionId?: unknown } };
+				if (event.eventName === 'n8n.workflow.success' && String(event.payload?.executionId) === String(executionId)) count++;
+			} catch {
+				// a line being written
+			}
+		}
+	}
+	return count;
+}
+
+/** The execution resumed exactly once: one success event, also after late callbacks had time to arrive. */
+async function expectOneResume(ctx: E2eContext, executionId: number): Promise<void> {
+	await waitFor('the success event', () => (successEvents(ctx, executionId) >= 1 ? true : undefined), 30_000, 500);
+	await sleep(5_000);
+	const runs = successEvents(ctx, executionId);
+	assert(runs === 1, `execution #${executionId} ran to success ${runs} times (resumed more than once)`);
+}
+
 async function post(url: string, body: unknown): Promise<number> {
 	const res = await fetch(url, {
 		method: 'POST',
@@ -140,6 +169,7 @@ export async function waitForCallback(ctx: E2eContext): Promise<string> {
 
 		await waitFor('the execution to finish', async () => ((await statusOf(ctx, executionId)) === 'success' ? true : undefined), 90_000, 500);
 		const routed = await expectRouted(ctx, executionId, ids);
+		await expectOneResume(ctx, executionId);
 		const attempts = ctx.mock.callbacks.filter((c) => ids.includes(c.moderationId));
 		const statuses = attempts.map((c) => c.status ?? c.error).join(',');
 		assert(attempts.some((c) => c.status === 200), `no callback was accepted: ${statuses}`);
@@ -150,7 +180,7 @@ export async function waitForCallback(ctx: E2eContext): Promise<string> {
 		const rows = (await ctx.db.executions(WORKFLOW.id)) as Row[];
 		assert(rows.filter((row) => row.id > executionId).length === 0, 'a late callback started an execution');
 
-		return `${refused}#${executionId} waited with 0 reads, ${signature}, 401 to a wrong key, resumed (${routed}; callback answers ${statuses}; ${readsOf(ctx, ids).length} reads), late callback 409`;
+		return `${refused}#${executionId} waited with 0 reads, ${signature}, 401 to a wrong key, resumed once (${routed}; callback answers ${statuses}; ${readsOf(ctx, ids).length} reads), late callback 409`;
 	} finally {
 		ctx.mock.configure({
 			processMs: DEFAULT_OPTIONS.processMs,
@@ -177,6 +207,7 @@ export async function waitForCallbackAcrossRestart(ctx: E2eContext): Promise<str
 
 		await waitFor('the execution to finish', async () => ((await statusOf(ctx, executionId)) === 'success' ? true : undefined), 150_000, 1_000);
 		const routed = await expectRouted(ctx, executionId, ids);
+		await expectOneResume(ctx, executionId);
 		return `#${executionId} waited across an n8n restart (${restartSeconds} s), then resumed: ${routed}`;
 	} finally {
 		ctx.mock.configure({
