@@ -21,3 +21,17 @@ export const cases: E2eCase[] = [
 	{ id: 6, name: 'editor in headless Chromium: icons, panels, every resource/operation', run: editor },
 	{ id: 7, name: 'the other example workflows run as documented', run: examplesRun },
 ];
+
+/** Runs one case and prints its PASS/FAIL line; resolves with whether it passed. */
+export async function runCase(c: E2eCase, ctx: E2eContext): Promise<boolean> {
+	const t0 = Date.now();
+	try {
+		const detail = await c.run(ctx);
+		console.log(`PASS ${c.id}. ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)}s)${detail ? ` - ${detail}` : ''}`);
+		return true;
+	} catch (e) {
+		console.log(`FAIL ${c.id}. ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)}s) - ${(e as Error).message}`);
+		if (process.env.E2E_VERBOSE) console.log((e as Error).stack);
+		return false;
+	}
+}
