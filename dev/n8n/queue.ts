@@ -45,12 +45,21 @@ export interface QueueStackOptions extends Omit<StackOptions, 'webhookBaseUrl' |
 	workers?: number;
 	/** jobs each worker runs at once (`n8n worker --concurrency`, n8n's default 10) */
 	concurrency?: number;
+	/**
+	 * Postgres connections per n8n process (DB_POSTGRESDB_POOL_SIZE). n8n's default, 2, is too few for a burst:
+	 * seen here, 1000 callbacks at once left the webhook processor waiting for a connection ("timeout exceeded
+	 * when trying to connect") past the caller's timeout, and 1 of 1000 was acknowledged.
+	 */
+	dbPoolSize?: number;
 }
 
+export const DEFAULT_DB_POOL_SIZE = 10;
+
 /** One environment for every process: same database, same Redis, same key (main's env is the base). */
-function queueEnv(pg: Postgres, redis: Redis): Record<string, string> {
+function queueEnv(pg: Postgres, redis: Redis, poolSize: number): Record<string, string> {
 	return {
 		...pg.n8nEnv(),
+		DB_POSTGRESDB_POOL_SIZE: String(poolSize),
 		...redis.n8nEnv(),
 		EXECUTIONS_MODE: 'queue',
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
@@ -114,7 +123,10 @@ export async function startQueueStack(opts: QueueStackOptions): Promise<QueueSta
 	const log = opts.log ?? (() => undefined);
 	const userFolder = mkdtempSync(join(tmpdir(), 'cm-n8n-queue-'));
 	const started: Array<{ stop(): Promise<void> }> = [];
+	const processes: QueueProcess[] = [];
 	const stopAll = async () => {
+		// Workers and webhook processor together (each may wait for its shutdown grace), then the rest.
+		await Promise.all(processes.map((p) => p.stop().catch(() => undefined)));
 		for (const s of started.reverse()) await s.stop().catch(() => undefined);
 	};
 	try {
@@ -129,7 +141,7 @@ export async function startQueueStack(opts: QueueStackOptions): Promise<QueueSta
 			userFolder,
 			webhookBaseUrl: webhookUrl,
 			// WEBHOOK_URL: the Production URL the editor shows points at the webhook processor.
-			n8nEnv: { ...queueEnv(postgres, redis), WEBHOOK_URL: `${webhookUrl}/`, ...(opts.n8nEnv ?? {}) },
+			n8nEnv: { ...queueEnv(postgres, redis, opts.dbPoolSize ?? DEFAULT_DB_POOL_SIZE), WEBHOOK_URL: `${webhookUrl}/`, ...(opts.n8nEnv ?? {}) },
 		});
 		started.push(stack);
 		// Each process its own ports; everything else as main.
@@ -151,10 +163,10 @@ export async function startQueueStack(opts: QueueStackOptions): Promise<QueueSta
 				log,
 			);
 			workers.push(w);
-			started.push(w);
+			processes.push(w);
 		}
 		const webhook = queueProcess('webhook processor', ['webhook'], webhookPort, envFor({ N8N_PORT: String(webhookPort) }), join(userFolder, 'webhook.log'), log);
-		started.push(webhook);
+		processes.push(webhook);
 		// One at a time: on 2 cores parallel starts only slow each other down.
 		for (const w of workers) await w.start();
 		await webhook.start();

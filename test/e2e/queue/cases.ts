@@ -4,12 +4,17 @@
  * Wait on a worker, the 1000-callback burst with the mock's default delivery settings, and a worker
  * SIGKILLed in the middle of a burst. Everything counted is read from n8n's records and logs.
  */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { QueueProcess, QueueStack } from '../../../dev/n8n/queue';
 import { DEFAULT_OPTIONS } from '../../../dev/mock/server';
 import { ALL_OPS_WORKFLOW } from '../cases/allOperations';
 import { BURST_PROCESS_MS, callbackUrl, submitDeferred, TRIGGER_WORKFLOW } from '../cases/deferred';
 import { assert, E2eContext, waitFor } from '../context';
 import { BurstExecution, burstFigures, BurstFigures } from './figures';
+
+export const QUEUE_MODE = 'queue mode (2 workers)';
+export const REGULAR_MODE = 'regular mode (1 process)';
 
 export interface QueueContext extends E2eContext {
 	stack: QueueStack;
@@ -52,7 +57,7 @@ export async function ranOnWorkers(ctx: QueueContext): Promise<string> {
 	const triggerRuns = rows.filter((r) => r.workflowId === TRIGGER_WORKFLOW.id).map((r) => Number(r.id));
 	assert(triggerRuns.length > 0, 'no trigger executions yet');
 	const viaWebhook = enqueuedBy(stack.webhook);
-	const viaMain = enqueuedBy({ log: () => require('node:fs').readFileSync(stack.n8n.logFile, 'utf8') });
+	const viaMain = enqueuedBy({ log: () => readFileSync(stack.n8n.logFile, 'utf8') });
 	const notViaWebhook = triggerRuns.filter((id) => !viaWebhook.has(id) || viaMain.has(id));
 	assert(notViaWebhook.length === 0, `${notViaWebhook.length} trigger executions not enqueued by the webhook processor: ${notViaWebhook.slice(0, 5)}`);
 	const main = await fetch(callbackUrl(ctx).replace(stack.webhookUrl, stack.n8n.url), {
@@ -110,21 +115,27 @@ export interface BurstRun {
 	executions: BurstExecution[];
 }
 
+/** The per-attempt callback timeout the regular suite's 200-callback case uses (dev/mock default: 5 s). */
+export const LONG_TIMEOUT_MS = 120_000;
+
 /**
- * `count` deferred moderations processed together, so that the mock calls the trigger back at once, with its
- * DEFAULT per-attempt timeout (5 s), retries (3) and backoff; `during` runs while the callbacks come in.
- * Waits (bounded) until every delivery is over and every execution has a final status.
+ * `count` deferred moderations processed together, so that the mock calls the trigger back at once, with the
+ * mock's retries (3) and backoff and a per-attempt timeout of `timeoutMs` (the mock's default when not
+ * given); `during` runs while the callbacks come in. Waits (bounded) until every delivery is over and every
+ * execution has a final status.
  */
 export async function runBurst(
 	ctx: E2eContext,
 	mode: string,
 	count: number,
-	opts: { during?: (ids: Set<string>, afterId: number) => Promise<void>; settleMs?: number } = {},
+	opts: { timeoutMs?: number; during?: (ids: Set<string>, afterId: number) => Promise<void>; settleMs?: number } = {},
 ): Promise<BurstRun> {
 	const afterId = Math.max(0, ...(await ctx.db.executions(TRIGGER_WORKFLOW.id)).map((r) => r.id));
+	const loadAtStart = loadavg()[0];
+	const timeoutMs = opts.timeoutMs ?? DEFAULT_OPTIONS.callbackTimeoutMs;
 	ctx.mock.configure({
 		processMs: BURST_PROCESS_MS,
-		callbackTimeoutMs: DEFAULT_OPTIONS.callbackTimeoutMs,
+		callbackTimeoutMs: timeoutMs,
 		callbackRetries: DEFAULT_OPTIONS.callbackRetries,
 		callbackBackoffMs: DEFAULT_OPTIONS.callbackBackoffMs,
 	});
@@ -133,8 +144,9 @@ export async function runBurst(
 	ctx.mock.configure({ processMs: DEFAULT_OPTIONS.processMs });
 	// Caught at once (rethrown below) so that a failure here is not an unhandled rejection meanwhile.
 	const during = (opts.during?.(idSet, afterId) ?? Promise.resolve()).then(() => undefined, (e: Error) => e);
-	// Every delivery ends within 4 attempts × 5 s + backoff; the processing delay comes first.
-	await ctx.mock.whenIdle(120_000);
+	// Every delivery ends within (retries + 1) attempts of timeoutMs, plus backoff and the processing delay.
+	await ctx.mock.whenIdle((DEFAULT_OPTIONS.callbackRetries + 1) * (timeoutMs + 2000) + 10_000);
+	ctx.mock.configure({ callbackTimeoutMs: DEFAULT_OPTIONS.callbackTimeoutMs });
 	const failed = await during;
 	if (failed) throw failed;
 	const settle = opts.settleMs ?? 300_000;
@@ -150,23 +162,51 @@ export async function runBurst(
 	).catch((e) => ctx.log(`${(e as Error).message}; counting them as they are`));
 	const executions = await burstExecutions(ctx, afterId);
 	const attempts = ctx.mock.callbacks.filter((c) => idSet.has(c.moderationId));
-	return { ids, executions, figures: burstFigures(mode, ids, attempts, executions) };
+	const label = `${mode}, ${timeoutMs / 1000} s timeout`;
+	const figures = burstFigures(label, ids, attempts, executions);
+	figures.load = [loadAtStart, loadavg()[0]];
+	return { ids, executions, figures };
 }
 
-/** Burst on the queue stack: exactly `count` successful executions, each id once, spread over both workers. */
-export async function queueBurst(ctx: QueueContext, count: number, out: BurstFigures[]): Promise<string> {
-	const run = await runBurst(ctx, 'queue mode (2 workers)', count);
-	const f = run.figures;
+function spread(ctx: QueueContext, run: BurstRun): Record<string, number> {
 	const { started } = workerRuns(ctx.stack.workers);
 	const perWorker: Record<string, number> = Object.fromEntries(ctx.stack.workers.map((w) => [w.name, 0]));
 	for (const e of run.executions) for (const n of started.get(e.id) ?? []) perWorker[n]++;
-	f.perWorker = perWorker;
+	return perWorker;
+}
+
+export function describeFigures(f: BurstFigures): string {
+	const workers = f.perWorker ? `, ${Object.entries(f.perWorker).map(([k, v]) => `${k} ${v}`).join(' / ')}` : '';
+	return `${f.acknowledged} acknowledged, ${f.successful} successful of ${f.executions} executions${workers}; ${f.executionsPerSecond.toFixed(1)}/s; ack p50 ${f.ackP50Ms} ms p95 ${f.ackP95Ms} ms; ${f.retried} deliveries retried, ${f.unacknowledged} never acknowledged; ids run twice+ ${f.duplicated}, never ${f.missing}; other statuses ${JSON.stringify(f.otherStatuses)}`;
+}
+
+/**
+ * A burst measured as it comes out (the mock's default timeout is one such run): the only requirement is
+ * that no acknowledged callback is missing from n8n's records. `ctx` of either mode.
+ */
+export async function measuredBurst(ctx: E2eContext, mode: string, count: number, timeoutMs: number | undefined, out: BurstFigures[]): Promise<string> {
+	const run = await runBurst(ctx, mode, count, { timeoutMs });
+	const f = run.figures;
+	if ('workers' in ctx.stack) f.perWorker = spread(ctx as QueueContext, run);
+	out.push(f);
+	assert(f.ackedWithoutExecution.length === 0, `${f.ackedWithoutExecution.length} acknowledged callbacks have no execution (e.g. ${f.ackedWithoutExecution[0]})`);
+	return describeFigures(f);
+}
+
+/**
+ * Burst on the queue stack with the per-attempt timeout the regular suite uses: exactly `count` successful
+ * executions, each id once, spread over both workers.
+ */
+export async function queueBurst(ctx: QueueContext, count: number, out: BurstFigures[]): Promise<string> {
+	const run = await runBurst(ctx, QUEUE_MODE, count, { timeoutMs: LONG_TIMEOUT_MS });
+	const f = run.figures;
+	const perWorker = (f.perWorker = spread(ctx, run));
 	out.push(f);
 	assert(f.successful === count && f.executions === count, `${f.successful} successful of ${f.executions} executions for ${count} callbacks (${JSON.stringify(f.otherStatuses)})`);
 	assert(f.duplicated === 0 && f.missing === 0, `${f.duplicated} ids ran twice or more, ${f.missing} never`);
 	const idle = Object.entries(perWorker).filter(([, n]) => n === 0);
 	assert(idle.length === 0, `${idle.map(([k]) => k)} ran none of the burst (${JSON.stringify(perWorker)})`);
-	return `${f.successful} successful executions, each id once, ${Object.entries(perWorker).map(([k, v]) => `${k} ${v}`).join(' / ')}; ${f.executionsPerSecond.toFixed(1)}/s, ack p50 ${f.ackP50Ms} ms p95 ${f.ackP95Ms} ms, ${f.retried} deliveries retried`;
+	return describeFigures(f);
 }
 
 export interface KillReport {
@@ -190,6 +230,7 @@ export async function killWorkerMidBurst(ctx: QueueContext, count: number, killA
 	let killedAfter = 0;
 	let held: number[] = [];
 	const run = await runBurst(ctx, 'queue mode, worker 1 killed', count, {
+		timeoutMs: LONG_TIMEOUT_MS,
 		settleMs: 240_000,
 		during: async (_ids, afterId) => {
 			await waitFor(

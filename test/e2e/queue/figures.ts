@@ -31,6 +31,8 @@ export interface BurstFigures {
 	ackMaxMs: number;
 	/** executions per worker (queue mode; from the workers' logs) */
 	perWorker?: Record<string, number>;
+	/** 1-minute load average of the machine when the burst started and ended (2 cores, shared) */
+	load?: [number, number];
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -100,7 +102,8 @@ export function figuresTable(rows: BurstFigures[]): string {
 		`| | ${rows.map((r) => r.mode).join(' | ')} |`,
 		`|---|${rows.map(() => '---').join('|')}|`,
 		line('Callbacks sent at once', (r) => String(r.callbacks)),
-		line('Successful executions', (r) => String(r.successful)),
+		line('Acknowledged (2xx, any attempt)', (r) => String(r.acknowledged)),
+		line('Executions in n8n (successful)', (r) => `${r.executions} (${r.successful})`),
 		line('Executions per second', (r) => r.executionsPerSecond.toFixed(1)),
 		line('Time to acknowledge, p50', (r) => s(r.ackP50Ms)),
 		line('Time to acknowledge, p95', (r) => s(r.ackP95Ms)),
@@ -108,5 +111,6 @@ export function figuresTable(rows: BurstFigures[]): string {
 		line('Never acknowledged (all retries failed)', (r) => String(r.unacknowledged)),
 		line('Moderation ids run twice or more / never', (r) => `${r.duplicated} / ${r.missing}`),
 		line('Executions per worker', (r) => (r.perWorker ? Object.values(r.perWorker).join(' + ') : 'one process')),
+		line('Load average at start → end', (r) => (r.load ? `${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)}` : '-')),
 	].join('\n');
 }
