@@ -45,21 +45,28 @@ export interface QueueStackOptions extends Omit<StackOptions, 'webhookBaseUrl' |
 	workers?: number;
 	/** jobs each worker runs at once (`n8n worker --concurrency`, n8n's default 10) */
 	concurrency?: number;
-	/**
-	 * Postgres connections per n8n process (DB_POSTGRESDB_POOL_SIZE). n8n's default, 2, is too few for a burst:
-	 * seen here, 1000 callbacks at once left the webhook processor waiting for a connection ("timeout exceeded
-	 * when trying to connect") past the caller's timeout, and 1 of 1000 was acknowledged.
-	 */
-	dbPoolSize?: number;
+	/** Postgres settings of every n8n process; BURST_DB_SETTINGS when not given, n8n's own with `{}`. */
+	db?: Record<string, string>;
 }
 
-export const DEFAULT_DB_POOL_SIZE = 10;
+/**
+ * What it took here for one webhook processor to take 1000 callbacks at once. With n8n's defaults (2
+ * connections per process, 20 s to get one, a health ping every 2 s that fails after 5 s and, after 3
+ * failures, closes the pool) the requests queue for a connection, the ping queues behind them and fails,
+ * and n8n answers "Database is not ready!" (503) to everything until the pool is rebuilt; in-flight
+ * executions then fail with "No active execution found". Seen with pool sizes 2 and 10.
+ */
+export const BURST_DB_SETTINGS: Record<string, string> = {
+	DB_POSTGRESDB_POOL_SIZE: '10',
+	DB_POSTGRESDB_CONNECTION_TIMEOUT: '120000',
+	DB_PING_TIMEOUT_MS: '60000',
+};
 
 /** One environment for every process: same database, same Redis, same key (main's env is the base). */
-function queueEnv(pg: Postgres, redis: Redis, poolSize: number): Record<string, string> {
+function queueEnv(pg: Postgres, redis: Redis, db: Record<string, string>): Record<string, string> {
 	return {
 		...pg.n8nEnv(),
-		DB_POSTGRESDB_POOL_SIZE: String(poolSize),
+		...db,
 		...redis.n8nEnv(),
 		EXECUTIONS_MODE: 'queue',
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
@@ -141,7 +148,7 @@ export async function startQueueStack(opts: QueueStackOptions): Promise<QueueSta
 			userFolder,
 			webhookBaseUrl: webhookUrl,
 			// WEBHOOK_URL: the Production URL the editor shows points at the webhook processor.
-			n8nEnv: { ...queueEnv(postgres, redis, opts.dbPoolSize ?? DEFAULT_DB_POOL_SIZE), WEBHOOK_URL: `${webhookUrl}/`, ...(opts.n8nEnv ?? {}) },
+			n8nEnv: { ...queueEnv(postgres, redis, opts.db ?? BURST_DB_SETTINGS), WEBHOOK_URL: `${webhookUrl}/`, ...(opts.n8nEnv ?? {}) },
 		});
 		started.push(stack);
 		// Each process its own ports; everything else as main.

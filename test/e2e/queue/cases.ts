@@ -145,7 +145,8 @@ export async function runBurst(
 	// Caught at once (rethrown below) so that a failure here is not an unhandled rejection meanwhile.
 	const during = (opts.during?.(idSet, afterId) ?? Promise.resolve()).then(() => undefined, (e: Error) => e);
 	// Every delivery ends within (retries + 1) attempts of timeoutMs, plus backoff and the processing delay.
-	await ctx.mock.whenIdle((DEFAULT_OPTIONS.callbackRetries + 1) * (timeoutMs + 2000) + 10_000);
+	// Generous: on a starved machine timers fire late.
+	await ctx.mock.whenIdle((DEFAULT_OPTIONS.callbackRetries + 1) * (timeoutMs + 5000) + 60_000);
 	ctx.mock.configure({ callbackTimeoutMs: DEFAULT_OPTIONS.callbackTimeoutMs });
 	const failed = await during;
 	if (failed) throw failed;

@@ -5,7 +5,7 @@
  * then stopped and the same burst runs in regular mode (one n8n process, sqlite), so the figures are side by
  * side from one run; they are printed as a table and written to bench-results/queue-burst.json.
  * Ends with `N passed, N failed`. Options: E2E_ONLY=1,10, E2E_KEEP=1, E2E_VERBOSE=1, QUEUE_BURST (1000),
- * QUEUE_DB_POOL (Postgres connections per n8n process, 10; n8n's default is 2).
+ * QUEUE_N8N_DB_DEFAULTS=1 (n8n's own Postgres pool and health-ping settings instead of BURST_DB_SETTINGS).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,7 +36,7 @@ const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).to
 const keep = process.env.E2E_KEEP === '1';
 const only = process.env.E2E_ONLY?.split(',').map((s) => s.trim());
 const BURST = Number(process.env.QUEUE_BURST ?? 1000);
-const DB_POOL = process.env.QUEUE_DB_POOL ? Number(process.env.QUEUE_DB_POOL) : undefined;
+const DB_SETTINGS = process.env.QUEUE_N8N_DB_DEFAULTS === '1' ? {} : undefined;
 // Kill once the victim has started this many of the burst's executions: well inside the burst.
 const KILL_AFTER = Math.max(5, Math.round(BURST / 10));
 
@@ -97,7 +97,7 @@ async function main(): Promise<number> {
 					serviceUrl: mock.url,
 					serviceToken: mock.token,
 					extraWorkflows: e2eWorkflows(),
-					dbPoolSize: DB_POOL,
+					db: DB_SETTINGS,
 					log,
 				});
 				return { stack, db: stack.records };
