@@ -16,12 +16,6 @@ export interface ExecutionRow {
 	stoppedAt: string | null;
 }
 
-export interface NodeRun {
-	json: any[];
-	error?: any;
-	executionStatus?: string;
-}
-
 export interface ExecutionDetail extends ExecutionRow {
 	/** node name -> output items (json) of its first run, main output 0 */
 	items: Record<string, any[]>;

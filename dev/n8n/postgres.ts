@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installDir } from './install';
 import { ensureDebianPackages, run } from './apt';
-import { freePort, killTree, spawnGroup } from './server';
+import { freePort } from '../ports';
+import { killTree, spawnGroup } from './server';
 
 const PG_ROOT = '/usr/lib/postgresql';
 

@@ -13,7 +13,8 @@ import { PgN8nDb } from './pgdb';
 import { Postgres, startPostgres } from './postgres';
 import { Redis, startRedis } from './redis';
 import { Stack, StackOptions, startStack } from './stack';
-import { freePort, killTree, spawnGroup } from './server';
+import { freePort } from '../ports';
+import { killTree, spawnGroup } from './server';
 
 export interface QueueProcess {
 	name: string;

@@ -7,7 +7,8 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { ensureDebianPackages } from './apt';
-import { freePort, killTree, spawnGroup } from './server';
+import { freePort } from '../ports';
+import { killTree, spawnGroup } from './server';
 
 const REDIS = '/usr/bin/redis-server';
 

@@ -5,9 +5,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, WriteStream } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../ports';
 import { n8nBin, node24, node24Env } from './install';
 
 export interface N8nInstance {
@@ -24,19 +24,6 @@ export interface N8nInstance {
 	/** Runs an n8n CLI command on this user folder; resolves with stdout. */
 	cli(args: string[], timeoutMs?: number): Promise<{ code: number; stdout: string; stderr: string }>;
 	cleanup(): void;
-}
-
-export function freePort(): Promise<number> {
-	return new Promise((res, rej) => {
-		const srv = createServer();
-		srv.unref();
-		srv.on('error', rej);
-		srv.listen(0, '127.0.0.1', () => {
-			const addr = srv.address();
-			const port = typeof addr === 'object' && addr ? addr.port : 0;
-			srv.close(() => res(port));
-		});
-	});
 }
 
 /** Kills a process group started with `detached: true`; waits (bounded) for exit. */
@@ -83,7 +70,7 @@ export function spawnGroup(cmd: string, args: string[], opts: { env: NodeJS.Proc
 	return child;
 }
 
-export interface CreateOptions {
+interface CreateOptions {
 	userFolder?: string;
 	port?: number;
 	/** Extra environment (e.g. N8N_LOG_LEVEL). */

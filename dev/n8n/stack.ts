@@ -16,9 +16,9 @@ export const EXAMPLES_DIR = join(PROJECT_ROOT, 'examples');
 export const CREDENTIAL_ID = 'cmCredential0001';
 export const CREDENTIAL_NAME = 'Content Moderation account';
 /** Host the example files use for n8n's own URLs (the callback URL); replaced by the real one on import. */
-export const EXAMPLE_N8N_URL = 'http://localhost:5678';
+const EXAMPLE_N8N_URL = 'http://localhost:5678';
 
-export interface WorkflowFile {
+interface WorkflowFile {
 	id: string;
 	name: string;
 	nodes: any[];
@@ -30,7 +30,7 @@ export function readWorkflow(file: string): WorkflowFile {
 	return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-export function exampleFiles(): string[] {
+function exampleFiles(): string[] {
 	return readdirSync(EXAMPLES_DIR)
 		.filter((f) => f.endsWith('.json'))
 		.sort()
@@ -38,7 +38,7 @@ export function exampleFiles(): string[] {
 }
 
 /** Workflows that hold a trigger which must be published to receive production webhooks. */
-export function needsPublish(wf: WorkflowFile): boolean {
+function needsPublish(wf: WorkflowFile): boolean {
 	return wf.nodes.some((n) => /Trigger$/.test(n.type) && !/manualTrigger$/.test(n.type));
 }
 

@@ -1,14 +1,14 @@
 /**
  * Real n8n end-to-end runner (`npm run test:e2e`): installs/reuses n8n 2.41.1, loads this package the way
  * users get it, imports a credential pointing at the mock service plus the example workflows, and runs the
- * cases of issue 6 against n8n's own records. Prints one line per case and `N passed, N failed`.
+ * cases below against n8n's own records. Prints one line per case and `N passed, N failed`.
  */
 import { join } from 'node:path';
 import { N8nDb } from '../../dev/n8n/db';
 import { Running, teardownOnSignals } from '../../dev/n8n/lifecycle';
 import { startStack } from '../../dev/n8n/stack';
-import { startMockService } from '../../dev/mock/server';
-import { E2eContext, e2eWorkflows, MockHandle } from './context';
+import { startMockService, type MockService } from '../../dev/mock/server';
+import { E2eContext, e2eWorkflows } from './context';
 import { cases, runCase } from './cases';
 
 const started = Date.now();
@@ -43,7 +43,7 @@ async function main(): Promise<number> {
 		await cleanup();
 		return 1;
 	}
-	const { stack, mock, db } = running as Required<Running> & { mock: MockHandle };
+	const { stack, mock, db } = running as Required<Running> & { mock: MockService };
 	const ctx: E2eContext = { stack, mock, db, log };
 	for (const c of selected) {
 		if (await runCase(c, ctx)) passed++;

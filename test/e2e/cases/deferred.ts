@@ -5,11 +5,12 @@
 import { readWorkflow, EXAMPLES_DIR } from '../../../dev/n8n/stack';
 import { executeWorkflow } from '../../../dev/n8n/summary';
 import { join } from 'node:path';
-import { DEFAULT_OPTIONS } from '../../../dev/mock/server';
-import { assert, E2eContext, finishedExecutions, sleep, waitFor } from '../context';
+import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
+import { sleep, waitFor } from '../../../dev/wait';
+import { assert, E2eContext, finishedExecutions } from '../context';
 
 export const TRIGGER_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03-deferred-moderation-trigger.json'));
-export const SUBMIT_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03b-deferred-moderation-submit.json'));
+const SUBMIT_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03b-deferred-moderation-submit.json'));
 const triggerNode = TRIGGER_WORKFLOW.nodes.find((n) => /contentModerationTrigger$/.test(n.type))!;
 export const CALLBACK_TOKEN: string = triggerNode.parameters.callbackToken;
 

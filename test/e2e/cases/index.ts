@@ -1,6 +1,7 @@
 import { E2eContext } from '../context';
 import { allOperations } from './allOperations';
 import { catalogue } from './catalogue';
+import { credentialTest } from './credentialTest';
 import { burst, deferredWithTrigger, wrongToken } from './deferred';
 import { editor } from './editor';
 import { examplesRun } from './examples';
@@ -20,6 +21,7 @@ export const cases: E2eCase[] = [
 	{ id: 5, name: 'node catalogue lists both nodes and the credential with icons', run: catalogue },
 	{ id: 6, name: 'editor in headless Chromium: icons, panels, every resource/operation', run: editor },
 	{ id: 7, name: 'the other example workflows run as documented', run: examplesRun },
+	{ id: 8, name: "the credential's Test button through n8n's REST credential test", run: credentialTest },
 ];
 
 /** Runs one case and prints its PASS/FAIL line; resolves with whether it passed. */

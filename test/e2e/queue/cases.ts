@@ -7,10 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { QueueProcess, QueueStack } from '../../../dev/n8n/queue';
-import { DEFAULT_OPTIONS } from '../../../dev/mock/server';
+import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
 import { ALL_OPS_WORKFLOW } from '../cases/allOperations';
 import { BURST_PROCESS_MS, callbackUrl, submitDeferred, TRIGGER_WORKFLOW } from '../cases/deferred';
-import { assert, E2eContext, waitFor } from '../context';
+import { waitFor } from '../../../dev/wait';
+import { assert, E2eContext } from '../context';
 import { BurstExecution, burstFigures, BurstFigures } from './figures';
 
 export const QUEUE_MODE = 'queue mode (2 workers)';

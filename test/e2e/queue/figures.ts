@@ -2,7 +2,7 @@
  * Figures of one callback burst, from the mock's delivery records (every attempt, its start, duration and
  * answer) and n8n's own records (one row per execution, its status and the moderation id it received).
  */
-import type { CallbackAttempt } from '../../../dev/mock/server';
+import type { CallbackAttempt } from '../../../dev/mock/callbacks';
 
 export interface BurstFigures {
 	mode: string;

@@ -4,7 +4,7 @@
  * Deferred and Wait on a worker, a 1000-callback burst and a worker SIGKILLed mid-burst. The queue stack is
  * then stopped and the same burst runs in regular mode (one n8n process, sqlite), so the figures are side by
  * side from one run; they are printed as a table and written to bench-results/queue-burst.json.
- * Ends with `N passed, N failed`. Options: E2E_ONLY=1,10, E2E_KEEP=1, E2E_VERBOSE=1, QUEUE_BURST (1000),
+ * Ends with `N passed, N failed`. Options: E2E_ONLY=1,11, E2E_KEEP=1, E2E_VERBOSE=1, QUEUE_BURST (1000),
  * QUEUE_N8N_DB_DEFAULTS=1 (n8n's own Postgres pool and health-ping settings instead of BURST_DB_SETTINGS).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -48,30 +48,30 @@ const kills: KillReport[] = [];
 
 const queueCases: E2eCase[] = [
 	...cases,
-	{ id: 8, name: 'every execution ran on a worker; callbacks came in through the webhook processor', run: (c) => ranOnWorkers(c as QueueContext) },
-	{ id: 9, name: 'Deferred and Wait runs on a worker and returns the full result', run: (c) => deferredAndWaitOnWorker(c as QueueContext) },
+	{ id: 9, name: 'every execution ran on a worker; callbacks came in through the webhook processor', run: (c) => ranOnWorkers(c as QueueContext) },
+	{ id: 10, name: 'Deferred and Wait runs on a worker and returns the full result', run: (c) => deferredAndWaitOnWorker(c as QueueContext) },
 	{
-		id: 10,
+		id: 11,
 		name: `${BURST} callbacks at once (per-attempt timeout ${LONG_TIMEOUT_MS / 1000} s, as case 4): exactly ${BURST} successful executions, each id once, over both workers`,
 		run: (c) => queueBurst(c as QueueContext, BURST, figures),
 	},
 	{
-		id: 11,
+		id: 12,
 		name: `${BURST} callbacks at once with the mock's default timeout and retries: measured; every acknowledged callback has its execution`,
 		run: (c) => measuredBurst(c, QUEUE_MODE, BURST, undefined, figures),
 	},
-	{ id: 12, name: `a worker SIGKILLed in the middle of a ${BURST}-callback burst`, run: (c) => killWorkerMidBurst(c as QueueContext, BURST, KILL_AFTER, kills) },
+	{ id: 13, name: `a worker SIGKILLed in the middle of a ${BURST}-callback burst`, run: (c) => killWorkerMidBurst(c as QueueContext, BURST, KILL_AFTER, kills) },
 ];
 // The same bursts on one regular n8n process (sqlite), measured in the same run for the side-by-side table.
 const regularCases: E2eCase[] = [
 	{
-		id: 13,
-		name: `regular mode, the burst of case 10 (per-attempt timeout ${LONG_TIMEOUT_MS / 1000} s): measured`,
+		id: 14,
+		name: `regular mode, the burst of case 11 (per-attempt timeout ${LONG_TIMEOUT_MS / 1000} s): measured`,
 		run: (c) => measuredBurst(c, REGULAR_MODE, BURST, LONG_TIMEOUT_MS, figures),
 	},
 	{
-		id: 14,
-		name: `regular mode, the burst of case 11 (mock defaults): measured`,
+		id: 15,
+		name: `regular mode, the burst of case 12 (mock defaults): measured`,
 		run: (c) => measuredBurst(c, REGULAR_MODE, BURST, undefined, figures),
 	},
 ];
