@@ -28,7 +28,7 @@ export async function ensureDebianPackages(packages: string[], present: () => bo
 	if (process.getuid?.() !== 0) {
 		throw new Error(`${packages.join(', ')} missing: run as root, or install them: apt-get install -y ${packages.join(' ')}`);
 	}
-	log(`installing ${packages.join(', ')} with apt-get (about 20 s)...`);
+	log(`installing ${packages.join(', ')} with apt-get (a minute or so)...`);
 	const t = Date.now();
 	await run('apt-get', ['update', '-qq'], 300_000);
 	await run('apt-get', ['install', '-y', '-qq', ...packages], 600_000);
