@@ -45,7 +45,7 @@ function spamScore(text: string, tokens: string[]): number {
 	return clampScore(score);
 }
 
-/** Deterministic text moderation (spec 2.3) with obscenity, tinyld and sentiment; see docs/service-interface.md. */
+/** The moderation of a text: every field of a text moderation but id, request and meta. */
 export function analyzeText(content: string): TextAnalysis {
 	const hash = sha256(content);
 	const digest = Buffer.from(hash, 'hex');

@@ -42,7 +42,7 @@ function needsPublish(wf: WorkflowFile): boolean {
 	return wf.nodes.some((n) => /Trigger$/.test(n.type) && !/manualTrigger$/.test(n.type));
 }
 
-interface StackOptions {
+export interface StackOptions {
 	serviceUrl: string;
 	serviceToken: string;
 	/** Extra workflow files (absolute paths) imported beside the examples. */
@@ -53,6 +53,10 @@ interface StackOptions {
 	n8nEnv?: Record<string, string>;
 	/** n8n's port; a free one when not given */
 	port?: number;
+	/** n8n's user folder; a new temporary one when not given */
+	userFolder?: string;
+	/** Base URL of production webhooks (queue mode: the webhook processor); n8n's own URL when not given */
+	webhookBaseUrl?: string;
 }
 
 export interface Stack {
@@ -60,6 +64,10 @@ export interface Stack {
 	rest: N8nRest;
 	workflows: WorkflowFile[];
 	owner: typeof OWNER;
+	/** Where production webhooks (the trigger's Production URL) are served */
+	webhookUrl: string;
+	/** Runs a workflow from its Manual Trigger and resolves with the finished execution's id (queue mode) */
+	run?(workflowId: string, timeoutMs: number): Promise<number>;
 	stop(): Promise<void>;
 }
 
@@ -77,7 +85,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 	const log = opts.log ?? (() => undefined);
 	await ensureN8n(log);
 	const tarball = await buildAndPack(log);
-	const n8n = await createN8n({ log, env: opts.n8nEnv, port: opts.port });
+	const n8n = await createN8n({ log, env: opts.n8nEnv, port: opts.port, userFolder: opts.userFolder });
 	let started = false;
 	try {
 		log("installing the package into the n8n user folder with the README's manual-install lines...");
@@ -99,7 +107,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 				data: { baseUrl: opts.serviceUrl, accessToken: opts.serviceToken },
 			}),
 		);
-		const replace: Array<[string, string]> = [[EXAMPLE_N8N_URL, n8n.url], ...(opts.replace ?? [])];
+		const webhookUrl = opts.webhookBaseUrl ?? n8n.url;
+		const replace: Array<[string, string]> = [[EXAMPLE_N8N_URL, webhookUrl], ...(opts.replace ?? [])];
 		const workflows: WorkflowFile[] = [];
 		const toPublish: string[] = [];
 		const examples = exampleFiles();
@@ -132,6 +141,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 			rest,
 			workflows,
 			owner: OWNER,
+			webhookUrl,
 			async stop() {
 				await n8n.stop();
 			},

@@ -9,7 +9,7 @@ import { examplesRun } from './examples';
 import { installedAsReadmeSays, restartKeepsData } from './installed';
 import { waitForCallback, waitForCallbackAcrossRestart } from './waitForCallback';
 
-interface E2eCase {
+export interface E2eCase {
 	id: number;
 	name: string;
 	/** Throws on failure; returns a short detail line. */
@@ -32,3 +32,17 @@ export const cases: E2eCase[] = [
 	// Last: it restarts n8n and checks what survived.
 	{ id: 11, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
 ];
+
+/** Runs one case and prints its PASS/FAIL line; resolves with whether it passed. */
+export async function runCase(c: E2eCase, ctx: E2eContext): Promise<boolean> {
+	const t0 = Date.now();
+	try {
+		const detail = await c.run(ctx);
+		console.log(`PASS ${c.id}. ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)}s)${detail ? ` - ${detail}` : ''}`);
+		return true;
+	} catch (e) {
+		console.log(`FAIL ${c.id}. ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)}s) - ${(e as Error).message}`);
+		if (process.env.E2E_VERBOSE) console.log((e as Error).stack);
+		return false;
+	}
+}

@@ -1,9 +1,10 @@
+/** gates.ts: auth, then rate limit, simulated faults and throttling before anything else. */
 import { call } from '../../../dev/mock/client';
 import { SAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
 import { startMockService } from '../../../dev/mock/server';
-import { useMock } from '../../helpers/mock';
+import { expectError, useMockApi } from './mock-api';
 
-const mock = useMock({ processMs: 20, token: 'test-token' });
+const { mock, api } = useMockApi({ processMs: 20 });
 beforeEach(() => {
 	mock.service.configure({ latencyMs: 0, faultRate: 0, throttleRate: 0, rateLimit: 0, retryAfterSeconds: 1 });
 });
@@ -11,26 +12,49 @@ beforeEach(() => {
 const submit = (i: number, token?: string | null) =>
 	call(mock.service.url, 'POST', '/image', { token, json: { image: SAFE_IMAGE_URL, options: { actorId: `actor-${i}` } } });
 
-describe('latency', () => {
-	it('delays every response, errors included, without serialising them', async () => {
-		mock.service.configure({ latencyMs: 120 });
-		for (const response of [await submit(0), await submit(1, null), await call(mock.service.url, 'GET', '/nowhere')]) {
-			expect(response.durationMs).toBeGreaterThanOrEqual(110);
-		}
-		const started = Date.now();
-		const parallel = await Promise.all(Array.from({ length: 20 }, (_, i) => submit(10 + i)));
-		expect(parallel.every((r) => r.status === 200)).toBe(true);
-		expect(Date.now() - started).toBeLessThan(1_200); // 20 x 120 ms one after another would be 2.4 s
+describe('auth', () => {
+	const routes: Array<[string, string, unknown?]> = [
+		['POST', '/image', { image: SAFE_IMAGE_URL }],
+		['GET', '/image/abcdef'],
+		['POST', '/queues/main', { type: 'text', content: 'hello there' }],
+		['GET', '/queues/main/items/abcdef'],
+		['GET', '/text/abcdef'],
+		['DELETE', '/text/abcdef'],
+		['GET', '/unknown/route'],
+	];
+
+	it.each(routes.map(([method, path, json]) => ({ method, path, json })))(
+		'$method $path without a token is 401 and acts on nothing',
+		async ({ method, path, json }) => {
+		const response = await api(method, path, { token: null, json });
+		expectError(response, 401, 'unauthorized');
+		expect(response.headers['www-authenticate']).toBe('Bearer');
+		expect(mock.service.submissions.size).toBe(0);
+		expect(mock.service.requests.at(-1)).toMatchObject({ method, path, status: 401 });
+		},
+	);
+
+	it('refuses a wrong token without echoing it', async () => {
+		const response = await api('POST', '/image', { token: 'secret-guess', json: { image: SAFE_IMAGE_URL } });
+		expectError(response, 401, 'unauthorized');
+		expect(JSON.stringify(response.body)).not.toContain('secret-guess');
+		expect(mock.service.submissionLog).toHaveLength(0);
 	});
 
-	it('applies latencyMs from the start options', async () => {
-		const slow = await startMockService({ latencyMs: 80 });
+	it('refuses other schemes and accepts a case-insensitive Bearer', async () => {
+		const basic = await api('GET', '/image/abcdef', { token: null, headers: { authorization: 'Basic dGVzdC10b2tlbg==' } });
+		expectError(basic, 401, 'unauthorized');
+		const lower = await api('GET', '/image/abcdef', { token: null, headers: { authorization: 'bearer test-token' } });
+		expect(lower.status).toBe(404);
+	});
+
+	it('takes the token from the options', async () => {
+		const other = await startMockService({ token: 'other-token' });
 		try {
-			const response = await call(slow.url, 'GET', '/image/abcdef');
-			expect(response.status).toBe(404);
-			expect(response.durationMs).toBeGreaterThanOrEqual(70);
+			expect((await call(other.url, 'GET', '/image/abcdef')).status).toBe(401);
+			expect((await call(other.url, 'GET', '/image/abcdef', { token: 'other-token' })).status).toBe(404);
 		} finally {
-			await slow.stop();
+			await other.stop();
 		}
 	});
 });
