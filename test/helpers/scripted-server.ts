@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-interface ScriptedRequest {
+export interface ScriptedRequest {
 	method: string;
 	path: string;
 	headers: IncomingHttpHeaders;
