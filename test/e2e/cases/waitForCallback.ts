@@ -15,7 +15,7 @@ import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
 import { sleep, waitFor } from '../../../dev/wait';
 import { assert, E2eContext } from '../context';
 
-const ROUTED = readWorkflow(join(EXAMPLES_DIR, '05-wait-for-callback.json'));
+export const ROUTED = readWorkflow(join(EXAMPLES_DIR, '05-wait-for-callback.json'));
 const PLAIN = readWorkflow(join(__dirname, '..', 'workflows', 'wait-callback-plain.json'));
 /** Route by Verdict with this mode needs n8n 2.x (see WAIT_CALLBACK_OUTPUT in the node). */
 const WORKFLOW: typeof ROUTED = N8N_MAJOR >= 2 ? ROUTED : PLAIN;
@@ -50,7 +50,7 @@ function submissionsSince(ctx: E2eContext, since: number) {
 		}));
 }
 
-function readsOf(ctx: E2eContext, ids: string[]) {
+export function readsOf(ctx: E2eContext, ids: string[]) {
 	return ctx.mock.requests.filter((r) => r.method === 'GET' && ids.some((id) => r.path === `/image/${id}`));
 }
 
@@ -72,7 +72,7 @@ async function startWaiting(ctx: E2eContext) {
 }
 
 /** The finished execution's outputs, checked against the three images. */
-async function expectRouted(ctx: E2eContext, executionId: number, ids: string[]): Promise<string> {
+export async function expectRouted(ctx: E2eContext, executionId: number, ids: string[]): Promise<string> {
 	const detail = await ctx.db.execution(executionId);
 	assert(detail.status === 'success', `execution #${executionId} ended ${detail.status}: ${JSON.stringify(detail.error)?.slice(0, 300)}`);
 	if (WORKFLOW === PLAIN) {
@@ -124,7 +124,7 @@ function successEvents(ctx: E2eContext, executionId: number): number {
 }
 
 /** The execution resumed exactly once: one success event, also after late callbacks had time to arrive. */
-async function expectOneResume(ctx: E2eContext, executionId: number): Promise<void> {
+export async function expectOneResume(ctx: E2eContext, executionId: number): Promise<void> {
 	await waitFor('the success event', () => (successEvents(ctx, executionId) >= 1 ? true : undefined), 30_000, 500);
 	await sleep(5_000);
 	const runs = successEvents(ctx, executionId);

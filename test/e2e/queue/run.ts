@@ -29,6 +29,7 @@ import {
 	ranOnWorkers,
 	REGULAR_MODE,
 } from './cases';
+import { waitForCallbackOnWorkers } from './waitForCallback';
 import { BurstFigures, figuresTable } from './figures';
 
 const started = Date.now();
@@ -61,6 +62,11 @@ const queueCases: E2eCase[] = [
 		run: (c) => measuredBurst(c, QUEUE_MODE, BURST, undefined, figures),
 	},
 	{ id: 13, name: `a worker SIGKILLed in the middle of a ${BURST}-callback burst`, run: (c) => killWorkerMidBurst(c as QueueContext, BURST, KILL_AFTER, kills) },
+	{
+		id: 16,
+		name: 'Wait for Callback: waits on a worker, callbacks through the webhook processor, resumed once on a worker',
+		run: (c) => waitForCallbackOnWorkers(c as QueueContext),
+	},
 ];
 // The same bursts on one regular n8n process (sqlite), measured in the same run for the side-by-side table.
 const regularCases: E2eCase[] = [
