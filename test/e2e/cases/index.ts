@@ -7,7 +7,7 @@ import { burst, deferredWithTrigger, wrongToken } from './deferred';
 import { editor } from './editor';
 import { examplesRun } from './examples';
 import { installedAsReadmeSays, restartKeepsData } from './installed';
-import { waitForCallback, waitForCallbackAcrossRestart } from './waitForCallback';
+import { waitForCallback, waitForCallbackAcrossRestart, waitForCallbackTimeout } from './waitForCallback';
 
 export interface E2eCase {
 	id: number;
@@ -29,6 +29,7 @@ export const cases: E2eCase[] = [
 	{ id: 10, name: "n8n's AI Agent calls the node as a tool (Chat Completions and Responses API)", run: aiAgent },
 	{ id: 12, name: 'Wait for Callback: the execution waits, nothing is read, the callbacks resume it', run: waitForCallback },
 	{ id: 13, name: 'Wait for Callback: n8n restarted while the execution waits, then resumed', run: waitForCallbackAcrossRestart },
+	{ id: 14, name: 'Wait for Callback: at the Wait Timeout n8n passes the inputs to Timed Out', run: waitForCallbackTimeout },
 	// Last: it restarts n8n and checks what survived.
 	{ id: 11, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
 ];

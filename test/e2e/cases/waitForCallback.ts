@@ -23,8 +23,8 @@ const NODE = 'Moderate and Wait for Callback';
 
 type Row = { id: number; status: string };
 
-async function statusOf(ctx: E2eContext, id: number): Promise<string> {
-	const rows = (await ctx.db.executions(WORKFLOW.id)) as Row[];
+async function statusOf(ctx: E2eContext, id: number, workflowId = WORKFLOW.id): Promise<string> {
+	const rows = (await ctx.db.executions(workflowId)) as Row[];
 	return rows.find((row) => row.id === id)?.status ?? 'missing';
 }
 
@@ -216,5 +216,50 @@ export async function waitForCallbackAcrossRestart(ctx: E2eContext): Promise<str
 			callbackBackoffMs: DEFAULT_OPTIONS.callbackBackoffMs,
 			callbackTimeoutMs: DEFAULT_OPTIONS.callbackTimeoutMs,
 		});
+	}
+}
+
+/** A copy of the workflow above with a Wait Timeout of 5 s. */
+const TIMEOUT_WORKFLOW = readWorkflow(
+	join(__dirname, '..', 'workflows', N8N_MAJOR >= 2 ? 'wait-callback-timeout-routed.json' : 'wait-callback-timeout-plain.json'),
+);
+
+/**
+ * Case 14: no result comes in time. n8n resumes the execution at the Wait Timeout without running the node
+ * and hands the input items unchanged to its first output: Timed Out with Route by Verdict.
+ */
+export async function waitForCallbackTimeout(ctx: E2eContext): Promise<string> {
+	// Results after 100 s: later than n8n acts on the 5 s timeout (its WaitTracker looks once a minute), and
+	// soon enough that later cases waiting for the mock to be idle are not held long.
+	ctx.mock.configure({ processMs: 100_000 });
+	try {
+		const run = await executeWorkflow(ctx.stack, ctx.db, TIMEOUT_WORKFLOW.id);
+		assert(run.status === 'waiting', `execution #${run.executionId} is ${run.status}, expected waiting`);
+		const t0 = Date.now();
+		// n8n's WaitTracker looks for due executions once a minute.
+		await waitFor(
+			'n8n to resume the execution at its Wait Timeout',
+			async () => ((await statusOf(ctx, run.executionId, TIMEOUT_WORKFLOW.id)) === 'waiting' ? undefined : true),
+			150_000,
+			1_000,
+		);
+		const seconds = ((Date.now() - t0) / 1000).toFixed(0);
+		const detail = await ctx.db.execution(run.executionId);
+		assert(detail.status === 'success', `execution #${run.executionId} ended ${detail.status}`);
+		const outputs = detail.outputs[NODE] ?? [];
+		const first = outputs[0] ?? [];
+		assert(
+			first.length === 3 && first.every((item: any) => typeof item.imageUrl === 'string' && item.isSafe === undefined && item.verdict === undefined && item.moderation === undefined),
+			`first output at the timeout: ${JSON.stringify(first).slice(0, 300)}`,
+		);
+		assert(outputs.slice(1).every((items) => items.length === 0), `later outputs at the timeout: ${JSON.stringify(outputs.map((o) => o.length))}`);
+		const next = N8N_MAJOR >= 2 ? 'Moderation Timed Out' : 'Results';
+		assert((detail.items[next] ?? []).length === 3, `${next} got ${(detail.items[next] ?? []).length} items`);
+		for (const other of ['Publish', 'Hold for Review', 'Send to Review']) {
+			assert(detail.items[other] === undefined, `${other} ran at the timeout`);
+		}
+		return `#${run.executionId} resumed by n8n ${seconds} s after it began waiting (Wait Timeout 5 s): the 3 input items unchanged on ${next}, nothing on the verdict outputs`;
+	} finally {
+		ctx.mock.configure({ processMs: DEFAULT_OPTIONS.processMs });
 	}
 }
