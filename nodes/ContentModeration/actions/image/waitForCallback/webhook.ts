@@ -86,6 +86,12 @@ async function handle(this: IWebhookFunctions, facts: VerdictFacts): Promise<IWe
 		return answer(this, 422, `This URL waits for moderation ${expectedId}, not ${bodyId}`);
 	}
 
+	const resumer = state.resumer;
+	if (resumer !== undefined && resumer !== itemIndex) {
+		// Not the one callback allowed to resume here (n8n 1.x): acknowledged, nothing read.
+		return { webhookResponse: { received: true, resumed: false, waitingFor: `the callback of item ${resumer}` } };
+	}
+
 	// The callback's own result counts when it is complete; every other one is read back.
 	const known = new Map<number, IDataObject>();
 	if (expectedId !== undefined && bodyId === expectedId && hasAnalysis(body as IDataObject)) {
@@ -95,12 +101,6 @@ async function handle(this: IWebhookFunctions, facts: VerdictFacts): Promise<IWe
 	const reading = await readResults(client, state, known);
 	// 503 makes the service retry this callback later, when the results may be readable.
 	if ('failed' in reading) return answer(this, 503, `${reading.failed}; try this callback again`);
-	const resumer = state.resumer;
-	if (resumer !== undefined && resumer !== itemIndex) {
-		// Not the one callback allowed to resume here (n8n 1.x): acknowledge only.
-		const waitingFor = 'pending' in reading ? reading.pending : `the callback of item ${resumer}`;
-		return { webhookResponse: { received: true, resumed: false, waitingFor } };
-	}
 	if ('pending' in reading) {
 		// The resuming callback must come again: a non-2xx answer makes the service retry it later.
 		if (resumer === itemIndex) return answer(this, 503, `Moderation ${reading.pending} is not ready yet; try this callback again`);
