@@ -17,6 +17,7 @@ import {
 	type WaitingHarness,
 } from '../../../../../helpers/engine';
 import { postCallback } from '../../../../../helpers/webhook-server';
+import { waitFor } from '../../../../../../dev/wait';
 
 const NODE = 'Content Moderation';
 const PROBE_TYPE = 'harness.probe';
@@ -68,7 +69,8 @@ let mock: MockService;
 let harness: WaitingHarness;
 
 beforeAll(async () => {
-	mock = await startMockService({ callbackRetries: 5, callbackBackoffMs: 100 });
+	// Retries over about 25 s: a loaded machine can take seconds to save the waiting execution.
+	mock = await startMockService({ callbackRetries: 8, callbackBackoffMs: 100 });
 	harness = await startWaitingHarness();
 });
 
@@ -153,7 +155,7 @@ function probed(run: RunView, probe: number): Array<{ own: unknown; paired: unkn
 
 describe('Wait for Callback', () => {
 	it('pauses the execution, reads nothing while nothing is ready, and one callback resumes it', async () => {
-		mock.configure({ processMs: 800 });
+		mock.configure({ processMs: 3_000 });
 		const execution = await startWaiting(waitParameters(), urlItems([SAFE_IMAGE_URL]));
 
 		expect(execution.status).toBe('waiting');
@@ -167,12 +169,12 @@ describe('Wait for Callback', () => {
 		expect(parsed.searchParams.get('item')).toBe('0');
 		expect(parsed.searchParams.get('key')).toMatch(/^[0-9a-f]{64}$/);
 
-		// Nothing is ready for 800 ms: the node polls nothing meanwhile.
-		await new Promise((resolve) => setTimeout(resolve, 400));
+		// Nothing is ready for 3 s: the node polls nothing meanwhile.
+		await new Promise((resolve) => setTimeout(resolve, 1_000));
 		expect(execution.status).toBe('waiting');
 		expect(gets()).toBe(0);
 
-		const run = await execution.finished();
+		const run = await execution.finished(30_000);
 		expect(run.status).toBe('success');
 		const [output] = run.outputsOf(NODE);
 		expect(output).toHaveLength(1);
@@ -246,7 +248,7 @@ describe('Wait for Callback', () => {
 				if (typeof paired === 'string' && paired.startsWith('item-')) expect(paired).toBe(own);
 			}
 		}
-	});
+	}, 90_000);
 
 	it('without routing: one output, one result per input item at its index, n8n lineage exact', async () => {
 		mock.configure({ processMs: 20, processJitterMs: 400 });
@@ -261,7 +263,7 @@ describe('Wait for Callback', () => {
 		expect(outputs[0].map(pairedIndex)).toEqual(Array.from({ length: 12 }, (_, index) => index));
 		expect(outputs[0].map((item) => item.json.isSafe)).toEqual(urls.map((_, index) => index % 2 === 0));
 		expect(probed(run, 0).map(({ paired }) => paired)).toEqual(urls.map((_, index) => `item-${index}`));
-	});
+	}, 60_000);
 
 	it('on an n8n without atomic resume (1.x), only the last waiting item\'s callback resumes, however many come at once', async () => {
 		// Every result completes at the same moment, so the callbacks arrive together and each sees all ready.
@@ -271,8 +273,15 @@ describe('Wait for Callback', () => {
 		expect(execution.status).toBe('waiting');
 		expect(execution.resumeToken).toBeUndefined();
 		expect(callbackUrls().every((url) => !new URL(url).searchParams.has('signature'))).toBe(true);
-		const run = await execution.finished();
-		await mock.whenIdle(15_000);
+		const run = await execution.finished(30_000);
+		// Every callback of this execution was answered 2xx in the end (late ones included).
+		const ids = mock.submissionLog.map((submission) => submission.id);
+		await waitFor(
+			'every callback acknowledged',
+			() => (ids.every((id) => mock.callbacks.some((c) => c.moderationId === id && c.ok)) ? true : undefined),
+			30_000,
+			50,
+		);
 		expect(run.outputOf(NODE)).toHaveLength(6);
 		expect(execution.resumes).toBe(1);
 		const resumedBy = execution.calls.filter((call) => call.resumed).map((call) => call.query.item);
@@ -284,7 +293,7 @@ describe('Wait for Callback', () => {
 		const execution = await startWaiting(waitParameters(), urlItems([SAFE_IMAGE_URL, UNSAFE_IMAGE_URL]), {
 			saveDelayMs: 300,
 		});
-		const run = await execution.finished();
+		const run = await execution.finished(30_000);
 		expect(run.status).toBe('success');
 		const early = execution.calls.filter((call) => call.status === 409);
 		expect(early.length).toBeGreaterThan(0);
@@ -295,8 +304,7 @@ describe('Wait for Callback', () => {
 
 	it('answers a repeated or late callback without starting anything', async () => {
 		const execution = await startWaiting(waitParameters(), urlItems([SAFE_IMAGE_URL]));
-		await execution.finished();
-		await mock.whenIdle(15_000);
+		await execution.finished(30_000);
 		const [url] = callbackUrls();
 		const result = mock.submissionLog[0].id;
 		const again = await post(url, { id: result });
@@ -379,13 +387,32 @@ describe('Wait for Callback', () => {
 		expect(probed(run, 1)).toEqual([]);
 	});
 
+	it('at the Wait Timeout with some results in and some missing: every input item on Timed Out, none as a result', async () => {
+		// Completion times spread over 30 s: some results come in before the timeout, some do not.
+		mock.configure({ processMs: 50, processJitterMs: 30_000 });
+		const urls = Array.from({ length: 6 }, (_, index) => `${SAFE_IMAGE_URL}?n=${index}`);
+		const execution = await startWaiting(waitParameters({ routeByVerdict: true, waitTimeout: 1 }), urlItems(urls));
+		await waitFor(
+			'a first callback',
+			() => (execution.calls.some((call) => call.status === 200 && !call.resumed) ? true : undefined),
+			30_000,
+			50,
+		);
+		expect(execution.status).toBe('waiting');
+		const run = await execution.expire();
+		expect(execution.resumes).toBe(1);
+		const outputs = run.outputsOf(NODE);
+		expect(outputs).toHaveLength(1);
+		expect(outputs[0].map((item) => item.json)).toEqual(urls.map((url, index) => ({ name: `item-${index}`, url })));
+	});
+
 	it('submission failures under On Error: Continue stay paired error items next to the results', async () => {
 		const execution = await startWaiting(
 			waitParameters({ routeByVerdict: true }),
 			urlItems([SAFE_IMAGE_URL, 'not a url', UNSAFE_IMAGE_URL]),
 			{ onError: 'continueRegularOutput' },
 		);
-		const run = await execution.finished();
+		const run = await execution.finished(30_000);
 		const [timedOut, safe, flagged] = run.outputsOf(NODE);
 		expect(timedOut).toEqual([]);
 		expect(safe.map((item) => item.json.name)).toEqual(['item-0']);
