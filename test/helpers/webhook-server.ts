@@ -30,6 +30,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../dev/n8n/package';
+import { waitFor } from '../../dev/wait';
 import { prepareWorkflow, triggerNode } from './engine';
 
 export const TRIGGER_NAME = 'Content Moderation Trigger';
@@ -137,7 +138,6 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 	const parseIncomingMessage = loadParseIncomingMessage();
 	const calls: TriggerCall[] = [];
 	const executions: INodeExecutionData[][] = [];
-	const waiters: Array<() => void> = [];
 	let baseUrl = '';
 	const state: { reportedUrl?: string } = {};
 	const webhookPath = `/webhook/${WEBHOOK_ID}/callback`;
@@ -146,7 +146,6 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 		calls.push(call);
 		if (call.items) {
 			executions.push(call.items);
-			for (const wake of waiters.splice(0)) wake();
 		}
 	}
 
@@ -247,20 +246,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 		calls,
 		executions,
 		async waitForExecutions(count, timeoutMs = 10_000) {
-			const deadline = Date.now() + timeoutMs;
-			while (executions.length < count) {
-				const left = deadline - Date.now();
-				if (left <= 0) {
-					throw new Error(`waited ${timeoutMs} ms for ${count} executions, got ${executions.length}`);
-				}
-				await new Promise<void>((resolve) => {
-					const timer = setTimeout(resolve, Math.min(left, 200));
-					waiters.push(() => {
-						clearTimeout(timer);
-						resolve();
-					});
-				});
-			}
+			await waitFor(`${count} trigger executions`, () => (executions.length >= count ? true : undefined), timeoutMs, 20);
 		},
 		async stop() {
 			server.closeAllConnections();

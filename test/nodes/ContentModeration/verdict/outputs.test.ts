@@ -56,7 +56,7 @@ beforeEach(() => mock.reset());
 
 const credentials = () => ({ contentModerationApi: { baseUrl: mock.url, accessToken: mock.token } });
 
-/** A harmless image unless the spec says otherwise (exact numbers from the mock, see its README). */
+/** A harmless image unless the spec says otherwise (exact numbers from the mock, see docs/service-interface.md). */
 function imageUrl(name: string, spec: MockImageSpec = {}): string {
 	return mockImageUrl({ safe: true, reject: false, review: false, risk: 10, ...spec }, name);
 }
