@@ -30,6 +30,8 @@ export interface ApiRequest {
 	body?: IDataObject;
 	qs?: IDataObject;
 	itemIndex?: number;
+	/** Values the request carries that must not reach an error (besides the access token) */
+	secrets?: string[];
 }
 
 export interface ApiResponse<T> {
@@ -111,7 +113,7 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 		async request<T>(request: ApiRequest): Promise<ApiResponse<T>> {
 			const credentialsDecrypted = await readCredential();
 			const credentials = credentialsDecrypted.data ?? {};
-			const secrets = [credentials.accessToken];
+			const secrets = [credentials.accessToken, ...(request.secrets ?? [])];
 			const base = parseBaseUrl(credentials.baseUrl);
 			if ('error' in base) {
 				throw new NodeOperationError(ctx.getNode(), base.error, {

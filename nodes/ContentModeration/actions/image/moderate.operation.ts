@@ -9,7 +9,7 @@ import { ensure, getOptions, optionalString, readImage } from '../../validation/
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from './waitForCallback/settle';
-import { callbackUrl as waitCallbackUrl, waitCallbackRoutingRefusal } from './waitForCallback/urls';
+import { callbackSecrets, callbackUrl as waitCallbackUrl, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, MIN_POLL_INTERVAL_SECONDS, pollResult } from './pollResult';
 
 type ModerationMode = 'immediate' | 'deferred' | 'deferredWait' | typeof WAIT_CALLBACK_MODE;
@@ -153,7 +153,9 @@ export async function execute(
 	const body: IDataObject = { image };
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;
 
-	const response = await client.request({ method: 'POST', path: '/image', body, itemIndex });
+	// The key and n8n's resume token in a Wait for Callback URL open the waiting execution: never in an error.
+	const secrets = mode === WAIT_CALLBACK_MODE && callbackUrl ? callbackSecrets(callbackUrl) : undefined;
+	const response = await client.request({ method: 'POST', path: '/image', body, itemIndex, secrets });
 	// Wait for Callback: the answers ({id}) are settled together once every item is submitted (settle).
 	if (mode !== 'deferredWait') return response.body;
 

@@ -55,6 +55,12 @@ export function hasResumeToken(url: URL): boolean {
 	return url.searchParams.has(N8N_SIGNATURE_PARAM);
 }
 
+/** What a callback URL carries that opens the waiting execution: kept out of errors. */
+export function callbackSecrets(url: string): string[] {
+	const params = new URL(url).searchParams;
+	return [params.get(KEY_PARAM), params.get(N8N_SIGNATURE_PARAM)].filter((value): value is string => !!value);
+}
+
 export function callbackUrl(ctx: IExecuteFunctions, itemIndex: number): string {
 	const url = resumeUrl(ctx);
 	url.pathname = `${url.pathname.replace(/\/$/, '')}/${WEBHOOK_PATH}`;

@@ -11,12 +11,14 @@ import { startMockService, type MockService } from '../../../../../../dev/mock/s
 import {
 	connect,
 	moderateUrlParameters,
+	runWorkflow,
 	moderationNode,
 	startWaitingHarness,
 	type WaitingExecution,
 	type WaitingHarness,
 } from '../../../../../helpers/engine';
 import { postCallback } from '../../../../../helpers/webhook-server';
+import { startScriptedServer } from '../../../../../helpers/scripted-server';
 import { waitFor } from '../../../../../../dev/wait';
 
 const NODE = 'Content Moderation';
@@ -404,6 +406,41 @@ describe('Wait for Callback', () => {
 		const outputs = run.outputsOf(NODE);
 		expect(outputs).toHaveLength(1);
 		expect(outputs[0].map((item) => item.json)).toEqual(urls.map((url, index) => ({ name: `item-${index}`, url })));
+	});
+
+	it('keeps the callback URL\'s key and n8n\'s resume token out of an error that echoes the request', async () => {
+		// A service that refuses the submission and repeats what it was sent.
+		const echo = await startScriptedServer((request) => ({
+			status: 400,
+			body: { error: { message: `bad request: ${JSON.stringify(request.body)}` } },
+		}));
+		try {
+			const run = await runWorkflow({
+				nodes: [moderationNode(waitParameters())],
+				credentials: { contentModerationApi: { baseUrl: echo.url, accessToken: 'echo-token-1234' } },
+				items: urlItems([SAFE_IMAGE_URL]),
+			});
+			expect(run.status).toBe('error');
+			const sent = new URL((echo.requests[0].body as { options: { callbackUrl: string } }).options.callbackUrl);
+			const key = sent.searchParams.get('key') as string;
+			const signature = sent.searchParams.get('signature') as string;
+			expect(key).toMatch(/^[0-9a-f]{64}$/);
+			expect(signature.length).toBeGreaterThan(10);
+			// The node's error and run data (n8n keeps its own resume token elsewhere in the execution).
+			const error = run.errorOf(NODE) as unknown as Record<string, unknown>;
+			const dump = JSON.stringify({
+				message: error.message,
+				description: error.description,
+				response: error.errorResponse,
+				stack: error.stack,
+				runData: run.runData,
+			});
+			expect(dump).toContain('bad request');
+			expect(dump).not.toContain(key);
+			expect(dump).not.toContain(signature);
+		} finally {
+			await echo.stop();
+		}
 	});
 
 	it('submission failures under On Error: Continue stay paired error items next to the results', async () => {
