@@ -2,9 +2,12 @@
  * `npm start`: builds the package, starts the mock Content Moderation Service and a real n8n with the
  * package, a ready credential and the example workflows, runs the examples once, prints a summary and the
  * editor URL with its login, then keeps running until Ctrl-C, which stops everything it started.
+ * `npm start -- --queue` does the same on n8n's queue mode (Postgres, Redis, main, 2 workers, a webhook
+ * processor; dev/n8n/queue.ts).
  */
-import { N8nDb } from '../dev/n8n/db';
+import { ExecutionRecords, N8nDb } from '../dev/n8n/db';
 import { Running, teardownOnSignals } from '../dev/n8n/lifecycle';
+import { QueueStack, startQueueStack } from '../dev/n8n/queue';
 import { newCallbackSecret, startStack } from '../dev/n8n/stack';
 import { executeWorkflow, verdictLine } from '../dev/n8n/summary';
 import { startMockService } from '../dev/mock/server';
@@ -15,6 +18,7 @@ const log = (line: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed
 const URL_EXAMPLE = 'cmExample01Url00';
 const SUBMIT_EXAMPLE = 'cmExample03Sub00';
 const TRIGGER_EXAMPLE = 'cmExample03Trig0';
+const QUEUE = process.argv.slice(2).includes('--queue');
 
 const running: Running = {};
 const stopAll = teardownOnSignals(running, {
@@ -29,16 +33,27 @@ async function main(): Promise<void> {
 	const port = process.env.MOCK_PORT ? Number(process.env.MOCK_PORT) : undefined;
 	const mock = (running.mock = await startMockService({ port }));
 	log(`mock Content Moderation Service at ${mock.url}`);
-	const stack = (running.stack = await startStack({
+	const opts = {
 		serviceUrl: mock.url,
 		serviceToken: mock.token,
 		callbackSecret: newCallbackSecret('demo-cb'),
 		log,
 		port: process.env.N8N_PORT ? Number(process.env.N8N_PORT) : undefined,
-	}));
-	const db = (running.db = N8nDb.forUserFolder(stack.n8n.userFolder));
+	};
+	let queue: QueueStack | undefined;
+	let db: ExecutionRecords;
+	if (QUEUE) {
+		queue = await startQueueStack(opts);
+		running.stack = queue;
+		// The queue stack closes its own records reader when it stops.
+		db = queue.records;
+	} else {
+		running.stack = await startStack(opts);
+		db = running.db = N8nDb.forUserFolder(running.stack.n8n.userFolder);
+	}
+	const stack = running.stack;
 
-	log('running example "moderate images from URLs" once (n8n execute)...');
+	log(`running example "moderate images from URLs" once (${QUEUE ? 'on a worker' : 'n8n execute'})...`);
 	const urlRun = await executeWorkflow(stack, db, URL_EXAMPLE);
 	// Route by Verdict is on: output 0 (Safe) feeds Publish, output 1 (Flagged) feeds Hold for Review.
 	const lines: string[] = [];
@@ -80,7 +95,7 @@ ${triggerLines.join('\n') || '  (no trigger execution within 60s)'}
 
  n8n editor:   ${n8n.url}/
  login:        ${owner.email} / ${owner.password}
- credential:   "Content Moderation account" -> ${mock.url} (mock service)
+ credential:   "Content Moderation account" -> ${mock.url} (mock service)${queue ? queueLines(queue) : ''}
  workflows:    ${stack.workflows.map((w) => w.name.replace(/^Content Moderation: /, '')).join(' | ')}
  Press Ctrl-C to stop n8n and the mock service.
 ==================================================================================================`);
@@ -92,3 +107,11 @@ main().catch(async (e) => {
 	await stopAll();
 	process.exit(1);
 });
+
+function queueLines(q: QueueStack): string {
+	return `
+ queue mode:   webhook processor ${q.webhookUrl}/webhook/... (the triggers' Production URLs point here);
+               ${q.workers.map((w) => `${w.name} (health ${w.url})`).join(', ')};
+               Postgres 127.0.0.1:${q.postgres.port}, Redis 127.0.0.1:${q.redis.port}
+ logs:         ${q.n8n.userFolder}/{n8n,worker-1,worker-2,webhook}.log ("Worker started execution N", "Enqueued execution N")`;
+}

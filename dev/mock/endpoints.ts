@@ -41,6 +41,13 @@ export function serviceRoutes({ options, scheduler, deliverer, recorder }: Servi
 	const items = new Map<string, { queueId: string; item: QueueItem }>();
 
 	const body = (request: ParsedRequest) => jsonBody(request, options.maxBodyBytes);
+	// Park-Miller generator with a fixed seed: the jitter sequence is the same on every run.
+	let jitterSeed = 1;
+	const processTime = (): number => {
+		if (options.processJitterMs <= 0) return options.processMs;
+		jitterSeed = (jitterSeed * 48271) % 2147483647;
+		return options.processMs + (jitterSeed % (options.processJitterMs + 1));
+	};
 	const requestStamp = (): ImageResult['request'] => ({ requestId: randomUUID(), timestamp: new Date().toISOString() });
 
 	function imageResult(image: ImageInput, meta: unknown, field: string): ImageResult {
@@ -66,7 +73,7 @@ export function serviceRoutes({ options, scheduler, deliverer, recorder }: Servi
 		}
 		const job: ImageJob = { status: 'processing', result };
 		images.set(result.id, job);
-		scheduler.process(options.processMs, () => {
+		scheduler.process(processTime(), () => {
 			job.status = 'done';
 			if (input.callbackUrl) deliverer.deliver(result.id, input.callbackUrl, result);
 		});

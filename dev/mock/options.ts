@@ -14,6 +14,11 @@ export interface MockServiceOptions {
 	 * the other reading (the status never changes, only `moderation` tells).
 	 */
 	processedStatus?: 'completed' | 'pending';
+	/**
+	 * Up to this much more per deferred image, from a seeded generator (the same sequence on every run),
+	 * so that results complete, and callbacks go out, in another order than the submissions
+	 */
+	processJitterMs?: number;
 	/** Fraction (0..1) of requests answered 503 with Retry-After, before anything else happens */
 	faultRate?: number;
 	/** Fraction (0..1) of requests answered 429 with Retry-After, before anything else happens */
@@ -41,6 +46,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	latencyMs: 0,
 	processMs: 200,
 	processedStatus: 'completed',
+	processJitterMs: 0,
 	faultRate: 0,
 	throttleRate: 0,
 	retryAfterSeconds: 1,
@@ -58,6 +64,7 @@ export type RuntimeOptions = Pick<
 	| 'latencyMs'
 	| 'processMs'
 	| 'processedStatus'
+	| 'processJitterMs'
 	| 'faultRate'
 	| 'throttleRate'
 	| 'retryAfterSeconds'
@@ -75,6 +82,7 @@ function checkOptions(options: ResolvedOptions): void {
 	for (const key of [
 		'latencyMs',
 		'processMs',
+		'processJitterMs',
 		'retryAfterSeconds',
 		'rateLimit',
 		'callbackRetries',

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { installDir } from './install';
 
-interface ExecutionRow {
+export interface ExecutionRow {
 	id: number;
 	workflowId: string;
 	status: string;
@@ -16,7 +16,7 @@ interface ExecutionRow {
 	stoppedAt: string | null;
 }
 
-interface ExecutionDetail extends ExecutionRow {
+export interface ExecutionDetail extends ExecutionRow {
 	/** node name -> output items (json) of its first run, main output 0 */
 	items: Record<string, any[]>;
 	/** node name -> all main outputs (per output index) of its first run */
@@ -25,11 +25,34 @@ interface ExecutionDetail extends ExecutionRow {
 	raw: any;
 }
 
+/** What the e2e cases and the demo read from n8n's records; sqlite here, Postgres in queue mode (pgdb.ts). */
+export interface ExecutionRecords {
+	executions(workflowId: string): Promise<ExecutionRow[]>;
+	execution(id: number | string): Promise<ExecutionDetail>;
+	close(): Promise<void>;
+}
+
+/** Parses execution_data.data (flatted) into the per-node outputs the cases read. */
+export function toExecutionDetail(row: ExecutionRow & { data: string }): ExecutionDetail {
+	const flatted = req()('flatted');
+	const raw = flatted.parse(row.data);
+	const runData = raw?.resultData?.runData ?? {};
+	const items: Record<string, any[]> = {};
+	const outputs: Record<string, any[][]> = {};
+	for (const [name, runs] of Object.entries<any[]>(runData)) {
+		const main: any[][] = runs?.[0]?.data?.main ?? [];
+		outputs[name] = main.map((out) => (out ?? []).map((i: any) => i.json));
+		items[name] = outputs[name][0] ?? [];
+	}
+	const { data: _d, ...rest } = row;
+	return { ...rest, items, outputs, error: raw?.resultData?.error, raw };
+}
+
 function req(): NodeJS.Require {
 	return createRequire(join(installDir(), 'node_modules', 'n8n', 'package.json'));
 }
 
-export class N8nDb {
+export class N8nDb implements ExecutionRecords {
 	private db: any;
 	constructor(file: string) {
 		const r = req();
@@ -60,18 +83,7 @@ export class N8nDb {
 			[Number(id)],
 		);
 		if (!row) throw new Error(`execution ${id} not found`);
-		const flatted = req()('flatted');
-		const raw = flatted.parse(row.data);
-		const runData = raw?.resultData?.runData ?? {};
-		const items: Record<string, any[]> = {};
-		const outputs: Record<string, any[][]> = {};
-		for (const [name, runs] of Object.entries<any[]>(runData)) {
-			const main: any[][] = runs?.[0]?.data?.main ?? [];
-			outputs[name] = main.map((out) => (out ?? []).map((i: any) => i.json));
-			items[name] = outputs[name][0] ?? [];
-		}
-		const { data: _d, ...rest } = row;
-		return { ...rest, items, outputs, error: raw?.resultData?.error, raw };
+		return toExecutionDetail(row);
 	}
 
 	close(): Promise<void> {

@@ -1,11 +1,11 @@
 /** One teardown for what `npm start` and the e2e runner start (mock service, n8n, DB reader), signal-safe. */
-import { N8nDb } from './db';
+import { ExecutionRecords } from './db';
 import { Stack } from './stack';
 
 export interface Running {
 	mock?: { stop(): unknown };
 	stack?: Stack;
-	db?: N8nDb;
+	db?: ExecutionRecords;
 }
 
 /**

@@ -27,7 +27,7 @@ export interface N8nInstance {
 }
 
 /** Kills a process group started with `detached: true`; waits (bounded) for exit. */
-async function killTree(child: ChildProcess | undefined, graceMs = 8000): Promise<void> {
+export async function killTree(child: ChildProcess | undefined, graceMs = 8000): Promise<void> {
 	if (!child || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
 	const exited = new Promise<void>((res) => child.once('exit', () => res()));
 	const signal = (sig: NodeJS.Signals) => {
@@ -64,7 +64,7 @@ function track(child: ChildProcess): void {
 	});
 }
 
-function spawnGroup(cmd: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string }): ChildProcess {
+export function spawnGroup(cmd: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string }): ChildProcess {
 	const child = spawn(cmd, args, { env: opts.env, cwd: opts.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	track(child);
 	return child;

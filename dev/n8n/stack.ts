@@ -48,7 +48,7 @@ function needsPublish(wf: WorkflowFile): boolean {
 	return wf.nodes.some((n) => /Trigger$/.test(n.type) && !/manualTrigger$/.test(n.type));
 }
 
-interface StackOptions {
+export interface StackOptions {
 	serviceUrl: string;
 	serviceToken: string;
 	/** The credential's Callback Secret: added to callback URLs and checked by the trigger. */
@@ -61,6 +61,10 @@ interface StackOptions {
 	n8nEnv?: Record<string, string>;
 	/** n8n's port; a free one when not given */
 	port?: number;
+	/** n8n's user folder; a new temporary one when not given */
+	userFolder?: string;
+	/** Base URL of production webhooks (queue mode: the webhook processor); n8n's own URL when not given */
+	webhookBaseUrl?: string;
 }
 
 export interface Stack {
@@ -70,6 +74,10 @@ export interface Stack {
 	rest: N8nRest;
 	workflows: WorkflowFile[];
 	owner: typeof OWNER;
+	/** Where production webhooks (the trigger's Production URL) are served */
+	webhookUrl: string;
+	/** Runs a workflow from its Manual Trigger and resolves with the finished execution's id (queue mode) */
+	run?(workflowId: string, timeoutMs: number): Promise<number>;
 	stop(): Promise<void>;
 }
 
@@ -109,7 +117,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 	const log = opts.log ?? (() => undefined);
 	await ensureN8n(log);
 	const tarball = await buildAndPack(log);
-	const n8n = await createN8n({ log, env: opts.n8nEnv, port: opts.port });
+	const n8n = await createN8n({ log, env: opts.n8nEnv, port: opts.port, userFolder: opts.userFolder });
 	let started = false;
 	try {
 		log("installing the package into the n8n user folder with the README's manual-install lines...");
@@ -123,7 +131,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 			// Plain object data: the import command encrypts it with the instance key.
 			data: { baseUrl: opts.serviceUrl, accessToken: opts.serviceToken, callbackSecret: opts.callbackSecret },
 		};
-		const replace: Array<[string, string]> = [[EXAMPLE_N8N_URL, n8n.url], ...(opts.replace ?? [])];
+		const webhookUrl = opts.webhookBaseUrl ?? n8n.url;
+		const replace: Array<[string, string]> = [[EXAMPLE_N8N_URL, webhookUrl], ...(opts.replace ?? [])];
 		const workflows: WorkflowFile[] = [];
 		const toPublish: string[] = [];
 		const examples = exampleFiles();
@@ -154,6 +163,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 			rest,
 			workflows,
 			owner: OWNER,
+			webhookUrl,
 			async stop() {
 				await n8n.stop();
 			},

@@ -1,5 +1,5 @@
 /** Runs example workflows once in the started stack and reads what happened from n8n's records. */
-import { N8nDb } from './db';
+import { ExecutionRecords } from './db';
 import { Stack } from './stack';
 
 interface ExampleRun {
@@ -8,8 +8,16 @@ interface ExampleRun {
 	items: Record<string, any[]>;
 }
 
-/** `n8n execute --id` (the workflow starts at its Manual Trigger); the result is read from the database. */
-export async function executeWorkflow(stack: Stack, db: N8nDb, workflowId: string, timeoutMs = 180_000): Promise<ExampleRun> {
+/**
+ * `n8n execute --id` (the workflow starts at its Manual Trigger); the result is read from the database.
+ * A stack with its own `run` (queue mode: REST, so that a worker runs it) is used through that instead.
+ */
+export async function executeWorkflow(stack: Stack, db: ExecutionRecords, workflowId: string, timeoutMs = 180_000): Promise<ExampleRun> {
+	if (stack.run) {
+		const id = await stack.run(workflowId, timeoutMs);
+		const detail = await db.execution(id);
+		return { executionId: detail.id, status: detail.status, items: detail.items };
+	}
 	const before = (await db.executions(workflowId)).map((r) => r.id);
 	const r = await stack.n8n.cli(['execute', `--id=${workflowId}`, '--rawOutput'], timeoutMs);
 	const rows = (await db.executions(workflowId)).filter((row) => !before.includes(row.id));

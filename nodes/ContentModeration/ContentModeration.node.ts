@@ -1,8 +1,11 @@
 import type {
 	IExecuteFunctions,
+	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -10,6 +13,7 @@ import * as image from './actions/image';
 import * as queue from './actions/queue';
 import * as text from './actions/text';
 import { router } from './actions/router';
+import { waitCallbackWebhook, webhook } from './actions/image/waitForCallback';
 import { requestOptionsProperty } from './descriptions/requestOptions';
 import { CREDENTIAL_TYPE } from './transport/client';
 import { verdictOutputs } from './verdict/description';
@@ -29,6 +33,8 @@ export class ContentModeration implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: verdictOutputs,
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		// Only for Image > Moderate's Wait for Callback: resume URLs of a waiting execution, never a trigger.
+		webhooks: [waitCallbackWebhook],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -51,5 +57,25 @@ export class ContentModeration implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	// n8n never registers a restart webhook (WebhookService.getNodeWebhooks skips them on publish), so
+	// there is nothing to create at the service: these only satisfy the webhook lifecycle contract.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await webhook.call(this);
 	}
 }

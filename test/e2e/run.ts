@@ -4,13 +4,12 @@
  * cases below against n8n's own records. Prints one line per case and `N passed, N failed`.
  */
 import { join } from 'node:path';
-import { readdirSync } from 'node:fs';
 import { N8nDb } from '../../dev/n8n/db';
 import { Running, teardownOnSignals } from '../../dev/n8n/lifecycle';
 import { newCallbackSecret, startStack } from '../../dev/n8n/stack';
 import { startMockService, type MockService } from '../../dev/mock/server';
-import { E2eContext } from './context';
-import { cases } from './cases';
+import { E2eContext, e2eWorkflows } from './context';
+import { cases, runCase } from './cases';
 
 const started = Date.now();
 const stamp = () => `[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s]`;
@@ -32,9 +31,7 @@ async function main(): Promise<number> {
 			serviceUrl: mock.url,
 			serviceToken: mock.token,
 			callbackSecret: newCallbackSecret('e2e-cb'),
-			extraWorkflows: readdirSync(join(__dirname, 'workflows'))
-				.filter((f) => f.endsWith('.json'))
-				.map((f) => join(__dirname, 'workflows', f)),
+			extraWorkflows: e2eWorkflows(),
 			log,
 		});
 		running.db = N8nDb.forUserFolder(running.stack.n8n.userFolder);
@@ -50,16 +47,8 @@ async function main(): Promise<number> {
 	const { stack, mock, db } = running as Required<Running> & { mock: MockService };
 	const ctx: E2eContext = { stack, mock, db, log };
 	for (const c of selected) {
-		const t0 = Date.now();
-		try {
-			const detail = await c.run(ctx);
-			passed++;
-			console.log(`PASS ${c.id}. ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)}s)${detail ? ` - ${detail}` : ''}`);
-		} catch (e) {
-			failed++;
-			console.log(`FAIL ${c.id}. ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)}s) - ${(e as Error).message}`);
-			if (process.env.E2E_VERBOSE) console.log((e as Error).stack);
-		}
+		if (await runCase(c, ctx)) passed++;
+		else failed++;
 	}
 	if (failed) log(`n8n log: ${stack.n8n.logFile}${keep ? '' : ' (set E2E_KEEP=1 to keep it)'}`);
 	log(`total ${((Date.now() - started) / 1000).toFixed(0)}s`);

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ApiClient } from '../transport/client';
 import type { VerdictFacts } from '../verdict/outputs';
@@ -10,4 +10,14 @@ export interface Operation {
 	execute(this: IExecuteFunctions, itemIndex: number, client: ApiClient): Promise<IDataObject>;
 	/** Present on operations whose result carries a moderation, so Route by Verdict is offered. */
 	verdict?: VerdictFacts;
+	/**
+	 * Takes over once every item went through `execute` (their results in input order, error items
+	 * included): returns the node's outputs, or undefined to let the router finish as usual. Image >
+	 * Moderate's Wait for Callback pauses the execution here.
+	 */
+	settle?(
+		this: IExecuteFunctions,
+		results: INodeExecutionData[],
+		routing: boolean,
+	): Promise<INodeExecutionData[][] | undefined>;
 }

@@ -57,6 +57,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// Results keep input order whatever the concurrency.
 	const indexes = this.getInputData().map((_, itemIndex) => itemIndex);
 	const results = (await mapConcurrent(indexes, concurrency, processItem)).flat();
+	const settled = await run.settle?.call(this, results, routing);
+	if (settled) return settled;
 
 	if (routing && run.verdict) return routeByVerdict.call(this, run.verdict, results);
 	return [results];

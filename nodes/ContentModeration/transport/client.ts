@@ -34,6 +34,8 @@ export interface ApiRequest {
 	body?: IDataObject;
 	qs?: IDataObject;
 	itemIndex?: number;
+	/** Values the request carries that must not reach an error (besides the access token) */
+	secrets?: string[];
 }
 
 export interface ApiResponse<T> {
@@ -126,9 +128,11 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 		async request<T>(request: ApiRequest): Promise<ApiResponse<T>> {
 			const credentialsDecrypted = await readCredential();
 			const credentials = credentialsDecrypted.data ?? {};
+			// The run's secrets plus those only this request knows (Wait for Callback's item key and resume token).
+			const known = request.secrets ? [...secrets, ...request.secrets] : secrets;
 			const base = parseBaseUrl(credentials.baseUrl);
 			if ('error' in base) {
-				throw new NodeOperationError(ctx.getNode(), redact(base.error, secrets), {
+				throw new NodeOperationError(ctx.getNode(), redact(base.error, known), {
 					itemIndex: request.itemIndex,
 					description:
 						'Open the credential and enter the service address, for example https://moderation.example.com',
@@ -153,13 +157,13 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 			});
 			if (run.kind === 'network') {
 				if (run.error instanceof NodeOperationError) throw run.error;
-				const error = networkError(ctx.getNode(), run.error, request, base.url, secrets);
+				const error = networkError(ctx.getNode(), run.error, request, base.url, known);
 				const outcome: TryOutcome = { kind: 'network', code: networkErrorCode(run.error) };
 				throw addNote(error, retryNote(request.method, outcome, run.retries, run.stoppedBecause));
 			}
 			const response = run.result;
 			if (run.kind === 'status') {
-				const error = apiError(ctx.getNode(), response.statusCode, response.body, request, secrets);
+				const error = apiError(ctx.getNode(), response.statusCode, response.body, request, known);
 				const note = retryNote(
 					request.method,
 					statusOutcome(response) as TryOutcome,

@@ -5,6 +5,22 @@ import { NSFW_CATEGORIES } from './rules';
 /** Output indexes when routing is on; error items (continueOnFail) go to Flagged (fail closed). */
 export const VERDICT_OUTPUT = { safe: 0, flagged: 1, review: 2 } as const;
 
+/**
+ * Output indexes in Image > Moderate's Wait for Callback mode with Route by Verdict: a Timed Out output
+ * comes first. Two things n8n does to a node resumed from a wait decide this:
+ * - when the Wait Timeout runs out, n8n does not run the node: it resumes with the node disabled and
+ *   hands the input items unchanged to the FIRST output (n8n-core WorkflowExecute.handleWaitingState +
+ *   handleDisabledNode), so the first output must be one where unjudged content is expected;
+ * - on a callback resume, n8n re-pairs what webhook() returned by position (output o, position k becomes
+ *   {item: k, input: o}; WorkflowExecute.addPairedItemLineage), which is the true pairing only for items
+ *   at their input index on the first output. Results on later outputs then resolve `$('Node').item` to
+ *   nothing rather than to a wrong item; Keep Input Data carries the input item with each result.
+ */
+export const WAIT_CALLBACK_OUTPUT = { timedOut: 0, safe: 1, flagged: 2, review: 3 } as const;
+
+/** The Image > Moderate mode whose routed outputs are WAIT_CALLBACK_OUTPUT. */
+export const WAIT_CALLBACK_MODE = 'waitCallback';
+
 /** Value of the category dropdown that switches to the free-text field. */
 export const CUSTOM_CATEGORY = '__custom';
 
@@ -13,11 +29,12 @@ export const CUSTOM_CATEGORY = '__custom';
  * Safe and Flagged, plus Review when asked for. n8n appends its own Error output after these for
  * "On Error: Continue (using error output)". Hidden parameters are dropped by n8n, so routeByVerdict is
  * only ever true on an operation that shows it. A plain string, not a stringified function, so transpilers
- * and coverage tools cannot alter it.
+ * and coverage tools cannot alter it. In the Wait for Callback mode a Timed Out output comes first (WAIT_CALLBACK_OUTPUT).
  */
 export const verdictOutputs: `={{${string}}}` = `={{((parameters) => {
 	if (parameters.routeByVerdict !== true) return [{ type: "${NodeConnectionTypes.Main}" }];
 	const outputs = [{ type: "${NodeConnectionTypes.Main}", displayName: "Safe" }, { type: "${NodeConnectionTypes.Main}", displayName: "Flagged" }];
+	if (parameters.mode === "${WAIT_CALLBACK_MODE}") outputs.unshift({ type: "${NodeConnectionTypes.Main}", displayName: "Timed Out" });
 	if (parameters.reviewOutput === true) outputs.push({ type: "${NodeConnectionTypes.Main}", displayName: "Review" });
 	return outputs;
 })($parameter)}}`;

@@ -2,12 +2,12 @@
  * Route by Verdict at run time: sends each result to the Safe, Flagged or Review output. It knows no
  * resource or operation: each routable operation describes its results with `VerdictFacts`.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from '../helpers/errorItems';
 import { CUSTOM_CATEGORY, VERDICT_OUTPUT } from './description';
-import type { CategoryThreshold, VerdictRules } from './rules';
+import type { CategoryThreshold, VerdictKind, VerdictRules } from './rules';
 import { decideVerdict, hasAnalysis } from './rules';
 
 /** What the verdict code needs to know about one operation's results. */
@@ -33,11 +33,30 @@ function categoryThresholds(this: IExecuteFunctions, itemIndex: number): Categor
 	}));
 }
 
-function verdictRules(this: IExecuteFunctions, itemIndex: number, reviewOutput: boolean): VerdictRules {
+/** Where each verdict goes: VERDICT_OUTPUT, or WAIT_CALLBACK_OUTPUT in the Wait for Callback mode. */
+export type OutputOrder = Record<VerdictKind, number>;
+
+/** Everything routing reads from the node's parameters, per item: JSON, so it can be kept in node context. */
+export interface RoutingPlan {
+	reviewOutput: boolean;
+	order: OutputOrder;
+	rules: VerdictRules[];
+	keepInput: boolean[];
+}
+
+/** Reads the routing parameters of every input item (their expressions resolved per item). */
+export function readRoutingPlan(this: IExecuteFunctions, order: OutputOrder = VERDICT_OUTPUT): RoutingPlan {
+	const reviewOutput = this.getNodeParameter('reviewOutput', 0, false) === true;
+	const indexes = this.getInputData().map((_, itemIndex) => itemIndex);
 	return {
-		riskThreshold: Number(this.getNodeParameter('riskThreshold', itemIndex, 0)),
-		categoryThresholds: categoryThresholds.call(this, itemIndex),
 		reviewOutput,
+		order: { safe: order.safe, flagged: order.flagged, review: order.review },
+		rules: indexes.map((itemIndex) => ({
+			riskThreshold: Number(this.getNodeParameter('riskThreshold', itemIndex, 0)),
+			categoryThresholds: categoryThresholds.call(this, itemIndex),
+			reviewOutput,
+		})),
+		keepInput: indexes.map((itemIndex) => this.getNodeParameter('keepInput', itemIndex, true) === true),
 	};
 }
 
@@ -48,15 +67,15 @@ function firstPairedIndex(item: INodeExecutionData): number | undefined {
 }
 
 /** n8n's own test for an error item (see WorkflowExecute.handleNodeErrorOutput). */
-function isErrorItem(item: INodeExecutionData): boolean {
+export function isErrorItem(item: INodeExecutionData): boolean {
 	if (item.error !== undefined) return true;
 	const keys = Object.keys(item.json);
 	return item.json.error !== undefined && keys.every((key) => ['error', 'message', 'details'].includes(key));
 }
 
-function genericMissingAnalysis(this: IExecuteFunctions, _result: IDataObject, itemIndex: number) {
+function genericMissingAnalysis(node: INode, itemIndex: number) {
 	return new NodeOperationError(
-		this.getNode(),
+		node,
 		'The result has no analysis (no isSafe), so Route by Verdict cannot decide a verdict',
 		{
 			itemIndex,
@@ -66,21 +85,30 @@ function genericMissingAnalysis(this: IExecuteFunctions, _result: IDataObject, i
 	);
 }
 
+/** What routing needs besides the results; an execute() run and a callback's webhook() both provide it. */
+export interface RoutingInputs {
+	node: INode;
+	facts: VerdictFacts;
+	plan: RoutingPlan;
+	/** The node's input items, for Keep Input Data */
+	inputs: INodeExecutionData[];
+	continueOnFail: boolean;
+	/** The error for a result without an analysis; a generic one when not given. */
+	missingAnalysis?(result: IDataObject, itemIndex: number): NodeOperationError;
+}
+
 /**
  * Sends each result item to Safe, Flagged or Review. `results` are the items the operation produced,
  * each paired with its input item. Error items (continueOnFail) go to Flagged: content that could not be
  * judged must not reach the Safe branch (n8n's Guardrails node sends them to its Fail output the same way).
  * Under "Continue (using error output)" n8n moves them from there to its own Error output.
  */
-export function routeByVerdict(
-	this: IExecuteFunctions,
-	facts: VerdictFacts,
-	results: INodeExecutionData[],
-): INodeExecutionData[][] {
-	const reviewOutput = this.getNodeParameter('reviewOutput', 0, false) === true;
-	const outputs: INodeExecutionData[][] = reviewOutput ? [[], [], []] : [[], []];
-	const inputs = this.getInputData();
-	const missingAnalysis = facts.missingAnalysis ?? genericMissingAnalysis;
+export function routeResults(routing: RoutingInputs, results: INodeExecutionData[]): INodeExecutionData[][] {
+	const { node, facts, plan, inputs, continueOnFail } = routing;
+	const used = [plan.order.safe, plan.order.flagged, ...(plan.reviewOutput ? [plan.order.review] : [])];
+	const outputs: INodeExecutionData[][] = Array.from({ length: Math.max(...used) + 1 }, () => []);
+	const missingAnalysis =
+		routing.missingAnalysis ?? ((_result: IDataObject, itemIndex: number) => genericMissingAnalysis(node, itemIndex));
 
 	for (const item of results) {
 		const itemIndex = firstPairedIndex(item) ?? 0;
@@ -89,22 +117,23 @@ export function routeByVerdict(
 
 		if (analysis === undefined || !hasAnalysis(analysis)) {
 			if (isErrorItem(item)) {
-				outputs[VERDICT_OUTPUT.flagged].push(item);
+				outputs[plan.order.flagged].push(item);
 				continue;
 			}
-			const error = missingAnalysis.call(this, item.json, itemIndex);
-			if (!this.continueOnFail()) throw error;
-			outputs[VERDICT_OUTPUT.flagged].push(errorItem(error, itemIndex));
+			const error = missingAnalysis(item.json, itemIndex);
+			if (!continueOnFail) throw error;
+			outputs[plan.order.flagged].push(errorItem(error, itemIndex));
 			continue;
 		}
 
-		const { verdict, reasons } = decideVerdict(analysis, verdictRules.call(this, itemIndex, reviewOutput));
+		const rules = plan.rules[itemIndex] ?? { reviewOutput: plan.reviewOutput };
+		const { verdict, reasons } = decideVerdict(analysis, rules);
 		// `verdict` sits at the top of the item in both shapes, so `{{ $json.verdict }}` always works.
 		const decision = { verdict, verdictReasons: reasons };
 		const input = inputs[itemIndex];
-		const keepInput = this.getNodeParameter('keepInput', itemIndex, true) === true;
+		const keepInput = plan.keepInput[itemIndex] ?? true;
 
-		outputs[VERDICT_OUTPUT[verdict]].push(
+		outputs[plan.order[verdict]].push(
 			keepInput && input
 				? {
 						json: { ...input.json, moderation: item.json, ...decision },
@@ -116,4 +145,24 @@ export function routeByVerdict(
 	}
 
 	return outputs;
+}
+
+/** routeResults for an execute() run: the plan and inputs read from this run. */
+export function routeByVerdict(
+	this: IExecuteFunctions,
+	facts: VerdictFacts,
+	results: INodeExecutionData[],
+): INodeExecutionData[][] {
+	const custom = facts.missingAnalysis;
+	return routeResults(
+		{
+			node: this.getNode(),
+			facts,
+			plan: readRoutingPlan.call(this),
+			inputs: this.getInputData(),
+			continueOnFail: this.continueOnFail(),
+			missingAnalysis: custom ? (result, itemIndex) => custom.call(this, result, itemIndex) : undefined,
+		},
+		results,
+	);
 }

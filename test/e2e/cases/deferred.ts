@@ -15,7 +15,7 @@ const triggerNode = TRIGGER_WORKFLOW.nodes.find((n) => /contentModerationTrigger
 
 /** The trigger's production URL, without a token. */
 export function triggerUrl(ctx: E2eContext): string {
-	return `${ctx.stack.n8n.url}/webhook/${triggerNode.webhookId}/callback`;
+	return `${ctx.stack.webhookUrl}/webhook/${triggerNode.webhookId}/callback`;
 }
 
 /** The production URL with a token (by default the credential's Callback Secret, as the action node adds it). */
@@ -117,7 +117,26 @@ export async function wrongToken(ctx: E2eContext): Promise<string> {
 	return '3 calls (direct wrong token, no token, service with wrong token) -> 401, 0 executions';
 }
 
-const BURST_PROCESS_MS = 3000;
+export const BURST_PROCESS_MS = 3000;
+
+/** Submits `count` deferred moderations whose callbacks go to `url`; resolves with their ids. */
+export function submitDeferred(ctx: E2eContext, count: number, url: string, tag = 'burst'): Promise<string[]> {
+	return Promise.all(
+		Array.from({ length: count }, async (_, i) => {
+			const res = await fetch(`${ctx.mock.url}/image`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.mock.token}` },
+				body: JSON.stringify({
+					image: `https://images.example.com/${tag}-${i}.jpg`,
+					options: { defer: true, callbackUrl: url, meta: { [tag]: i } },
+				}),
+			});
+			const body = (await res.json()) as { id: string };
+			if (!body.id) throw new Error(`POST /image ${i} answered ${res.status}`);
+			return body.id;
+		}),
+	);
+}
 
 /** Case 4: 200 callbacks sent at once by the mock: exactly 200 trigger executions, none failed. */
 export async function burst(ctx: E2eContext, count = 200): Promise<string> {
@@ -127,21 +146,7 @@ export async function burst(ctx: E2eContext, count = 200): Promise<string> {
 	// allows for 200 executions queued on a small machine (a timed-out attempt is retried, which would
 	// measure the retry policy rather than n8n).
 	ctx.mock.configure({ processMs: BURST_PROCESS_MS, callbackTimeoutMs: 120_000 });
-	const ids = await Promise.all(
-		Array.from({ length: count }, async (_, i) => {
-			const res = await fetch(`${ctx.mock.url}/image`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.mock.token}` },
-				body: JSON.stringify({
-					image: `https://images.example.com/burst-${i}.jpg`,
-					options: { defer: true, callbackUrl: url, meta: { burst: i } },
-				}),
-			});
-			const body = (await res.json()) as { id: string };
-			if (!body.id) throw new Error(`POST /image ${i} answered ${res.status}`);
-			return body.id;
-		}),
-	);
+	const ids = await submitDeferred(ctx, count, url);
 	const idSet = new Set(ids);
 	const t0 = Date.now();
 	let finished = 0;

@@ -8,8 +8,9 @@ import { editor } from './editor';
 import { examplesRun } from './examples';
 import { installedAsReadmeSays, restartKeepsData } from './installed';
 import { secrets } from './secrets';
+import { waitForCallback, waitForCallbackAcrossRestart, waitForCallbackTimeout } from './waitForCallback';
 
-interface E2eCase {
+export interface E2eCase {
 	id: number;
 	name: string;
 	/** Throws on failure; returns a short detail line. */
@@ -32,6 +33,23 @@ export const cases: E2eCase[] = [
 	},
 	{ id: 10, name: "installed with the README's lines: no peer beside it, n8n's API-version rule and n8n-workflow exports", run: installedAsReadmeSays },
 	{ id: 11, name: "n8n's AI Agent calls the node as a tool (Chat Completions and Responses API)", run: aiAgent },
-	// Last: it restarts n8n.
-	{ id: 12, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
+	{ id: 12, name: 'Wait for Callback: the execution waits, nothing is read, the callbacks resume it', run: waitForCallback },
+	{ id: 13, name: 'Wait for Callback: n8n restarted while the execution waits, then resumed', run: waitForCallbackAcrossRestart },
+	{ id: 14, name: 'Wait for Callback: at the Wait Timeout n8n passes the inputs to Timed Out', run: waitForCallbackTimeout },
+	// Last: it restarts n8n and checks what survived.
+	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
 ];
+
+/** Runs one case and prints its PASS/FAIL line; resolves with whether it passed. */
+export async function runCase(c: E2eCase, ctx: E2eContext): Promise<boolean> {
+	const t0 = Date.now();
+	try {
+		const detail = await c.run(ctx);
+		console.log(`PASS ${c.id}. ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)}s)${detail ? ` - ${detail}` : ''}`);
+		return true;
+	} catch (e) {
+		console.log(`FAIL ${c.id}. ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)}s) - ${(e as Error).message}`);
+		if (process.env.E2E_VERBOSE) console.log((e as Error).stack);
+		return false;
+	}
+}

@@ -24,7 +24,7 @@ import { chain, type NodeSpec } from './workflow';
 
 const DEFAULT_WEBHOOK_BASE_URL = 'http://127.0.0.1:5678/';
 
-interface RunWorkflowOptions {
+export interface RunWorkflowOptions {
 	nodes: NodeSpec[];
 	/** Defaults to Start → nodes[0] → nodes[1] … */
 	connections?: IConnections;
@@ -168,7 +168,11 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 	const { workflow, additionalData, startNode, core } = await prepareWorkflow(options);
 	const mode = options.mode ?? 'manual';
 	const execute = new core.WorkflowExecute(additionalData, mode);
-	const run = await execute.run({ workflow, startNode });
+	return describeRun(await execute.run({ workflow, startNode }));
+}
+
+/** The WorkflowRun view of one finished (or waiting) IRun. */
+export function describeRun(run: IRun): WorkflowRun {
 	const runData = run.data.resultData.runData;
 	const binaryDataPath = process.env.N8N_BINARY_DATA_STORAGE_PATH ?? '';
 

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
@@ -8,13 +8,15 @@ import type { ApiClient } from '../../transport/client';
 import { addSecrets } from '../../transport/redact';
 import { checkHttpUrl, parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, optionalString, readImage } from '../../validation/parameters';
-import { verdictProperties } from '../../verdict/description';
+import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
+import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from './waitForCallback/settle';
+import { callbackSecrets, callbackUrl as waitCallbackUrl, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, MIN_POLL_INTERVAL_SECONDS, pollResult } from './pollResult';
 
-type ModerationMode = 'immediate' | 'deferred' | 'deferredWait';
+type ModerationMode = 'immediate' | 'deferred' | 'deferredWait' | typeof WAIT_CALLBACK_MODE;
 
-const deferredModes = ['deferred', 'deferredWait'];
+const deferredModes = ['deferred', 'deferredWait', WAIT_CALLBACK_MODE];
 
 const properties: INodeProperties[] = [
 	...imageInputProperties,
@@ -41,6 +43,12 @@ const properties: INodeProperties[] = [
 				description:
 					'Queue the image, then check every Poll Interval until the result is ready (or Wait Timeout passes) and output the full result',
 			},
+			{
+				name: 'Wait for Callback',
+				value: WAIT_CALLBACK_MODE,
+				description:
+					"Queue the image with this execution's resume URL as callback and pause the execution in n8n's database. It continues when the service has called back for every item (or Wait Timeout passes).",
+			},
 		],
 		default: 'immediate',
 		description: 'Whether to wait for the result or only queue the image',
@@ -64,6 +72,16 @@ const properties: INodeProperties[] = [
 			'How long to wait for the result in total. When it passes, the item fails with the moderation ID so that you can read the result later with Image > Get.',
 		displayOptions: { show: { mode: ['deferredWait'] } },
 	},
+	{
+		displayName: 'Wait Timeout (Seconds)',
+		name: 'waitTimeout',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: DEFAULT_CALLBACK_TIMEOUT_SECONDS,
+		description:
+			'How long the execution waits for the callbacks. When it passes, n8n continues without running this node again: every input item goes unchanged to the first output (Timed Out with Route by Verdict).',
+		displayOptions: { show: { mode: [WAIT_CALLBACK_MODE] } },
+	},
 	optionsCollection([
 		{
 			displayName: 'Callback URL',
@@ -73,7 +91,7 @@ const properties: INodeProperties[] = [
 			placeholder: 'https://your-n8n.example.com/webhook/…/callback',
 			description:
 				'Where the service sends the result when it is ready: the Production URL of a Content Moderation Trigger. When the credential has a Callback Secret, it is added to this URL as ?token=… for you. Only used in the Deferred modes.',
-			displayOptions: { show: { '/mode': deferredModes } },
+			displayOptions: { show: { '/mode': ['deferred', 'deferredWait'] } },
 		},
 		{
 			displayName: 'Metadata (JSON)',
@@ -96,7 +114,9 @@ export const verdict: VerdictFacts = {
 	// Plain deferred mode answers with an id only, so there is nothing to route: refuse before submitting
 	// anything, naming both parameters so the user knows which one to change.
 	refusal(itemIndex) {
-		if (this.getNodeParameter('mode', itemIndex, 'immediate') !== 'deferred') return undefined;
+		const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
+		if (mode === WAIT_CALLBACK_MODE) return waitCallbackRoutingRefusal(this, itemIndex);
+		if (mode !== 'deferred') return undefined;
 		return new NodeOperationError(
 			this.getNode(),
 			'Route by Verdict needs a moderation result, but Mode "Deferred" only returns the request id',
@@ -126,8 +146,11 @@ export async function execute(
 	const actorId = optionalString(options.actorId);
 	if (actorId !== undefined) requestOptions.actorId = actorId;
 	// A callback URL makes the service answer with the ID only, so it only applies to the deferred modes.
-	const callbackUrl = optionalString(options.callbackUrl);
-	if (deferred && callbackUrl !== undefined) {
+	const callbackUrl = mode === WAIT_CALLBACK_MODE ? waitCallbackUrl(this, itemIndex) : optionalString(options.callbackUrl);
+	if (mode === WAIT_CALLBACK_MODE && callbackUrl !== undefined) {
+		// Its own item key (and n8n's resume token) open the waiting execution, not the credential's secret.
+		requestOptions.callbackUrl = callbackUrl;
+	} else if (deferred && callbackUrl !== undefined) {
 		// A token pasted into the URL is a secret too; the credential's is known once it is read.
 		addSecrets(client.secrets, ...tokensInUrl(callbackUrl));
 		const secret = await client.callbackSecret();
@@ -139,7 +162,10 @@ export async function execute(
 	const body: IDataObject = { image };
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;
 
-	const response = await client.request({ method: 'POST', path: '/image', body, itemIndex });
+	// The key and n8n's resume token in a Wait for Callback URL open the waiting execution: never in an error.
+	const secrets = mode === WAIT_CALLBACK_MODE && callbackUrl ? callbackSecrets(callbackUrl) : undefined;
+	const response = await client.request({ method: 'POST', path: '/image', body, itemIndex, secrets });
+	// Wait for Callback: the answers ({id}) are settled together once every item is submitted (settle).
 	if (mode !== 'deferredWait') return response.body;
 
 	const id = typeof response.body.id === 'string' ? response.body.id : '';
@@ -150,4 +176,14 @@ export async function execute(
 		});
 	}
 	return await pollResult.call(this, itemIndex, client, id);
+}
+
+/** Wait for Callback takes over once every item was submitted: it pauses the execution (see waitForCallback/). */
+export async function settle(
+	this: IExecuteFunctions,
+	results: INodeExecutionData[],
+	routing: boolean,
+): Promise<INodeExecutionData[][] | undefined> {
+	if (this.getNodeParameter('mode', 0, 'immediate') !== WAIT_CALLBACK_MODE) return undefined;
+	return await settleWaitForCallback.call(this, verdict, results, routing);
 }

@@ -50,6 +50,23 @@ describe('Route by Verdict parameters', () => {
 		}
 	});
 
+	it('puts Timed Out first in the Wait for Callback mode (where n8n hands timed-out inputs), one output without routing', () => {
+		const base = { resource: 'image', operation: 'moderate', mode: 'waitCallback' };
+		expect(outputsFor(base)).toEqual(['']);
+		expect(outputsFor({ ...base, routeByVerdict: true })).toEqual(['Timed Out', 'Safe', 'Flagged']);
+		expect(outputsFor({ ...base, routeByVerdict: true, reviewOutput: true })).toEqual([
+			'Timed Out',
+			'Safe',
+			'Flagged',
+			'Review',
+		]);
+		// A mode stray on another operation changes nothing.
+		expect(outputsFor({ resource: 'text', operation: 'get', mode: 'waitCallback', routeByVerdict: true })).toEqual([
+			'Safe',
+			'Flagged',
+		]);
+	});
+
 	it('is not offered on operations without an analysis: a stray value there changes nothing', () => {
 		for (const [resource, operation] of [
 			['image', 'get'],

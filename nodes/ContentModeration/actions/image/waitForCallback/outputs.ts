@@ -1,0 +1,30 @@
+/** The node's final outputs in Wait for Callback mode, from the saved state and every item's result. */
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+
+import type { VerdictFacts } from '../../../verdict/outputs';
+import { routeResults } from '../../../verdict/outputs';
+import type { WaitState } from './state';
+
+/**
+ * One item per input item, in input order, paired to it: the result, or the error item kept when its
+ * submission failed under On Error: Continue. `results` holds the results read back, by item index.
+ */
+export function finalOutputs(
+	node: INode,
+	facts: VerdictFacts,
+	state: WaitState,
+	results: Map<number, IDataObject>,
+	inputs: INodeExecutionData[],
+): INodeExecutionData[][] {
+	const items = state.items.map((item, itemIndex): INodeExecutionData => {
+		const pairedItem = { item: itemIndex };
+		if ('error' in item) return { json: item.error, pairedItem };
+		const json = 'result' in item ? item.result : results.get(itemIndex);
+		return { json: json ?? {}, pairedItem };
+	});
+	if (!state.routing) return [items];
+	return routeResults(
+		{ node, facts, plan: state.routing, inputs, continueOnFail: state.continueOnFail === true },
+		items,
+	);
+}

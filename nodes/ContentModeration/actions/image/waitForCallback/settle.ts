@@ -1,0 +1,90 @@
+/**
+ * The execute() side of Wait for Callback: once every item was submitted (each with its own callback
+ * URL, see urls.ts), keep what the callbacks need in node context and pause the execution in n8n's
+ * database until the callbacks resume it (webhook.ts) or the Wait Timeout runs out.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { errorItem } from '../../../helpers/errorItems';
+import { clampInteger } from '../../../helpers/numbers';
+import { WAIT_CALLBACK_OUTPUT } from '../../../verdict/description';
+import type { VerdictFacts } from '../../../verdict/outputs';
+import { isErrorItem, readRoutingPlan } from '../../../verdict/outputs';
+import { hasAnalysis } from '../../../verdict/rules';
+import { finalOutputs } from './outputs';
+import type { ItemState } from './state';
+import { hasResumeToken, resumeUrl, runState } from './urls';
+
+export const DEFAULT_CALLBACK_TIMEOUT_SECONDS = 3600;
+/** n8n keeps waiting executions in its database; a year bounds the date arithmetic, nothing more. */
+export const MAX_CALLBACK_TIMEOUT_SECONDS = 365 * 24 * 3600;
+
+function pairedIndex(item: INodeExecutionData, fallback: number): number {
+	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+	if (typeof paired === 'number') return paired;
+	return paired?.item ?? fallback;
+}
+
+function noIdError(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `The service did not return a moderation ID to wait for [item ${itemIndex}]`, {
+		itemIndex,
+		description: 'Use Mode "Immediate" instead, or check that the service supports deferred moderation.',
+	});
+}
+
+/** What each submission answered: a moderation to wait for, a result already there, or a failure. */
+function itemStates(ctx: IExecuteFunctions, results: INodeExecutionData[]): ItemState[] {
+	const states: ItemState[] = ctx.getInputData().map(() => ({ error: { error: 'No result' } }));
+	results.forEach((item, position) => {
+		const itemIndex = pairedIndex(item, position);
+		const json = item.json as IDataObject;
+		if (isErrorItem(item)) {
+			states[itemIndex] = { error: json };
+		} else if (hasAnalysis(json)) {
+			states[itemIndex] = { result: json };
+		} else if (typeof json.id === 'string' && json.id !== '') {
+			states[itemIndex] = { id: json.id };
+		} else {
+			const error = noIdError(ctx, itemIndex);
+			if (!ctx.continueOnFail()) throw error;
+			states[itemIndex] = { error: errorItem(error, itemIndex).json };
+		}
+	});
+	return states;
+}
+
+export async function settleWaitForCallback(
+	this: IExecuteFunctions,
+	facts: VerdictFacts,
+	results: INodeExecutionData[],
+	routing: boolean,
+): Promise<INodeExecutionData[][]> {
+	const state = runState(this);
+	state.items = itemStates(this, results);
+	state.continueOnFail = this.continueOnFail();
+	state.routing = routing ? readRoutingPlan.call(this, WAIT_CALLBACK_OUTPUT) : undefined;
+
+	// Nothing to wait for (every answer already final, or no input): output now.
+	if (!state.items.some((item) => 'id' in item)) {
+		return finalOutputs(this.getNode(), facts, state, new Map(), this.getInputData());
+	}
+
+	// n8n 2.x claims a waiting execution atomically (a second resume gets ExecutionAlreadyResumingError).
+	// n8n 1.x does not: there one callback URL, the last waiting item's, is the only one that resumes.
+	if (!hasResumeToken(resumeUrl(this))) {
+		state.resumer = state.items.reduce((last, item, itemIndex) => ('id' in item ? itemIndex : last), -1);
+	}
+
+	const seconds = clampInteger(
+		this.getNodeParameter('waitTimeout', 0, DEFAULT_CALLBACK_TIMEOUT_SECONDS),
+		1,
+		MAX_CALLBACK_TIMEOUT_SECONDS,
+		DEFAULT_CALLBACK_TIMEOUT_SECONDS,
+	);
+	const deadline = new Date(Date.now() + seconds * 1000);
+	state.deadline = deadline.toISOString();
+	await this.putExecutionToWait(deadline);
+	// n8n drops what a node returns before it waits; the Wait node returns its input the same way.
+	return [this.getInputData()];
+}

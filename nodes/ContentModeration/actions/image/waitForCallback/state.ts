@@ -1,0 +1,54 @@
+/**
+ * What a waiting Wait for Callback run keeps: in the node's context, which n8n saves with the waiting
+ * execution (runExecutionData.executionData.contextData). Nothing lives in process memory: a callback may
+ * reach another n8n process (queue mode) or an n8n that restarted. Results are not stored here: the
+ * webhook cannot write anything durable without resuming, so they stay with the service and are read back.
+ */
+import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import type { RoutingPlan } from '../../../verdict/outputs';
+
+export const STATE_KEY = 'waitForCallback';
+
+/** One input item: waiting for moderation `id`, already answered (`result`), or failed (`error` item JSON). */
+export type ItemState = { id: string } | { result: IDataObject } | { error: IDataObject };
+
+export interface WaitState {
+	/** Secret of this execution's callback URLs (per-item keys are derived from it); never output */
+	secret: string;
+	/** One entry per input item, in input order */
+	items: ItemState[];
+	/** ISO time the Wait Timeout runs out */
+	deadline?: string;
+	continueOnFail?: boolean;
+	/**
+	 * Set on an n8n without resume tokens (1.x), which also has no atomic resume: concurrent final
+	 * callbacks there could each resume the execution, so only this item's callback may resume it
+	 */
+	resumer?: number;
+	/** Present when Route by Verdict is on: the rules read per item when the items were submitted */
+	routing?: RoutingPlan;
+}
+
+/** The node context of an execute() run: the state is written there and saved with the execution. */
+export function nodeContext(ctx: IExecuteFunctions): IDataObject {
+	return ctx.getContext('node') as IDataObject;
+}
+
+/**
+ * The state as a callback sees it. A webhook context has no getContext(); it reads the node's context
+ * through an expression, like `{{ $node["Name"].context }}` in a workflow. Closing braces in the node
+ * name are escaped so that they cannot end the expression.
+ */
+export function readState(ctx: IWebhookFunctions): WaitState | undefined {
+	const name = JSON.stringify(ctx.getNode().name).replace(/[{}]/g, (c) => (c === '{' ? '\\u007b' : '\\u007d'));
+	const value = ctx.evaluateExpression(`{{ $node[${name}].context[${JSON.stringify(STATE_KEY)}] }}`);
+	if (typeof value !== 'object' || value === null) return undefined;
+	const state = value as unknown as WaitState;
+	if (typeof state.secret !== 'string' || !Array.isArray(state.items)) return undefined;
+	return state;
+}
+
+export function waitingId(item: ItemState | undefined): string | undefined {
+	return item !== undefined && 'id' in item ? item.id : undefined;
+}

@@ -1,0 +1,88 @@
+/**
+ * The callback URL of one item: this execution's resume URL (`$execution.resumeUrl`, which in n8n 2.x
+ * carries `?signature=<resumeToken>`, checked by n8n) plus the webhook's path `/callback`, the item index
+ * and a key only this execution can make. n8n 1.x checks nothing on resume URLs, so the key is what
+ * refuses a caller there; on 2.x it also binds a URL to one item.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'crypto';
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { WaitState } from './state';
+import { nodeContext, STATE_KEY } from './state';
+
+export const WEBHOOK_PATH = 'callback';
+export const ITEM_PARAM = 'item';
+export const KEY_PARAM = 'key';
+/** The query parameter n8n 2.x puts on resume URLs (n8n-core WAITING_TOKEN_QUERY_PARAM) */
+export const N8N_SIGNATURE_PARAM = 'signature';
+
+export function itemKey(secret: string, itemIndex: number): string {
+	return createHmac('sha256', secret).update(`item:${itemIndex}`).digest('hex');
+}
+
+/** Constant-time check of a callback's key for an item. */
+export function isItemKey(secret: string, itemIndex: number, key: unknown): boolean {
+	if (typeof key !== 'string') return false;
+	const expected = Buffer.from(itemKey(secret, itemIndex));
+	const actual = Buffer.from(key);
+	return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** This run's state, created (with a fresh secret) on first use; the same object every item writes to. */
+export function runState(ctx: IExecuteFunctions): WaitState {
+	const context = nodeContext(ctx);
+	const existing = context[STATE_KEY] as WaitState | undefined;
+	if (existing?.secret && Array.isArray(existing.items)) return existing;
+	const state: WaitState = { secret: randomBytes(32).toString('hex'), items: [] };
+	context[STATE_KEY] = state as unknown as typeof context[string];
+	return state;
+}
+
+/** `$execution.resumeUrl` of this execution, as the Wait node reads it. */
+export function resumeUrl(ctx: IExecuteFunctions): URL {
+	const value = ctx.evaluateExpression('{{ $execution?.resumeUrl }}', 0);
+	if (typeof value !== 'string' || !/^https?:\/\//.test(value)) {
+		throw new NodeOperationError(ctx.getNode(), 'n8n gave no resume URL for this execution', {
+			description: 'Wait for Callback needs an n8n that can pause executions (the Wait node\'s "On Webhook Call").',
+		});
+	}
+	return new URL(value);
+}
+
+/** Whether this n8n signs resume URLs with a per-execution token (n8n 2.x) */
+export function hasResumeToken(url: URL): boolean {
+	return url.searchParams.has(N8N_SIGNATURE_PARAM);
+}
+
+/** What a callback URL carries that opens the waiting execution: kept out of errors. */
+export function callbackSecrets(url: string): string[] {
+	const params = new URL(url).searchParams;
+	return [params.get(KEY_PARAM), params.get(N8N_SIGNATURE_PARAM)].filter((value): value is string => !!value);
+}
+
+export function callbackUrl(ctx: IExecuteFunctions, itemIndex: number): string {
+	const url = resumeUrl(ctx);
+	url.pathname = `${url.pathname.replace(/\/$/, '')}/${WEBHOOK_PATH}`;
+	url.searchParams.set(ITEM_PARAM, String(itemIndex));
+	url.searchParams.set(KEY_PARAM, itemKey(runState(ctx).secret, itemIndex));
+	return url.toString();
+}
+
+/**
+ * Route by Verdict needs n8n to pass on every output of a resumed node. n8n 1.x passes only the first
+ * (n8n-core 1.x handleDisabledNode has no forwardAllOutputs), so on an n8n whose resume URLs carry no
+ * resume token (1.x) routing is refused before anything is submitted.
+ */
+export function waitCallbackRoutingRefusal(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError | undefined {
+	if (hasResumeToken(resumeUrl(ctx))) return undefined;
+	return new NodeOperationError(
+		ctx.getNode(),
+		'Route by Verdict with Mode "Wait for Callback" needs n8n 2.0 or newer',
+		{
+			itemIndex,
+			description:
+				'This n8n resumes a waiting node on its first output only, so the Safe and Review outputs would stay empty. Turn off Route by Verdict and route the results with an If or Switch node, or use Mode "Deferred and Wait".',
+		},
+	);
+}

@@ -1,0 +1,275 @@
+/**
+ * Queue-mode cases: where executions ran (the workers' logs name every execution they start and finish),
+ * where callbacks came in (the webhook processor's log names every execution it enqueues), Deferred and
+ * Wait on a worker, the 1000-callback burst with the mock's default delivery settings, and a worker
+ * SIGKILLed in the middle of a burst. Everything counted is read from n8n's records and logs.
+ */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { QueueProcess, QueueStack } from '../../../dev/n8n/queue';
+import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
+import { ALL_OPS_WORKFLOW } from '../cases/allOperations';
+import { BURST_PROCESS_MS, callbackUrl, submitDeferred, TRIGGER_WORKFLOW } from '../cases/deferred';
+import { waitFor } from '../../../dev/wait';
+import { assert, E2eContext } from '../context';
+import { BurstExecution, burstFigures, BurstFigures } from './figures';
+
+export const QUEUE_MODE = 'queue mode (2 workers)';
+export const REGULAR_MODE = 'regular mode (1 process)';
+
+export interface QueueContext extends E2eContext {
+	stack: QueueStack;
+}
+
+/** execution id -> the workers whose log says it started / finished it */
+export function workerRuns(workers: QueueProcess[]): { started: Map<number, string[]>; finished: Map<number, string[]> } {
+	const started = new Map<number, string[]>();
+	const finished = new Map<number, string[]>();
+	for (const w of workers) {
+		for (const m of w.log().matchAll(/Worker (started|finished) execution (\d+) \(job/g)) {
+			const map = m[1] === 'started' ? started : finished;
+			const id = Number(m[2]);
+			map.set(id, [...(map.get(id) ?? []), w.name]);
+		}
+	}
+	return { started, finished };
+}
+
+/** Execution ids the webhook processor enqueued (n8n logs "Enqueued execution N (job M)" on every enqueue). */
+export function enqueuedBy(p: { log(): string }): Set<number> {
+	return new Set([...p.log().matchAll(/Enqueued execution (\d+) \(job/g)].map((m) => Number(m[1])));
+}
+
+/**
+ * Every execution so far, of every workflow, was started and finished by a worker; every trigger execution
+ * was enqueued by the webhook processor and none by main; main refuses production webhooks.
+ */
+export async function ranOnWorkers(ctx: QueueContext): Promise<string> {
+	const { stack } = ctx;
+	const rows = await stack.records.all<{ id: number; workflowId: string; status: string }>(
+		`SELECT id, "workflowId", status FROM execution_entity ORDER BY id`,
+	);
+	assert(rows.length > 0, 'no executions in the database yet');
+	const { started, finished } = workerRuns(stack.workers);
+	const notOnWorker = rows.filter((r) => started.get(Number(r.id))?.length !== 1 || finished.get(Number(r.id))?.length !== 1);
+	assert(notOnWorker.length === 0, `${notOnWorker.length} executions not started and finished once by a worker: ${notOnWorker.slice(0, 5).map((r) => `${r.id}(${r.workflowId})`)}`);
+	const perWorker: Record<string, number> = {};
+	for (const names of started.values()) for (const n of names) perWorker[n] = (perWorker[n] ?? 0) + 1;
+	const triggerRuns = rows.filter((r) => r.workflowId === TRIGGER_WORKFLOW.id).map((r) => Number(r.id));
+	assert(triggerRuns.length > 0, 'no trigger executions yet');
+	const viaWebhook = enqueuedBy(stack.webhook);
+	const viaMain = enqueuedBy({ log: () => readFileSync(stack.n8n.logFile, 'utf8') });
+	const notViaWebhook = triggerRuns.filter((id) => !viaWebhook.has(id) || viaMain.has(id));
+	assert(notViaWebhook.length === 0, `${notViaWebhook.length} trigger executions not enqueued by the webhook processor: ${notViaWebhook.slice(0, 5)}`);
+	const main = await fetch(callbackUrl(ctx).replace(stack.webhookUrl, stack.n8n.url), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: '{"id":"to-main"}',
+	});
+	assert(main.status === 404, `main answered a production callback with ${main.status}, expected 404 (N8N_DISABLE_PRODUCTION_MAIN_PROCESS)`);
+	const manual = rows.length - triggerRuns.length;
+	return `${rows.length} executions, each started and finished by one worker (${Object.entries(perWorker).map(([k, v]) => `${k}: ${v}`).join(', ')}); ${triggerRuns.length} trigger executions enqueued by the webhook processor, 0 by main (main: ${main.status} to callbacks); ${manual} manual runs enqueued by main`;
+}
+
+/** Deferred and Wait: the all-operations run's "Moderate and Wait" ran on a worker, polled, and output the full result. */
+export async function deferredAndWaitOnWorker(ctx: QueueContext): Promise<string> {
+	const since = ctx.mock.requests.length;
+	const id = await ctx.stack.run(ALL_OPS_WORKFLOW, 180_000);
+	const detail = await ctx.db.execution(id);
+	assert(detail.status === 'success', `execution ${id} status ${detail.status}`);
+	const [waited] = detail.items['Moderate and Wait'] ?? [];
+	for (const field of ['id', 'isSafe', 'confidence', 'riskScores', 'nsfwCategories', 'suggestedActions', 'summary', 'hash']) {
+		assert(waited && waited[field] !== undefined, `Moderate and Wait output lacks ${field}: ${JSON.stringify(waited).slice(0, 300)}`);
+	}
+	const polls = ctx.mock.requests.slice(since).filter((r) => r.method === 'GET' && r.path === `/image/${waited.id}`);
+	assert(polls.length >= 1, `the mock saw no GET /image/${waited.id}: the result was not polled`);
+	const { started, finished } = workerRuns(ctx.stack.workers);
+	const on = started.get(id);
+	assert(on?.length === 1 && finished.get(id)?.[0] === on[0], `execution ${id} not run by exactly one worker (started: ${on}, finished: ${finished.get(id)})`);
+	return `execution #${id} on ${on[0]}: ${polls.length} poll(s) of GET /image/${waited.id.slice(0, 8)}…, full result (isSafe ${waited.isSafe}, risk ${waited.riskScores.overall})`;
+}
+
+/**
+ * The burst's executions with the moderation id each received. Only the burst calls the trigger while it
+ * runs, so every trigger execution after `afterId` is one of them (an id outside `ids` would show as missing).
+ */
+async function burstExecutions(ctx: E2eContext, afterId: number): Promise<BurstExecution[]> {
+	const rows = (await ctx.db.executions(TRIGGER_WORKFLOW.id)).filter((r) => r.id > afterId);
+	const out: BurstExecution[] = [];
+	for (const r of rows) {
+		let moderationId: string | undefined;
+		try {
+			moderationId = (await ctx.db.execution(r.id)).items['Moderation Completed']?.[0]?.id;
+		} catch {
+			// no data row
+		}
+		out.push({ id: r.id, status: r.status, stoppedAt: r.stoppedAt, moderationId });
+	}
+	return out;
+}
+
+const FINAL = (s: string) => !['new', 'running', 'waiting'].includes(s);
+
+export interface BurstRun {
+	ids: string[];
+	figures: BurstFigures;
+	executions: BurstExecution[];
+}
+
+/** The per-attempt callback timeout the regular suite's 200-callback case uses (dev/mock default: 5 s). */
+export const LONG_TIMEOUT_MS = 120_000;
+
+/**
+ * `count` deferred moderations processed together, so that the mock calls the trigger back at once, with the
+ * mock's retries (3) and backoff and a per-attempt timeout of `timeoutMs` (the mock's default when not
+ * given); `during` runs while the callbacks come in. Waits (bounded) until every delivery is over and every
+ * execution has a final status.
+ */
+export async function runBurst(
+	ctx: E2eContext,
+	mode: string,
+	count: number,
+	opts: { timeoutMs?: number; during?: (ids: Set<string>, afterId: number) => Promise<void>; settleMs?: number } = {},
+): Promise<BurstRun> {
+	const afterId = Math.max(0, ...(await ctx.db.executions(TRIGGER_WORKFLOW.id)).map((r) => r.id));
+	const loadAtStart = loadavg()[0];
+	const timeoutMs = opts.timeoutMs ?? DEFAULT_OPTIONS.callbackTimeoutMs;
+	ctx.mock.configure({
+		processMs: BURST_PROCESS_MS,
+		callbackTimeoutMs: timeoutMs,
+		callbackRetries: DEFAULT_OPTIONS.callbackRetries,
+		callbackBackoffMs: DEFAULT_OPTIONS.callbackBackoffMs,
+	});
+	const ids = await submitDeferred(ctx, count, callbackUrl(ctx), `burst-${mode.replace(/\W+/g, '-')}`);
+	const idSet = new Set(ids);
+	ctx.mock.configure({ processMs: DEFAULT_OPTIONS.processMs });
+	// Caught at once (rethrown below) so that a failure here is not an unhandled rejection meanwhile.
+	const during = (opts.during?.(idSet, afterId) ?? Promise.resolve()).then(() => undefined, (e: Error) => e);
+	// Every delivery ends within (retries + 1) attempts of timeoutMs, plus backoff and the processing delay.
+	// Generous: on a starved machine timers fire late.
+	await ctx.mock.whenIdle((DEFAULT_OPTIONS.callbackRetries + 1) * (timeoutMs + 5000) + 60_000);
+	ctx.mock.configure({ callbackTimeoutMs: DEFAULT_OPTIONS.callbackTimeoutMs });
+	const failed = await during;
+	if (failed) throw failed;
+	const settle = opts.settleMs ?? 300_000;
+	// Statuses only while waiting (cheap); the data of each execution once, at the end.
+	await waitFor(
+		`the ${mode} burst's executions to finish`,
+		async () => {
+			const rows = (await ctx.db.executions(TRIGGER_WORKFLOW.id)).filter((r) => r.id > afterId);
+			return rows.every((r) => FINAL(r.status)) ? rows : undefined;
+		},
+		settle,
+		2000,
+	).catch((e) => ctx.log(`${(e as Error).message}; counting them as they are`));
+	const executions = await burstExecutions(ctx, afterId);
+	const attempts = ctx.mock.callbacks.filter((c) => idSet.has(c.moderationId));
+	const label = `${mode}, ${timeoutMs / 1000} s timeout`;
+	const figures = burstFigures(label, ids, attempts, executions);
+	figures.load = [loadAtStart, loadavg()[0]];
+	return { ids, executions, figures };
+}
+
+function spread(ctx: QueueContext, run: BurstRun): Record<string, number> {
+	const { started } = workerRuns(ctx.stack.workers);
+	const perWorker: Record<string, number> = Object.fromEntries(ctx.stack.workers.map((w) => [w.name, 0]));
+	for (const e of run.executions) for (const n of started.get(e.id) ?? []) perWorker[n]++;
+	return perWorker;
+}
+
+export function describeFigures(f: BurstFigures): string {
+	const workers = f.perWorker ? `, ${Object.entries(f.perWorker).map(([k, v]) => `${k} ${v}`).join(' / ')}` : '';
+	return `${f.acknowledged} acknowledged, ${f.successful} successful of ${f.executions} executions${workers}; ${f.executionsPerSecond.toFixed(1)}/s; ack p50 ${f.ackP50Ms} ms p95 ${f.ackP95Ms} ms; ${f.retried} deliveries retried, ${f.unacknowledged} never acknowledged; ids run twice+ ${f.duplicated}, never ${f.missing}; other statuses ${JSON.stringify(f.otherStatuses)}`;
+}
+
+/**
+ * A burst measured as it comes out (the mock's default timeout is one such run): the only requirement is
+ * that no acknowledged callback is missing from n8n's records. `ctx` of either mode.
+ */
+export async function measuredBurst(ctx: E2eContext, mode: string, count: number, timeoutMs: number | undefined, out: BurstFigures[]): Promise<string> {
+	const run = await runBurst(ctx, mode, count, { timeoutMs });
+	const f = run.figures;
+	if ('workers' in ctx.stack) f.perWorker = spread(ctx as QueueContext, run);
+	out.push(f);
+	assert(f.ackedWithoutExecution.length === 0, `${f.ackedWithoutExecution.length} acknowledged callbacks have no execution (e.g. ${f.ackedWithoutExecution[0]})`);
+	return describeFigures(f);
+}
+
+/**
+ * Burst on the queue stack with the per-attempt timeout the regular suite uses: exactly `count` successful
+ * executions, each id once, spread over both workers.
+ */
+export async function queueBurst(ctx: QueueContext, count: number, out: BurstFigures[]): Promise<string> {
+	const run = await runBurst(ctx, QUEUE_MODE, count, { timeoutMs: LONG_TIMEOUT_MS });
+	const f = run.figures;
+	const perWorker = (f.perWorker = spread(ctx, run));
+	out.push(f);
+	assert(f.successful === count && f.executions === count, `${f.successful} successful of ${f.executions} executions for ${count} callbacks (${JSON.stringify(f.otherStatuses)})`);
+	assert(f.duplicated === 0 && f.missing === 0, `${f.duplicated} ids ran twice or more, ${f.missing} never`);
+	const idle = Object.entries(perWorker).filter(([, n]) => n === 0);
+	assert(idle.length === 0, `${idle.map(([k]) => k)} ran none of the burst (${JSON.stringify(perWorker)})`);
+	return describeFigures(f);
+}
+
+export interface KillReport {
+	killedAfter: number;
+	held: number[];
+	/** what became of the executions the killed worker held */
+	outcome: Record<string, number>;
+	rerunElsewhere: number;
+	figures: BurstFigures;
+	errorMessages: Record<string, number>;
+}
+
+/**
+ * A worker SIGKILLed once it has started `killAfter` of the burst's executions. What n8n then does with the
+ * executions that worker held is counted from n8n's records; no acknowledged callback may be without one.
+ * n8n 2.41 sets Bull's maxStalledCount to 0: a job whose worker died is not run again but failed once its
+ * lock (QUEUE_WORKER_LOCK_DURATION, 60 s) expires and the stalled check (every 30 s) sees it.
+ */
+export async function killWorkerMidBurst(ctx: QueueContext, count: number, killAfter: number, report: KillReport[]): Promise<string> {
+	const victim = ctx.stack.workers[0];
+	let killedAfter = 0;
+	let held: number[] = [];
+	const run = await runBurst(ctx, 'queue mode, worker 1 killed', count, {
+		timeoutMs: LONG_TIMEOUT_MS,
+		settleMs: 240_000,
+		during: async (_ids, afterId) => {
+			await waitFor(
+				`${victim.name} to start ${killAfter} burst executions`,
+				async () => {
+					const mine = [...workerRuns([victim]).started.keys()].filter((id) => id > afterId);
+					return mine.length >= killAfter ? mine : undefined;
+				},
+				120_000,
+				100,
+			);
+			victim.kill();
+			const { started, finished } = workerRuns([victim]);
+			held = [...started.keys()].filter((id) => id > afterId && !finished.has(id));
+			killedAfter = [...started.keys()].filter((id) => id > afterId).length;
+			ctx.log(`SIGKILLed ${victim.name} after it started ${killedAfter} burst executions; it held ${held.length} unfinished`);
+		},
+	});
+	const byId = new Map(run.executions.map((e) => [e.id, e]));
+	const others = workerRuns(ctx.stack.workers.filter((w) => w !== victim)).started;
+	const outcome: Record<string, number> = {};
+	const errorMessages: Record<string, number> = {};
+	for (const id of held) {
+		const e = byId.get(id);
+		const k = e ? e.status : 'no record';
+		outcome[k] = (outcome[k] ?? 0) + 1;
+		if (e && e.status !== 'success') {
+			const msg = String((await ctx.db.execution(id)).error?.message ?? '(no error message)').slice(0, 120);
+			errorMessages[msg] = (errorMessages[msg] ?? 0) + 1;
+		}
+	}
+	const rerunElsewhere = held.filter((id) => others.has(id)).length;
+	const f = run.figures;
+	report.push({ killedAfter, held, outcome, rerunElsewhere, figures: f, errorMessages });
+	assert(held.length > 0, `${victim.name} held no unfinished execution when killed: the kill proved nothing`);
+	assert(f.ackedWithoutExecution.length === 0, `${f.ackedWithoutExecution.length} acknowledged callbacks have no execution in n8n's records (e.g. ${f.ackedWithoutExecution[0]})`);
+	const notFinal = run.executions.filter((e) => !FINAL(e.status));
+	return `killed after ${killedAfter} started; it held ${held.length}: ${JSON.stringify(outcome)}, re-run on another worker: ${rerunElsewhere}; ${JSON.stringify(errorMessages)}; whole burst: ${f.successful} success, ${JSON.stringify(f.otherStatuses)}, ${notFinal.length} not final; ${f.acknowledged} acknowledged, all with an execution record; ${f.unacknowledged} never acknowledged`;
+}
+

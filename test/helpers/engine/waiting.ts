@@ -1,0 +1,341 @@
+/**
+ * Waiting executions, in process: a workflow runs through n8n-core's real WorkflowExecute until a node
+ * calls putExecutionToWait; its run data is then "saved" (serialised to JSON; n8n stores it as flatted
+ * execution data) and an HTTP server answers `/webhook-waiting/<executionId>/<suffix>` the way n8n
+ * 2.41's WaitingWebhooks + webhook-helpers do:
+ * - unknown execution 404; `signature` checked against the saved `resumeToken` (401 `Invalid token`);
+ *   a call while the execution runs (not saved yet, or resumed) or after it finished: 409;
+ * - each call reads the saved execution afresh (a new Workflow, node type instance and WebhookContext,
+ *   like another n8n process or an n8n that restarted), disables the waiting node, pops its run, and
+ *   calls the node's `webhook()`;
+ * - `noWebhookResponse`: the node answered; no `workflowData`: 200 with `webhookResponse` and the
+ *   execution stays waiting; `workflowData`: the resume is claimed once (a second concurrent claim gets
+ *   500, as ExecutionAlreadyResumingError), the answer is sent, the data becomes the node's output
+ *   (`forwardAllOutputs`, all outputs) and WorkflowExecute.processRunExecutionData runs the rest;
+ * - a thrown `webhook()`: 500 and the execution is resumed with its run data wiped and the error set
+ *   (n8n's behaviour, recorded so tests can assert it never happens).
+ * With `resumeTokens: false` it behaves like n8n 1.x instead: no resume token (resume URLs unsigned and
+ * unchecked) and no atomic claim (every call whose webhook() returns data resumes the execution, even
+ * while another resume runs).
+ * `expire()` does what n8n's WaitTracker does when the wait time runs out: processRunExecutionData on
+ * the saved data, where n8n-core disables the node and passes its input through.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+
+import { createRunExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeType,
+	IRun,
+	IRunExecutionData,
+	IWebhookData,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { waitFor } from '../../../dev/wait';
+import { describeRun, prepareWorkflow, type RunWorkflowOptions, type WorkflowRun } from './run';
+
+export interface WaitingCall {
+	status: number;
+	body: unknown;
+	/** Whether this call resumed the execution */
+	resumed: boolean;
+	query: IDataObject;
+}
+
+export type HarnessStatus = 'running' | 'waiting' | 'finished';
+
+export interface WaitingExecution {
+	id: string;
+	readonly status: HarnessStatus;
+	/** The last IRun WorkflowExecute returned (waiting or finished) */
+	readonly run: IRun | undefined;
+	/** The resume URL base `$execution.resumeUrl` had: `<base>/webhook-waiting/<id>?signature=<token>` */
+	readonly resumeToken: string | undefined;
+	readonly waitTill: Date | undefined;
+	/** Every call to a resume URL of this execution, in the order they were answered */
+	calls: WaitingCall[];
+	/** How many times the execution was resumed (by a callback or by expire()) */
+	readonly resumes: number;
+	/** Set when a webhook() threw (n8n then resumes with the run data wiped) */
+	readonly webhookThrew: boolean;
+	/** Resolves with the run once the execution finished; rejects after timeoutMs */
+	finished(timeoutMs?: number): Promise<WorkflowRun>;
+	/** Resolves once the execution is saved as waiting */
+	waiting(timeoutMs?: number): Promise<void>;
+	/** n8n's WaitTracker at the wait limit */
+	expire(): Promise<WorkflowRun>;
+}
+
+export interface WaitingHarness {
+	baseUrl: string;
+	/**
+	 * Starts a workflow. `saveDelayMs` holds the execution in "running" that long after WorkflowExecute
+	 * returned, so callbacks arriving before the wait is saved get n8n's 409.
+	 */
+	start(
+		options: Omit<RunWorkflowOptions, 'webhookBaseUrl'> & { saveDelayMs?: number; resumeTokens?: boolean },
+	): Promise<WaitingExecution>;
+	stop(): Promise<void>;
+}
+
+interface ExecutionRecord {
+	id: string;
+	/** false: n8n 1.x (no resume token, no atomic claim) */
+	atomic: boolean;
+	status: HarnessStatus;
+	saved?: string;
+	run?: IRun;
+	options: RunWorkflowOptions;
+	calls: WaitingCall[];
+	resumes: number;
+	webhookThrew: boolean;
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+	if (res.headersSent) return;
+	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+	res.end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of req) chunks.push(chunk as Buffer);
+	const text = Buffer.concat(chunks).toString('utf-8');
+	if (text === '') return {};
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+export async function startWaitingHarness(): Promise<WaitingHarness> {
+	const records = new Map<string, ExecutionRecord>();
+	const inFlight = new Set<Promise<void>>();
+	let baseUrl = '';
+
+	/** Stores what WorkflowExecute returned: waiting (saved) or finished. */
+	function store(record: ExecutionRecord, run: IRun): void {
+		record.run = run;
+		if (run.waitTill) {
+			record.saved = JSON.stringify(run.data);
+			record.status = 'waiting';
+		} else {
+			record.status = 'finished';
+		}
+	}
+
+	/** A fresh Workflow, node types and additionalData bound to this execution id (another "process"). */
+	async function load(record: ExecutionRecord) {
+		const prepared = await prepareWorkflow({ ...record.options, webhookBaseUrl: baseUrl });
+		const mode = record.options.mode ?? 'manual';
+		const additionalData = {
+			...prepared.additionalData,
+			executionId: record.id,
+			hooks: new prepared.core.ExecutionLifecycleHooks(mode, record.id, prepared.workflowData),
+		};
+		const data = JSON.parse(record.saved ?? 'null') as IRunExecutionData;
+		const expression = prepared.workflow.expression as { acquireIsolate?: () => Promise<unknown> };
+		await expression.acquireIsolate?.();
+		return { ...prepared, mode, additionalData, data };
+	}
+
+	async function resumeWith(record: ExecutionRecord, loaded: Awaited<ReturnType<typeof load>>): Promise<void> {
+		record.resumes++;
+		const execute = new loaded.core.WorkflowExecute(loaded.additionalData, loaded.mode, loaded.data);
+		store(record, await execute.processRunExecutionData(loaded.workflow));
+	}
+
+	async function onCall(record: ExecutionRecord, req: IncomingMessage, res: ServerResponse, suffix: string) {
+		const url = new URL(req.url ?? '/', 'http://localhost');
+		const query = Object.fromEntries(url.searchParams.entries()) as IDataObject;
+		const body = await readBody(req);
+		const recordCall = (status: number, answer: unknown, resumed = false) =>
+			record.calls.push({ status, body: answer, resumed, query });
+		const refuse = (status: number, answer: unknown) => {
+			recordCall(status, answer);
+			send(res, status, answer);
+		};
+
+		if (record.status === 'running') return refuse(409, { message: `The execution "${record.id}" is running already.` });
+		if (record.status === 'finished') return refuse(409, { message: `The execution "${record.id} has finished already.` });
+
+		const loaded = await load(record);
+		const { data, workflow } = loaded;
+		const token = data.resumeToken;
+		const signature = query.signature;
+		if (token && (typeof signature !== 'string' || signature !== token)) return refuse(401, { error: 'Invalid token' });
+
+		const lastNodeExecuted = data.resultData.lastNodeExecuted ?? '';
+		const stack = data.executionData?.nodeExecutionStack ?? [];
+		stack[0].node.disabled = true;
+		data.waitTill = undefined;
+		data.resultData.runData[lastNodeExecuted]?.pop();
+
+		const node = workflow.getNode(lastNodeExecuted);
+		if (!node) return refuse(404, { message: 'Could not find node to process webhook.' });
+		const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType;
+		const description = nodeType.description.webhooks?.find(
+			(webhook) => webhook.restartWebhook === true && webhook.httpMethod === req.method && webhook.path === suffix,
+		);
+		if (!description || typeof nodeType.webhook !== 'function') {
+			return refuse(404, { message: `The workflow for execution "${record.id}" does not contain a waiting webhook with a matching path/method.` });
+		}
+
+		const request = Object.assign(req, { query, body, params: {} });
+		const webhookData = {
+			httpMethod: description.httpMethod,
+			node: node.name,
+			path: description.path,
+			webhookDescription: description,
+			workflowId: workflow.id,
+			isTest: false,
+		} as unknown as IWebhookData;
+		const additionalData = { ...loaded.additionalData, httpRequest: request, httpResponse: res };
+		const context = new loaded.core.WebhookContext(
+			workflow,
+			node,
+			additionalData as never,
+			loaded.mode,
+			webhookData,
+			[],
+			data,
+		);
+
+		let result: IWebhookResponseData;
+		try {
+			result = await nodeType.webhook.call(context);
+		} catch (error) {
+			record.webhookThrew = true;
+			refuse(500, { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
+			// n8n resumes anyway, with the run data replaced by the error.
+			data.resultData = { runData: {}, lastNodeExecuted: node.name, error: { message: String(error) } as never };
+			stack[0].data.main = [[{ json: {} }]];
+			record.status = 'running';
+			await resumeWith(record, loaded);
+			return;
+		}
+
+		if (result.noWebhookResponse === true) {
+			recordCall(res.statusCode, undefined);
+			return;
+		}
+		if (result.workflowData === undefined) {
+			const answer = result.webhookResponse ?? { message: 'Webhook call received' };
+			recordCall(200, answer);
+			send(res, 200, answer);
+			return;
+		}
+		// The claim: only a still-waiting execution can be resumed (2.x WorkflowRunner's expectedStatus).
+		if (record.atomic && record.status !== 'waiting') {
+			return refuse(500, { code: 0, message: `Execution ${record.id} is already resuming` });
+		}
+		record.status = 'running';
+		const answer = result.webhookResponse ?? { message: 'Workflow was started' };
+		recordCall(200, answer, true);
+		send(res, 200, answer);
+		stack[0].data.main = result.workflowData;
+		stack[0].metadata = { ...stack[0].metadata, forwardAllOutputs: true } as typeof stack[0]['metadata'];
+		await resumeWith(record, loaded);
+	}
+
+	const server = createServer((req, res) => {
+		const handling: Promise<void> = (async () => {
+			const match = /^\/webhook-waiting\/([^/?]+)(?:\/([^?]*))?/.exec(req.url ?? '');
+			const record = match ? records.get(match[1]) : undefined;
+			if (!match || !record || req.method !== 'POST') {
+				send(res, 404, { message: 'The requested webhook is not registered.' });
+				return;
+			}
+			await onCall(record, req, res, match[2] ?? '');
+		})()
+			.catch((error: unknown) => send(res, 500, { message: String(error) }))
+			.finally(() => inFlight.delete(handling));
+		inFlight.add(handling);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+	return {
+		baseUrl,
+		async start(options) {
+			const { saveDelayMs = 0, resumeTokens = true, ...rest } = options;
+			const runOptions: RunWorkflowOptions = { ...rest, webhookBaseUrl: baseUrl };
+			const prepared = await prepareWorkflow(runOptions);
+			const id = String(prepared.additionalData.executionId);
+			const record: ExecutionRecord = {
+				id,
+				atomic: resumeTokens,
+				status: 'running',
+				options: runOptions,
+				calls: [],
+				resumes: 0,
+				webhookThrew: false,
+			};
+			records.set(id, record);
+			const mode = options.mode ?? 'manual';
+			let run: IRun;
+			if (resumeTokens) {
+				const execute = new prepared.core.WorkflowExecute(prepared.additionalData, mode);
+				run = await execute.run({ workflow: prepared.workflow, startNode: prepared.startNode });
+			} else {
+				// What WorkflowExecute.run does, with the run data of an n8n that has no resume tokens.
+				const data = createRunExecutionData({
+					executionData: {
+						nodeExecutionStack: [{ node: prepared.startNode, data: { main: [[{ json: {} }]] }, source: null }],
+					},
+				});
+				delete (data as { resumeToken?: string }).resumeToken;
+				const execute = new prepared.core.WorkflowExecute(prepared.additionalData, mode, data);
+				run = await execute.processRunExecutionData(prepared.workflow);
+			}
+			if (saveDelayMs > 0) await delay(saveDelayMs);
+			store(record, run);
+
+			return {
+				id,
+				get status() {
+					return record.status;
+				},
+				get run() {
+					return record.run;
+				},
+				get resumeToken() {
+					return record.run?.data.resumeToken;
+				},
+				get waitTill() {
+					return record.run?.waitTill ?? undefined;
+				},
+				calls: record.calls,
+				get resumes() {
+					return record.resumes;
+				},
+				get webhookThrew() {
+					return record.webhookThrew;
+				},
+				async finished(timeoutMs = 10_000) {
+					await waitFor(`execution ${id} to finish`, () => (record.status === 'finished' ? true : undefined), timeoutMs, 20);
+					return describeRun(record.run as IRun);
+				},
+				async waiting(timeoutMs = 10_000) {
+					await waitFor(`execution ${id} to wait`, () => (record.status === 'waiting' ? true : undefined), timeoutMs, 20);
+				},
+				async expire() {
+					if (record.status !== 'waiting') throw new Error(`execution ${id} is ${record.status}, not waiting`);
+					record.status = 'running';
+					await resumeWith(record, await load(record));
+					return describeRun(record.run as IRun);
+				},
+			};
+		},
+		async stop() {
+			// Calls already inside webhook() or a resumed run finish first (n8n would finish them too).
+			await Promise.allSettled([...inFlight]);
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
