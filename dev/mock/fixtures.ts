@@ -1,4 +1,4 @@
-import type { ImageOverrides } from './analysis';
+import type { ImageOverrides } from './image-analysis';
 import { makePng } from './png';
 
 export { makePng } from './png';

@@ -15,13 +15,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
 
 import { makePng } from '../../dev/mock/png';
 import { startMockService } from '../../dev/mock/server';
-import { ACTION_NODE_TYPE, binaryItem, moderationNode, runWorkflow } from '../helpers/engine';
+import { ACTION_TYPE } from '../../dev/n8n/package';
+import { binaryItem, moderationNode, runWorkflow } from '../helpers/engine';
 import { ourNodeType } from './workloads';
 
 const IMAGE_BYTES = Number(process.env.BENCH_IMAGE_MB ?? 20) * 1024 * 1024;
@@ -137,7 +137,7 @@ async function main() {
 				nodes: [moderationNode({ resource: 'image', operation: 'moderate', inputType: 'binary', binaryPropertyName: 'data', mode: 'immediate' })],
 				credentials: { contentModerationApi: { baseUrl: url, accessToken: token } },
 				items: [binaryItem(bytes, { mimeType: 'image/png', fileName: 'big.png' })],
-				nodeTypes: { [ACTION_NODE_TYPE]: node },
+				nodeTypes: { [ACTION_TYPE]: node },
 			});
 			if (out.status !== 'success') throw new Error(`execution ${out.status}: ${out.error?.message} ${out.error?.description ?? ''}`);
 			const json = out.outputOf('Content Moderation')[0]?.json as Record<string, unknown>;

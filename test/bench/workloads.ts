@@ -12,7 +12,6 @@ import type {
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeExecutionData,
-	INodeParameters,
 	INodeType,
 	IVersionedNodeType,
 } from 'n8n-workflow';
@@ -20,7 +19,8 @@ import { Pool } from 'undici';
 
 import { mapConcurrent } from '../../nodes/ContentModeration/helpers/pool';
 import { installDir, N8N_VERSION } from '../../dev/n8n/install';
-import { ACTION_NODE_TYPE, loadNodeType, moderateUrlParameters, moderationNode, runWorkflow } from '../helpers/engine';
+import { ACTION_TYPE } from '../../dev/n8n/package';
+import { loadNodeType, moderateUrlParameters, moderationNode, runWorkflow } from '../helpers/engine';
 
 export const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
 
@@ -73,7 +73,7 @@ let ourNode: INodeType | undefined;
 export async function runOurNode(target: Target, items: INodeExecutionData[], concurrency: number) {
 	ourNode ??= ourNodeType();
 	const run = await runWorkflow({
-		nodeTypes: { [ACTION_NODE_TYPE]: ourNode },
+		nodeTypes: { [ACTION_TYPE]: ourNode },
 		nodes: [moderationNode(moderateUrlParameters({ requestOptions: { concurrency } }))],
 		credentials: { contentModerationApi: { baseUrl: target.url, accessToken: target.token } },
 		items,

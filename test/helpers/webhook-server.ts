@@ -29,7 +29,8 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, prepareWorkflow, triggerNode } from './engine';
+import { CREDENTIAL_TYPE } from '../../dev/n8n/package';
+import { prepareWorkflow, triggerNode } from './engine';
 
 export const TRIGGER_NAME = 'Content Moderation Trigger';
 export const WEBHOOK_ID = '3f0c2a57-8d0e-4d5b-9c1e-6a7b8c9d0e1f';

@@ -5,7 +5,7 @@
 import { readWorkflow, EXAMPLES_DIR } from '../../../dev/n8n/stack';
 import { executeWorkflow } from '../../../dev/n8n/summary';
 import { join } from 'node:path';
-import { DEFAULT_OPTIONS } from '../../../dev/mock/server';
+import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
 import { assert, E2eContext, finishedExecutions, sleep, waitFor } from '../context';
 
 export const TRIGGER_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03-deferred-moderation-trigger.json'));

@@ -1,0 +1,151 @@
+/** The service's endpoints over in-memory stores: images, texts and queue items; deferred work and callbacks. */
+import { randomUUID } from 'node:crypto';
+
+import { sha256, type ImageResult, type TextModeration } from './analysis';
+import { analyzeImage } from './image-analysis';
+import type { CallbackDeliverer } from './callbacks';
+import { MockApiError } from './errors';
+import { jsonBody, type ParsedRequest, type Reply, type Route } from './http';
+import type { ResolvedOptions } from './options';
+import type { Recorder } from './records';
+import type { Scheduler } from './scheduler';
+import { analyzeText } from './text-analysis';
+import { requirePathId, validateImageRequest, validateQueueRequest, type ImageInput } from './validation';
+
+interface ImageJob {
+	status: 'processing' | 'done';
+	result: ImageResult;
+}
+
+interface QueueItem {
+	id: string;
+	type: 'text' | 'image';
+	accepted: boolean;
+	status: 'processing' | 'pending';
+	content: string;
+	moderation: ImageResult | TextModeration | null;
+}
+
+interface Services {
+	options: ResolvedOptions;
+	scheduler: Scheduler;
+	deliverer: CallbackDeliverer;
+	recorder: Recorder;
+}
+
+/** The routes of the service; stored results live as long as the returned routes. */
+export function serviceRoutes({ options, scheduler, deliverer, recorder }: Services): Route[] {
+	const images = new Map<string, ImageJob>();
+	const texts = new Map<string, TextModeration>();
+	const items = new Map<string, { queueId: string; item: QueueItem }>();
+
+	const body = (request: ParsedRequest) => jsonBody(request, options.maxBodyBytes);
+	const requestStamp = (): ImageResult['request'] => ({ requestId: randomUUID(), timestamp: new Date().toISOString() });
+
+	function imageResult(image: ImageInput, meta: unknown, field: string): ImageResult {
+		// analyzeImage throws a 400 for a malformed mock_* parameter, before anything is stored.
+		const analysis = analyzeImage(image, field);
+		return { id: randomUUID(), ...analysis, request: requestStamp(), meta: meta ?? null };
+	}
+
+	function postImage(_params: Record<string, string>, request: ParsedRequest): Reply {
+		const input = validateImageRequest(body(request));
+		const result = imageResult(input.image, input.meta, 'image');
+		recorder.submission({
+			kind: 'image',
+			id: result.id,
+			type: 'image',
+			hash: result.hash,
+			actorId: input.actorId,
+			meta: input.meta,
+		});
+		if (input.defer !== true && input.callbackUrl === undefined) {
+			images.set(result.id, { status: 'done', result });
+			return { status: 200, body: result };
+		}
+		const job: ImageJob = { status: 'processing', result };
+		images.set(result.id, job);
+		scheduler.process(options.processMs, () => {
+			job.status = 'done';
+			if (input.callbackUrl) deliverer.deliver(result.id, input.callbackUrl, result);
+		});
+		return { status: 202, body: { id: result.id } };
+	}
+
+	function getImage(params: Record<string, string>): Reply {
+		const id = requirePathId(params.id, 'id');
+		const job = images.get(id);
+		if (!job) throw new MockApiError(404, 'not_found', `No image moderation with id ${id}`);
+		if (job.status === 'processing') return { status: 202, body: { id, status: 'processing' } };
+		return { status: 200, body: job.result };
+	}
+
+	function postQueueItem(params: Record<string, string>, request: ParsedRequest): Reply {
+		const queueId = params.queueId;
+		const input = validateQueueRequest(body(request));
+		const image = input.image ? imageResult(input.image, input.meta, 'content') : undefined;
+		const item: QueueItem = {
+			id: randomUUID(),
+			type: input.type,
+			accepted: false,
+			status: 'processing',
+			content: input.content,
+			moderation: null,
+		};
+		items.set(item.id, { queueId, item });
+		recorder.submission({
+			kind: 'queue',
+			id: item.id,
+			queueId,
+			type: input.type,
+			hash: image ? image.hash : sha256(input.content),
+			actorId: input.actorId,
+			meta: input.meta,
+		});
+		const stamp = requestStamp();
+		scheduler.process(options.processMs, () => {
+			if (image) {
+				images.set(image.id, { status: 'done', result: image });
+				item.moderation = image;
+			} else {
+				const text: TextModeration = { id: randomUUID(), ...analyzeText(input.content), request: stamp, meta: input.meta ?? null };
+				texts.set(text.id, text);
+				item.moderation = text;
+			}
+			item.status = 'pending';
+			item.accepted = true;
+		});
+		return { status: 202, body: { id: item.id, status: 'processing' } };
+	}
+
+	function getQueueItem(params: Record<string, string>): Reply {
+		const queueId = requirePathId(params.queueId, 'queueId');
+		const itemId = requirePathId(params.itemId, 'itemId');
+		const entry = items.get(itemId);
+		if (!entry || entry.queueId !== queueId) {
+			throw new MockApiError(404, 'not_found', `No item ${itemId} in queue ${queueId}`);
+		}
+		return { status: 200, body: entry.item };
+	}
+
+	function getText(params: Record<string, string>): Reply {
+		const id = requirePathId(params.id, 'id');
+		const text = texts.get(id);
+		if (!text) throw new MockApiError(404, 'not_found', `No text moderation with id ${id}`);
+		return { status: 200, body: text };
+	}
+
+	function deleteText(params: Record<string, string>): Reply {
+		const id = requirePathId(params.id, 'id');
+		if (!texts.delete(id)) throw new MockApiError(404, 'not_found', `No text moderation with id ${id}`);
+		return { status: 200, body: { id, deleted: true } };
+	}
+
+	return [
+		{ pattern: ['image'], methods: { POST: postImage } },
+		{ pattern: ['image', ':id'], methods: { GET: getImage } },
+		{ pattern: ['queues', ':queueId'], methods: { POST: postQueueItem } },
+		{ pattern: ['queues', ':queueId', 'items', ':itemId'], methods: { GET: getQueueItem } },
+		{ pattern: ['text', ':id'], methods: { GET: getText, DELETE: deleteText } },
+	];
+}

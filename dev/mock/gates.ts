@@ -1,0 +1,72 @@
+/** What a request meets before any endpoint: the rate limit, simulated faults and throttling, then auth. */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+import { MockApiError } from './errors';
+import type { ResolvedOptions } from './options';
+
+/**
+ * Fault and throttle decisions accumulate their rate and fire each time the sum passes 1: exactly that
+ * fraction of requests, evenly spread, the same on every run.
+ */
+export class TrafficGate {
+	private faultCredit = 0;
+	private throttleCredit = 0;
+	private windowStart = 0;
+	private windowCount = 0;
+
+	constructor(private readonly options: ResolvedOptions) {}
+
+	/** The error this request gets before anything else happens, if any. */
+	check(): MockApiError | undefined {
+		const options = this.options;
+		if (options.rateLimit > 0) {
+			const now = Date.now();
+			if (now - this.windowStart >= 1000) {
+				this.windowStart = now;
+				this.windowCount = 0;
+			}
+			this.windowCount++;
+			if (this.windowCount > options.rateLimit) {
+				const wait = Math.max(1, Math.ceil((this.windowStart + 1000 - now) / 1000));
+				return new MockApiError(429, 'rate_limited', `Rate limit of ${options.rateLimit} requests per second exceeded`, undefined, {
+					'retry-after': String(wait),
+				});
+			}
+		}
+		const retryAfter = { 'retry-after': String(options.retryAfterSeconds) };
+		this.faultCredit += options.faultRate;
+		if (this.faultCredit >= 1 - 1e-9) {
+			this.faultCredit -= 1;
+			return new MockApiError(503, 'service_unavailable', 'The service is temporarily unavailable (simulated fault)', undefined, retryAfter);
+		}
+		this.throttleCredit += options.throttleRate;
+		if (this.throttleCredit >= 1 - 1e-9) {
+			this.throttleCredit -= 1;
+			return new MockApiError(429, 'throttled', 'Too many requests (simulated throttling)', undefined, retryAfter);
+		}
+		return undefined;
+	}
+
+	reset(): void {
+		this.faultCredit = 0;
+		this.throttleCredit = 0;
+		this.windowStart = 0;
+		this.windowCount = 0;
+	}
+}
+
+/** Throws a 401 unless the request carries `Authorization: Bearer <token>` (compared in constant time). */
+export function authenticate(headers: IncomingHttpHeaders, token: string): void {
+	const header = headers.authorization;
+	const unauthorized = (message: string) =>
+		new MockApiError(401, 'unauthorized', message, undefined, { 'www-authenticate': 'Bearer' });
+	if (!header) throw unauthorized('Missing Authorization header; send "Authorization: Bearer <access token>"');
+	const match = /^Bearer +(\S+) *$/i.exec(header);
+	if (!match) throw unauthorized('The Authorization header must use the Bearer scheme');
+	const given = Buffer.from(match[1]);
+	const expected = Buffer.from(token);
+	if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+		throw unauthorized('Invalid access token');
+	}
+}

@@ -1,0 +1,90 @@
+/** The mock's settings: defaults, the ones that can change while it runs, and their range checks. */
+export interface MockServiceOptions {
+	/** 0 (default) picks a free port */
+	port?: number;
+	host?: string;
+	token?: string;
+	/** Added before every response */
+	latencyMs?: number;
+	/** How long a deferred image or a queue item takes to process */
+	processMs?: number;
+	/** Fraction (0..1) of requests answered 503 with Retry-After, before anything else happens */
+	faultRate?: number;
+	/** Fraction (0..1) of requests answered 429 with Retry-After, before anything else happens */
+	throttleRate?: number;
+	/** Retry-After seconds on faults and throttles (0 allowed) */
+	retryAfterSeconds?: number;
+	/** Requests per one-second window; over it 429. 0 = no limit */
+	rateLimit?: number;
+	callbackRetries?: number;
+	callbackBackoffMs?: number;
+	/** Per-attempt timeout of a callback delivery */
+	callbackTimeoutMs?: number;
+	/** Largest accepted request body; over it 413 */
+	maxBodyBytes?: number;
+	/** Whether to keep `requests`/`callbacks`/`submissions` (the CLI turns it off: nobody can read them) */
+	record?: boolean;
+}
+
+export type ResolvedOptions = Required<MockServiceOptions>;
+
+export const DEFAULT_OPTIONS: ResolvedOptions = {
+	port: 0,
+	host: '127.0.0.1',
+	token: 'test-token',
+	latencyMs: 0,
+	processMs: 200,
+	faultRate: 0,
+	throttleRate: 0,
+	retryAfterSeconds: 1,
+	rateLimit: 0,
+	callbackRetries: 3,
+	callbackBackoffMs: 100,
+	callbackTimeoutMs: 5_000,
+	maxBodyBytes: 10 * 1024 * 1024,
+	record: true,
+};
+
+/** Options that can change while the service runs (see `configure`). */
+export type RuntimeOptions = Pick<
+	MockServiceOptions,
+	| 'latencyMs'
+	| 'processMs'
+	| 'faultRate'
+	| 'throttleRate'
+	| 'retryAfterSeconds'
+	| 'rateLimit'
+	| 'callbackRetries'
+	| 'callbackBackoffMs'
+	| 'callbackTimeoutMs'
+>;
+
+function checkOptions(options: ResolvedOptions): void {
+	for (const key of ['faultRate', 'throttleRate'] as const) {
+		const value = options[key];
+		if (!(value >= 0 && value <= 1)) throw new RangeError(`${key} must be between 0 and 1`);
+	}
+	for (const key of [
+		'latencyMs',
+		'processMs',
+		'retryAfterSeconds',
+		'rateLimit',
+		'callbackRetries',
+		'callbackBackoffMs',
+		'callbackTimeoutMs',
+	] as const) {
+		const value = options[key];
+		if (!(Number.isFinite(value) && value >= 0)) throw new RangeError(`${key} must be a number >= 0`);
+	}
+	if (!options.token) throw new RangeError('token must not be empty');
+}
+
+/** `base` with the defined values of `changes` over it, checked; throws a RangeError before changing anything. */
+export function withOptions(base: ResolvedOptions, changes: MockServiceOptions): ResolvedOptions {
+	const next = { ...base };
+	for (const [key, value] of Object.entries(changes)) {
+		if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+	}
+	checkOptions(next);
+	return next;
+}
