@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
+import { readRequestOptions } from '../../descriptions/requestOptions';
 import { optionsCollection } from '../../descriptions/options';
 import type { ApiClient } from '../../transport/client';
 import { checkHttpUrl, parseMetaJson } from '../../validation/checks';
@@ -117,7 +118,6 @@ export async function execute(
 	const deferred = deferredModes.includes(mode);
 
 	// All checks happen before the request; only the options that are set are sent.
-	const image = await readImage(this, itemIndex);
 	const requestOptions: IDataObject = {};
 	const meta = ensure(this, itemIndex, parseMetaJson(options.meta, 'Metadata (JSON)'));
 	if (meta !== undefined) requestOptions.meta = meta as IDataObject;
@@ -130,10 +130,18 @@ export async function execute(
 	}
 	if (deferred) requestOptions.defer = true;
 
+	// Last, as it may wait for room in the run's byte budget; released once the request is answered.
+	const { image, release } = await readImage(this, itemIndex, client, readRequestOptions(this).maxImageBytes);
+
 	const body: IDataObject = { image };
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;
 
-	const response = await client.request({ method: 'POST', path: '/image', body, itemIndex });
+	let response;
+	try {
+		response = await client.request<IDataObject>({ method: 'POST', path: '/image', body, itemIndex });
+	} finally {
+		release();
+	}
 	if (mode !== 'deferredWait') return response.body;
 
 	const id = typeof response.body.id === 'string' ? response.body.id : '';

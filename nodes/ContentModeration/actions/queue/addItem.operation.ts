@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
+import { readRequestOptions } from '../../descriptions/requestOptions';
 import { optionsCollection } from '../../descriptions/options';
 import { pathSegment } from '../../transport/baseUrl';
 import type { ApiClient } from '../../transport/client';
@@ -65,27 +66,37 @@ export async function execute(
 		),
 	).trim();
 	const type = this.getNodeParameter('contentType', itemIndex, 'text') as 'text' | 'image';
-	const content =
-		type === 'image'
-			? await readImage(this, itemIndex)
-			: ensure(
-					this,
-					itemIndex,
-					checkNotEmpty(
-						this.getNodeParameter('text', itemIndex, ''),
-						'Text',
-						'Enter the text to moderate, or map it from a previous node (for example {{ $json.comment }}).',
-					),
-				);
-
 	const options = getOptions(this, itemIndex);
-	const body: IDataObject = { type, content };
+	const fields: IDataObject = {};
 	const meta = optionalString(options.meta);
-	if (meta !== undefined) body.meta = meta;
+	if (meta !== undefined) fields.meta = meta;
 	const actorId = optionalString(options.actorId);
-	if (actorId !== undefined) body.actorId = actorId;
+	if (actorId !== undefined) fields.actorId = actorId;
 
-	const response = await client.request({ method: 'POST', path: `/queues/${pathSegment(queueId)}`, body, itemIndex });
+	// An image is read last, as it may wait for room in the run's byte budget; released once answered.
+	const { image, release } =
+		type === 'image'
+			? await readImage(this, itemIndex, client, readRequestOptions(this).maxImageBytes)
+			: { image: undefined, release: () => {} };
+	const content =
+		image ??
+		ensure(
+			this,
+			itemIndex,
+			checkNotEmpty(
+				this.getNodeParameter('text', itemIndex, ''),
+				'Text',
+				'Enter the text to moderate, or map it from a previous node (for example {{ $json.comment }}).',
+			),
+		);
+	const body: IDataObject = { type, content, ...fields };
+
+	let response;
+	try {
+		response = await client.request<IDataObject>({ method: 'POST', path: `/queues/${pathSegment(queueId)}`, body, itemIndex });
+	} finally {
+		release();
+	}
 	// queueId is added so that a following Queue > Get Item can use {{ $json.queueId }} and {{ $json.id }}.
 	return { ...response.body, queueId };
 }
