@@ -18,9 +18,9 @@ export const DEFAULT_FIXED_CONCURRENCY = 5;
  * buys little; and 100 open connections is a load one client can decently put on a service that has
  * not said no (it still backs off at the first 429/503).
  */
-export const DEFAULT_MAX_CONCURRENCY = 100;
+export const DEFAULT_MAX_CONCURRENCY = 500;
 /** Upper bound of both options; far above what one service usually allows per client. */
-export const MAX_CONCURRENCY = 200;
+export const MAX_CONCURRENCY = 1000;
 /**
  * Largest image sent (Base64 and Binary File inputs; for Image URL the service downloads it). The spec
  * names no limit; 20 MB covers camera photos and is the request limit of common vision APIs. Settable.

@@ -5,9 +5,9 @@
  *   - slow start: from INITIAL_LIMIT, +1 per healthy response while the limit is in use (doubles per
  *     round trip), up to the user's cap;
  *   - additive increase after the first sign of trouble: +1 per round trip (1/limit per response);
- *   - multiplicative decrease on 429/503 (to what the service sustained: its success rate over the last
- *     second times the baseline latency, by Little's law; halving when nothing succeeded), on timeouts
- *     and resets (halving) and on a clear latency rise (x0.9);
+ *   - multiplicative decrease on 429/503 (to what the service accepted in the last round trip, the
+ *     concurrency it sustains by Little's law; halving when nothing was accepted), on timeouts and
+ *     resets (halving) and on a clear latency rise (x0.9);
  *   - a 429/503 with Retry-After pauses every new send of the run until then (requests in flight finish);
  *   - after a throttle the limit holds below the level that was throttled for HOLD_MS before it probes
  *     higher again, so a steady rate limit costs one pause per HOLD_MS at most, not one per sawtooth.
@@ -55,17 +55,22 @@ export interface LimiterSnapshot {
 }
 
 /** Start of slow start: TCP's initial window (RFC 6928) is 10 segments for the same reason, one round trip of probing. */
-export const INITIAL_LIMIT = 10;
+export const INITIAL_LIMIT = 20;
+/** Slow start adds this per healthy response: x3 per round trip, so a fast service is reached in a few. */
+export const SLOW_START_STEP = 2;
 /** Multiplicative decrease on timeouts and resets, and the floor of the decrease on 429/503. */
 export const BACKOFF = 0.5;
+/** Decrease on a 429/503 when the service accepted more than that in the last round trip. */
+export const THROTTLE_BACKOFF = 0.9;
 /** Decrease on a clear latency rise: gentle, as latency is a weaker signal than a refusal. */
 export const LATENCY_BACKOFF = 0.9;
-/** "Clear latency rise": the smoothed latency above this multiple of the baseline (the lowest seen). */
+/** "Clear latency rise": a round's fastest answer above this multiple of the baseline (the lowest seen)... */
 export const LATENCY_RISE = 2;
-/** How long the limit stays below a throttled level before probing above it again. */
+/** ...and at least this much slower, so that jitter of a very fast service is not a rise. */
+export const MIN_LATENCY_RISE_MS = 50;
+/** How long the limit stays below a throttled level before probing above it again (doubled per refusal). */
 export const HOLD_MS = 10_000;
-/** Successes over this long (or since the first send) estimate the rate the service accepts. */
-export const RATE_WINDOW_MS = 1000;
+export const MAX_HOLD_MS = 60_000;
 
 /**
  * Bytes of request bodies (base64 images) a run holds at once in adaptive mode. Peak memory grows by
@@ -76,6 +81,12 @@ export const RATE_WINDOW_MS = 1000;
 export const MAX_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
 export class AbortedWait extends Error {}
+
+interface SentAt {
+	at: number;
+	/** The limit the send went out under. */
+	limit: number;
+}
 
 interface Waiter {
 	resolve: () => void;
@@ -95,14 +106,17 @@ export class RequestLimiter {
 	/** Sends started before (or at) this moment do not cause another decrease (one decrease per round trip). */
 	private lastDecreaseAt = -Infinity;
 	private baselineMs = Infinity;
-	private smoothedMs = 0;
 	/** Completion times of recent successes, to estimate the rate the service accepts. */
 	private successTimes: number[] = [];
-	private firstSendAt: number | undefined;
 	/** Most sends in flight since the last decrease: the limit grows only while it is used. */
 	private peakInFlight = 0;
 	/** Successes counted towards the next additive step. */
 	private growthCredit = 0;
+	private holdMs = HOLD_MS;
+	private roundCount = 0;
+	private roundMinMs = Infinity;
+	/** Answers per latency round: the limit when the round began. */
+	private roundSize = INITIAL_LIMIT;
 	private readonly slotWaiters: Waiter[] = [];
 	private readonly byteWaiters: Waiter[] = [];
 
@@ -113,6 +127,7 @@ export class RequestLimiter {
 		const cap = Math.max(1, Math.floor(settings.maxLimit));
 		this.limitValue = settings.adaptive ? Math.min(INITIAL_LIMIT, cap) : cap;
 		this.slowStart = settings.adaptive;
+		this.roundSize = this.limit;
 	}
 
 	/** Requests allowed in flight now (whole number). */
@@ -154,14 +169,13 @@ export class RequestLimiter {
 			await this.wait(this.slotWaiters, 0, signal);
 		} else this.inFlightCount++;
 		this.peakInFlight = Math.max(this.peakInFlight, this.inFlightCount);
-		const startedAt = this.clock.now();
-		this.firstSendAt ??= startedAt;
+		const sent = { at: this.clock.now(), limit: this.limit };
 		let released = false;
 		return {
 			release: (outcome) => {
 				if (released) return;
 				released = true;
-				this.finish(outcome, startedAt);
+				this.finish(outcome, sent);
 			},
 		};
 	}
@@ -200,11 +214,28 @@ export class RequestLimiter {
 			this.bytesHeld += waiter.bytes;
 			waiter.resolve();
 		}
-		while (this.slotWaiters.length > 0 && this.canStart()) {
-			this.slotWaiters.shift()!.resolve();
-			this.inFlightCount++;
-		}
+		if (this.slotWaiters.length > 0 && this.canStart()) this.scheduleAdmission();
 		if (this.slotWaiters.length > 0) this.schedulePauseEnd();
+	}
+
+	private admissionScheduled = false;
+
+	/**
+	 * Waiting sends start on the next turn of the event loop, not inside the answer that made room:
+	 * answers that arrive together (a 429 among successes) are all seen first, so a refusal pauses the
+	 * sends that its round's successes would otherwise have let out.
+	 */
+	private scheduleAdmission(): void {
+		if (this.admissionScheduled) return;
+		this.admissionScheduled = true;
+		void this.clock.sleep(0).then(() => {
+			this.admissionScheduled = false;
+			while (this.slotWaiters.length > 0 && this.canStart()) {
+				this.slotWaiters.shift()!.resolve();
+				this.inFlightCount++;
+			}
+			if (this.slotWaiters.length > 0) this.schedulePauseEnd();
+		});
 	}
 
 	private pauseTimer: number | undefined;
@@ -220,34 +251,46 @@ export class RequestLimiter {
 		});
 	}
 
-	private finish(outcome: SendOutcome, startedAt: number): void {
+	private finish(outcome: SendOutcome, sent: SentAt): void {
 		// Growth needs evidence that the limit is what holds sends back (TCP grows its window only while
-		// it is used): at least half of it was in flight at once since the last decrease.
-		const busy = 2 * this.peakInFlight >= this.limitValue;
+		// it is used): a good part of it was in flight at once since the last decrease.
+		const busy = (1 + SLOW_START_STEP) * this.peakInFlight >= this.limitValue;
 		this.inFlightCount--;
-		if (this.settings.adaptive) this.adapt(outcome, startedAt, busy);
+		if (this.settings.adaptive) this.adapt(outcome, sent, busy);
 		this.drain();
 	}
 
-	private adapt(outcome: SendOutcome, startedAt: number, busy: boolean): void {
+	private adapt(outcome: SendOutcome, sent: SentAt, busy: boolean): void {
 		const now = this.clock.now();
+		const startedAt = sent.at;
 		const cap = Math.max(1, Math.floor(this.settings.maxLimit));
 		switch (outcome.kind) {
 			case 'success': {
 				this.successTimes.push(now);
-				if (this.successTimes.length > 1024) this.successTimes = this.successTimes.filter((t) => t > now - RATE_WINDOW_MS);
+				if (this.successTimes.length > 2 * cap + 64) {
+					this.successTimes = this.successTimes.filter((t) => t > now - Math.max(1, this.baselineMs));
+				}
 				const latency = Math.max(0, outcome.latencyMs);
 				this.baselineMs = Math.min(latency, this.baselineMs);
-				// The baseline drifts up slowly, so a service that became slower for good is not punished forever.
-				if (latency > this.baselineMs) this.baselineMs += (latency - this.baselineMs) * 0.01;
-				this.smoothedMs = this.smoothedMs === 0 ? latency : this.smoothedMs * 0.9 + latency * 0.1;
-				if (this.smoothedMs > LATENCY_RISE * this.baselineMs && this.baselineMs > 0) {
-					this.decrease(now, startedAt, this.limitValue * LATENCY_BACKOFF);
-					return;
+				// A clear rise: even the fastest answer of a round (a limit's worth of answers) took more than
+				// LATENCY_RISE x the baseline. The fastest, so that this process's own queueing (answers
+				// handled one after another) does not count as the service slowing down.
+				this.roundMinMs = Math.min(this.roundMinMs, latency);
+				if (++this.roundCount >= this.roundSize) {
+					const roundMin = this.roundMinMs;
+					const rise = roundMin - this.baselineMs >= MIN_LATENCY_RISE_MS && roundMin > LATENCY_RISE * this.baselineMs;
+					// The baseline drifts up a little per round, so a service that became slower for good is
+					// not held against it forever.
+					this.baselineMs += (roundMin - this.baselineMs) * 0.05;
+					this.startRound();
+					if (rise) {
+						this.decrease(now, startedAt, this.limitValue * LATENCY_BACKOFF);
+						return;
+					}
 				}
 				if (!busy) return;
 				// Slow start: +1 per success. After it: +1 once a full limit's worth of successes came back.
-				const step = 1;
+				const step = this.slowStart ? SLOW_START_STEP : 1;
 				if (!this.slowStart) {
 					this.growthCredit++;
 					if (this.growthCredit < this.limit) return;
@@ -255,6 +298,8 @@ export class RequestLimiter {
 				}
 				let next = Math.min(cap, Math.floor(this.limitValue) + step);
 				if (now < this.holdUntil) next = Math.min(next, Math.max(this.limitValue, this.ceiling));
+				// Past the throttled level without a refusal: the service allows more again.
+				if (next >= this.ceiling + 2) this.holdMs = HOLD_MS;
 				this.limitValue = next;
 				return;
 			}
@@ -262,14 +307,23 @@ export class RequestLimiter {
 				if (outcome.retryAfterMs !== undefined && outcome.retryAfterMs > 0) {
 					this.pausedUntilMs = Math.max(this.pausedUntilMs, now + outcome.retryAfterMs);
 				}
-				// Little's law: the rate the service accepted times the round trip is the concurrency it sustains.
-				const window = Math.min(RATE_WINDOW_MS, now - (this.firstSendAt ?? now));
-				const accepted = this.successTimes.filter((t) => t > now - window).length;
-				const sustained = window > 0 && Number.isFinite(this.baselineMs) ? (accepted / window) * this.baselineMs : 0;
-				const target = sustained >= 1 ? Math.min(sustained, this.limitValue * 0.9) : this.limitValue * BACKOFF;
+				// What the service accepted over the last round trip is the concurrency it sustains now
+				// (Little's law: its rate times the round trip); halve when nothing was accepted.
+				const roundTrip = Number.isFinite(this.baselineMs) ? Math.max(1, this.baselineMs) : now - startedAt;
+				const accepted = this.successTimes.filter((t) => t > now - roundTrip).length;
+				// Leaving slow start the limit had just grown blindly: halve, as TCP does.
+				// (from the limit the refused send went out under: answers of its round grew it since).
+				const target = this.slowStart
+					? Math.min(this.limitValue, sent.limit) * BACKOFF
+					: accepted < 1
+						? this.limitValue * BACKOFF
+						: Math.min(accepted, this.limitValue * THROTTLE_BACKOFF);
 				if (this.decrease(now, startedAt, target)) {
-					this.ceiling = Math.max(1, Math.floor(this.limitValue));
-					this.holdUntil = now + HOLD_MS;
+					// Grow back up to just below the level the refused request went out under, and hold there;
+					// each further refusal doubles the hold, so a steady limit costs a pause rarely.
+					if (this.holdUntil > 0) this.holdMs = Math.min(MAX_HOLD_MS, this.holdMs * 2);
+					this.ceiling = Math.max(this.limit + 1, sent.limit - 1);
+					this.holdUntil = now + this.holdMs;
 				}
 				return;
 			}
@@ -289,6 +343,13 @@ export class RequestLimiter {
 		this.lastDecreaseAt = now;
 		this.peakInFlight = this.inFlightCount;
 		this.growthCredit = 0;
+		this.startRound();
 		return true;
+	}
+
+	private startRound(): void {
+		this.roundCount = 0;
+		this.roundMinMs = Infinity;
+		this.roundSize = this.limit;
 	}
 }

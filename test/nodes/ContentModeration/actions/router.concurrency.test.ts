@@ -37,7 +37,7 @@ async function moderate(count: number, tag: string, requestOptions: Record<strin
 			moderationNode(
 				moderateUrlParameters({
 					options: { actorId: '={{ "actor-" + $json.index }}' },
-					requestOptions,
+					requestOptions: requestOptions as never,
 				}),
 			),
 		],
