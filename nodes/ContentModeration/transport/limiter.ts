@@ -2,12 +2,13 @@
  * How much of one node run is in flight at the service: requests, and bytes of request bodies.
  *
  * Adaptive (the default) is AIMD, as TCP congestion control:
- *   - slow start: from INITIAL_LIMIT, +1 per healthy response while the limit is in use (doubles per
- *     round trip), up to the user's cap;
+ *   - slow start: from INITIAL_LIMIT, +SLOW_START_STEP per healthy response while the limit is in use
+ *     (x3 per round trip), up to the user's cap;
  *   - additive increase after the first sign of trouble: +1 per round trip (1/limit per response);
- *   - multiplicative decrease on 429/503 (to what the service accepted in the last round trip, the
- *     concurrency it sustains by Little's law; halving when nothing was accepted), on timeouts and
- *     resets (halving) and on a clear latency rise (x0.9);
+ *   - multiplicative decrease on 429/503: leaving slow start, back to the previous round's level (/3);
+ *     later, to what the service accepted in the last round trip (the concurrency it sustains, by
+ *     Little's law; at most x0.9; halving when nothing was accepted); on timeouts and resets halving;
+ *     on a clear latency rise x0.9;
  *   - a 429/503 with Retry-After pauses every new send of the run until then (requests in flight finish);
  *   - after a throttle the limit holds below the level that was throttled for HOLD_MS before it probes
  *     higher again, so a steady rate limit costs one pause per HOLD_MS at most, not one per sawtooth.
@@ -54,11 +55,14 @@ export interface LimiterSnapshot {
 	pausedUntil: number;
 }
 
-/** Start of slow start: TCP's initial window (RFC 6928) is 10 segments for the same reason, one round trip of probing. */
+/**
+ * Start of slow start: a probe a service on any paid plan takes (the bench's 50/s limit takes 20 in
+ * its first round trip), large enough that a fast service is reached in four round trips (20, 60, 180, 500).
+ */
 export const INITIAL_LIMIT = 20;
 /** Slow start adds this per healthy response: x3 per round trip, so a fast service is reached in a few. */
 export const SLOW_START_STEP = 2;
-/** Multiplicative decrease on timeouts and resets, and the floor of the decrease on 429/503. */
+/** Multiplicative decrease on timeouts and resets, and on a 429/503 when nothing was accepted. */
 export const BACKOFF = 0.5;
 /** Decrease on a 429/503 when the service accepted more than that in the last round trip. */
 export const THROTTLE_BACKOFF = 0.9;
@@ -311,10 +315,11 @@ export class RequestLimiter {
 				// (Little's law: its rate times the round trip); halve when nothing was accepted.
 				const roundTrip = Number.isFinite(this.baselineMs) ? Math.max(1, this.baselineMs) : now - startedAt;
 				const accepted = this.successTimes.filter((t) => t > now - roundTrip).length;
-				// Leaving slow start the limit had just grown blindly: halve, as TCP does.
-				// (from the limit the refused send went out under: answers of its round grew it since).
+				// Leaving slow start the limit had just grown blindly: back to the level of the round before,
+				// the last one the service took whole (TCP halves for the same reason: it doubles per round).
+				// From the limit the refused send went out under: answers of its round grew it since.
 				const target = this.slowStart
-					? Math.min(this.limitValue, sent.limit) * BACKOFF
+					? Math.min(this.limitValue, sent.limit) / (1 + SLOW_START_STEP)
 					: accepted < 1
 						? this.limitValue * BACKOFF
 						: Math.min(accepted, this.limitValue * THROTTLE_BACKOFF);

@@ -2,6 +2,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { readRequestOptions } from '../descriptions/requestOptions';
 import { checkHttpUrl, checkId, InputProblem, isProblem, normalizeBase64 } from './checks';
 
 export type ImageInputType = 'url' | 'base64' | 'binary';
@@ -64,12 +65,7 @@ function checkImageSize(ctx: IExecuteFunctions, itemIndex: number, bytes: number
  * `imageUrl`, `imageBase64`, `binaryPropertyName`. A binary image waits for room in `budget` before it
  * is read, so a run holds a bounded number of large bodies at once.
  */
-export async function readImage(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	budget: ImageBudget,
-	maxImageBytes: number,
-): Promise<ImageInput> {
+export async function readImage(ctx: IExecuteFunctions, itemIndex: number, budget: ImageBudget): Promise<ImageInput> {
 	const inputType = ctx.getNodeParameter('inputType', itemIndex, 'url') as ImageInputType;
 	const noRelease = () => {};
 	if (inputType === 'url') {
@@ -82,11 +78,13 @@ export async function readImage(
 			itemIndex,
 			normalizeBase64(ctx.getNodeParameter('imageBase64', itemIndex, ''), 'Image (Base64)'),
 		);
-		checkImageSize(ctx, itemIndex, decodedLength(text), maxImageBytes);
+		checkImageSize(ctx, itemIndex, decodedLength(text), readRequestOptions(ctx).maxImageBytes);
 		// Already in memory as the parameter's value: nothing new to reserve.
 		return { image: text, release: noRelease };
 	}
-	if (inputType === 'binary') return await readBinaryAsBase64(ctx, itemIndex, budget, maxImageBytes);
+	if (inputType === 'binary') {
+		return await readBinaryAsBase64(ctx, itemIndex, budget, readRequestOptions(ctx).maxImageBytes);
+	}
 	return fail(
 		ctx,
 		itemIndex,

@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
-import { readRequestOptions } from '../../descriptions/requestOptions';
 import { optionsCollection } from '../../descriptions/options';
 import type { ApiClient } from '../../transport/client';
 import { checkHttpUrl, parseMetaJson } from '../../validation/checks';
@@ -131,7 +130,7 @@ export async function execute(
 	if (deferred) requestOptions.defer = true;
 
 	// Last, as it may wait for room in the run's byte budget; released once the request is answered.
-	const { image, release } = await readImage(this, itemIndex, client, readRequestOptions(this).maxImageBytes);
+	const { image, release } = await readImage(this, itemIndex, client);
 
 	const body: IDataObject = { image };
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;

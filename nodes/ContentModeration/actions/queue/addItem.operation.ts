@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
-import { readRequestOptions } from '../../descriptions/requestOptions';
 import { optionsCollection } from '../../descriptions/options';
 import { pathSegment } from '../../transport/baseUrl';
 import type { ApiClient } from '../../transport/client';
@@ -76,7 +75,7 @@ export async function execute(
 	// An image is read last, as it may wait for room in the run's byte budget; released once answered.
 	const { image, release } =
 		type === 'image'
-			? await readImage(this, itemIndex, client, readRequestOptions(this).maxImageBytes)
+			? await readImage(this, itemIndex, client)
 			: { image: undefined, release: () => {} };
 	const content =
 		image ??

@@ -185,7 +185,7 @@ describe('RequestLimiter (adaptive)', () => {
 		expect(started).toBe(0);
 	});
 
-	it('leaving slow start on a 429 halves the limit its refused request went out under', async () => {
+	it('leaving slow start on a 429 goes back to the round before the limit its refused request went out under', async () => {
 		const clock = new FakeClock();
 		const limiter = new RequestLimiter(adaptive(), clock);
 		const permits = await takeAll(limiter);
@@ -193,7 +193,7 @@ describe('RequestLimiter (adaptive)', () => {
 		for (const p of permits.slice(0, 10)) p.release(ok());
 		expect(limiter.limit).toBe(INITIAL_LIMIT + 10 * SLOW_START_STEP);
 		permits[10].release({ kind: 'throttled' });
-		expect(limiter.limit).toBe(INITIAL_LIMIT / 2);
+		expect(limiter.limit).toBe(Math.floor(INITIAL_LIMIT / (1 + SLOW_START_STEP)));
 		expect(limiter.snapshot().pausedUntil).toBe(0);
 	});
 
