@@ -15,7 +15,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { parseBaseUrl } from './baseUrl';
 import { addNote, apiError, networkError } from './errors';
 import { encodeLargeJsonBody } from './jsonBody';
-import { AbortedWait, RequestLimiter } from './limiter';
+import { RequestLimiter } from './limiter';
 import type { LimiterSettings, SendOutcome } from './limiter';
 import { networkErrorCode, parseRetryAfter, retryNote, withRetries } from './retry';
 import type { RetrySettings, TryOutcome } from './retry';
@@ -130,12 +130,12 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 	const cancelled = () => new NodeOperationError(ctx.getNode(), 'The execution was cancelled');
 	// One limiter per client, so the run's items share its limit and its Retry-After pause.
 	const limiter = settings.limiter ? new RequestLimiter(settings.limiter, { now: Date.now, sleep }) : undefined;
+	// The limiter's waits fail only when the run is cancelled.
 	const waitFor = async <W>(wait: Promise<W>): Promise<W> => {
 		try {
 			return await wait;
-		} catch (error) {
-			if (error instanceof AbortedWait) throw cancelled();
-			throw error;
+		} catch {
+			throw cancelled();
 		}
 	};
 
@@ -165,17 +165,18 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 					if (signal?.aborted) throw cancelled();
 					const permit = limiter ? await waitFor(limiter.acquire(signal)) : undefined;
 					const started = Date.now();
-					try {
-						const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
-							credentialsDecrypted,
-						})) as FullResponse;
-						permit?.release(loadSignal(response, Date.now() - started));
-						return response;
-					} catch (error) {
-						const code = networkErrorCode(error);
-						permit?.release({ kind: code !== undefined && OVERLOAD_CODES.has(code) ? 'overloaded' : 'neutral' });
-						throw error;
-					}
+					const pending = ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
+						credentialsDecrypted,
+					}) as Promise<FullResponse>;
+					// The limiter learns from every answer and failure; the caller gets them unchanged.
+					pending.then(
+						(response) => permit?.release(loadSignal(response, Date.now() - started)),
+						(error: unknown) => {
+							const code = networkErrorCode(error);
+							permit?.release({ kind: code !== undefined && OVERLOAD_CODES.has(code) ? 'overloaded' : 'neutral' });
+						},
+					);
+					return await pending;
 				},
 				statusOf: statusOutcome,
 				sleep: async (ms) => {

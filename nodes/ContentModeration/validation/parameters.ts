@@ -134,6 +134,7 @@ async function readBinaryAsBase64(
 	if (known !== undefined) checkImageSize(ctx, itemIndex, known, maxImageBytes);
 	// Room for the base64 body before the bytes are read.
 	const release = await budget.reserveBodyBytes(Math.ceil((known ?? 0) / 3) * 4);
+	let handedOver = false;
 	try {
 		// Stored binaries keep only a reference in `.data` (filesystem, database, S3 modes): read the bytes.
 		const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
@@ -146,10 +147,12 @@ async function readBinaryAsBase64(
 			);
 		}
 		checkImageSize(ctx, itemIndex, bytes.length, maxImageBytes);
-		return { image: bytes.toString('base64'), release };
-	} catch (error) {
-		release();
-		throw error;
+		const image = bytes.toString('base64');
+		handedOver = true;
+		return { image, release };
+	} finally {
+		// A failed read gives its room back at once; a read image keeps it until its request is answered.
+		if (!handedOver) release();
 	}
 }
 
