@@ -25,9 +25,9 @@ export interface Panel {
 	limit?: { label: string; itemsAt: (ms: number) => number; endMs: number };
 }
 
-const W = 520;
+const W = 640;
 const H = 220;
-const PAD = { left: 52, right: 16, top: 28, bottom: 34 };
+const PAD = { left: 52, right: 16, top: 28, bottom: 36 };
 
 const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const fmt = (n: number) => (Math.round(n * 10) / 10).toString();
@@ -81,7 +81,8 @@ function chart(panel: Panel, ox: number, oy: number, kind: 'done' | 'inFlight'):
 	const x = (t: number) => ox + PAD.left + (t / endMs) * (W - PAD.left - PAD.right);
 	const y = (v: number) => oy + H - PAD.bottom - (v / maxY) * (H - PAD.top - PAD.bottom);
 	const parts: string[] = [];
-	const title = kind === 'done' ? `${panel.title}: items completed` : `${panel.title}: requests in flight`;
+	const title =
+		kind === 'done' ? `${panel.title}: items the service answered 2xx` : `${panel.title}: requests in flight at the service`;
 	parts.push(`<text x="${ox + PAD.left}" y="${oy + 18}" font-size="13" font-weight="bold">${esc(title)}</text>`);
 	// Axes and ticks.
 	parts.push(`<line x1="${x(0)}" y1="${y(0)}" x2="${x(endMs)}" y2="${y(0)}" stroke="#444"/>`);
@@ -103,11 +104,11 @@ function chart(panel: Panel, ox: number, oy: number, kind: 'done' | 'inFlight'):
 	for (const { s, c } of all) {
 		parts.push(`<path d="${path(kind === 'done' ? c.done : c.inFlight, x, y)}" fill="none" stroke="${s.color}" stroke-width="1.6"/>`);
 		if (kind === 'done') {
-			// 429s as ticks just under the axis, one row per series.
+			// 429s as ticks under the time labels, one row per series.
 			const row = all.findIndex((a) => a.s === s);
 			const ticks = s.exchanges
 				.filter((e) => e.status === 429)
-				.map((e) => `M${fmt(x(e.end))},${fmt(y(0) + 18 + row * 5)} v4`)
+				.map((e) => `M${fmt(x(e.end))},${fmt(y(0) + 19 + row * 5)} v4`)
 				.join(' ');
 			if (ticks) parts.push(`<path d="${ticks}" stroke="${s.color}" stroke-width="1"/>`);
 		}
@@ -129,7 +130,7 @@ export function renderChart(panels: Panel[]): string {
 		for (const s of panel.series) {
 			const count429 = s.exchanges.filter((e) => e.status === 429).length;
 			body.push(`<line x1="${lx}" y1="${ly - 4}" x2="${lx + 18}" y2="${ly - 4}" stroke="${s.color}" stroke-width="2"/>`);
-			body.push(`<text x="${lx + 24}" y="${ly}" font-size="11">${esc(s.label)}${count429 ? ` (${count429} × 429, ticks under the axis)` : ''}</text>`);
+			body.push(`<text x="${lx + 24}" y="${ly}" font-size="10.5">${esc(s.label)}${count429 ? ` (${count429} × 429: ticks)` : ''}</text>`);
 			ly += 16;
 		}
 		if (panel.limit) {

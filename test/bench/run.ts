@@ -301,7 +301,11 @@ async function main() {
 			panels.push({
 				title: `S2: ${S_LATENCY_MS} ms, ${S2_RATE}/s limit`,
 				items: ITEMS,
-				series: runs.map((x) => ({ label: x.label, color: variants.find((v) => v.id === x.id)!.color, exchanges: x.exchanges })),
+				series: runs.map((x) => ({
+					label: `${x.label}${x.failedItems > 0 ? `: ${x.failedItems} items failed` : ''}`,
+					color: variants.find((v) => v.id === x.id)!.color,
+					exchanges: x.exchanges,
+				})),
 				limit: { label: `the limit: ${S2_RATE} items/s (N/R = ${limitSeconds} s)`, itemsAt: (ms) => (ms / 1000) * S2_RATE, endMs: limitSeconds * 1000 },
 			});
 		}
