@@ -53,6 +53,15 @@ export class ContentModerationApi implements ICredentialType {
 			required: true,
 			description: 'Bearer token sent as "Authorization: Bearer &lt;token&gt;" with every request',
 		},
+		{
+			displayName: 'Callback Secret',
+			name: 'callbackSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional. A secret of your choice for deferred moderations: the Content Moderation node adds it to the Callback URL it sends (?token=…), and a Content Moderation Trigger using this credential accepts only callbacks that carry it. The service sees it as part of that URL.',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

@@ -5,7 +5,7 @@
  */
 import { N8nDb } from '../dev/n8n/db';
 import { Running, teardownOnSignals } from '../dev/n8n/lifecycle';
-import { startStack } from '../dev/n8n/stack';
+import { newCallbackSecret, startStack } from '../dev/n8n/stack';
 import { executeWorkflow, verdictLine } from '../dev/n8n/summary';
 import { startMockService } from '../dev/mock/server';
 
@@ -32,6 +32,7 @@ async function main(): Promise<void> {
 	const stack = (running.stack = await startStack({
 		serviceUrl: mock.url,
 		serviceToken: mock.token,
+		callbackSecret: newCallbackSecret('demo-cb'),
 		log,
 		port: process.env.N8N_PORT ? Number(process.env.N8N_PORT) : undefined,
 	}));

@@ -1,4 +1,4 @@
-// `npm test`: lint, build, scan, type-check and every jest suite, then one summary.
+// `npm test`: lint, build, scan, release check, type-check and every jest suite, then one summary.
 // The last line is the plain "N passed, N failed" that CI reads; the exit code is non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,6 +10,7 @@ const steps = [
 	['lint', ...npx(['eslint', '--max-warnings', '0', 'nodes', 'credentials', 'package.json'])],
 	['build', 'npm', ['run', '--silent', 'build']],
 	['scan', 'npm', ['run', '--silent', 'scan']],
+	['release', 'node', ['scripts/release-check.mjs']],
 	['typecheck', ...npx(['tsc', '-p', 'tsconfig.test.json', '--noEmit'])],
 ];
 

@@ -9,13 +9,13 @@ export interface NsfwCategory {
 	severity: number;
 }
 
-export interface RiskScores {
+interface RiskScores {
 	overall: number;
 	spam: number;
 	toxicity: number;
 }
 
-export interface SuggestedActions {
+interface SuggestedActions {
 	reject: boolean;
 	review: boolean;
 }
@@ -85,8 +85,6 @@ export const CATEGORY_KEYWORDS: Record<string, { severity: number; words: string
 	crude_humor: { severity: 36, words: ['crude', 'fart', 'toilet'] },
 	political_content: { severity: 42, words: ['political', 'politics', 'election', 'protest', 'propaganda'] },
 };
-export const SPEC_CATEGORIES = Object.keys(CATEGORY_KEYWORDS);
-
 const KEYWORD_INDEX = new Map<string, string>();
 for (const [category, { words }] of Object.entries(CATEGORY_KEYWORDS)) {
 	for (const word of words) KEYWORD_INDEX.set(word, category);

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 
-export const CALLBACK_USER_AGENT = 'content-moderation-mock/1.0 (n8n-nodes-content-moderation test service)';
+const CALLBACK_USER_AGENT = 'content-moderation-mock/1.0 (n8n-nodes-content-moderation test service)';
 
 /** One delivery attempt of a completion callback. */
 export interface CallbackAttempt {
@@ -20,7 +20,7 @@ export interface CallbackAttempt {
 	durationMs: number;
 }
 
-export interface DeliverySettings {
+interface DeliverySettings {
 	retries: number;
 	backoffMs: number;
 	timeoutMs: number;

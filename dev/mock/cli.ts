@@ -7,6 +7,7 @@ const USAGE = `Usage: npm run mock -- [flags]
   --token T              accepted bearer token (default test-token)
   --latency-ms N         added before every response (default 0)
   --process-ms N         time a deferred image or queue item takes (default 200)
+  --processed-status S   status of a processed queue item: completed (default) or pending
   --fault-rate F         fraction of requests answered 503 + Retry-After (default 0)
   --throttle-rate F      fraction of requests answered 429 + Retry-After (default 0)
   --retry-after S        Retry-After seconds for faults and throttling (default 1)
@@ -40,7 +41,13 @@ async function main(): Promise<void> {
 	try {
 		const flags = Object.fromEntries(Object.keys(NUMBER_FLAGS).map((name) => [name, { type: 'string' as const }]));
 		({ values } = parseArgs({
-			options: { ...flags, token: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean' } },
+			options: {
+				...flags,
+				token: { type: 'string' },
+				host: { type: 'string' },
+				'processed-status': { type: 'string' },
+				help: { type: 'boolean' },
+			},
 			strict: true,
 			allowPositionals: false,
 		}));
@@ -62,6 +69,9 @@ async function main(): Promise<void> {
 	}
 	if (values.token !== undefined) options.token = String(values.token);
 	if (values.host !== undefined) options.host = String(values.host);
+	if (values['processed-status'] !== undefined) {
+		options.processedStatus = String(values['processed-status']) as MockServiceOptions['processedStatus'];
+	}
 
 	let service;
 	try {

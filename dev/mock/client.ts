@@ -1,6 +1,6 @@
 import { request } from 'undici';
 
-export interface MockResponse {
+interface MockResponse {
 	status: number;
 	headers: Record<string, string | string[] | undefined>;
 	/** Parsed JSON, or undefined for an empty body */

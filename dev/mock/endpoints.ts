@@ -21,7 +21,8 @@ interface QueueItem {
 	id: string;
 	type: 'text' | 'image';
 	accepted: boolean;
-	status: 'processing' | 'pending';
+	/** `pending` while processing (the spec's sample), then `options.processedStatus`. */
+	status: 'pending' | 'completed';
 	content: string;
 	moderation: ImageResult | TextModeration | null;
 }
@@ -81,14 +82,15 @@ export function serviceRoutes({ options, scheduler, deliverer, recorder }: Servi
 	}
 
 	function postQueueItem(params: Record<string, string>, request: ParsedRequest): Reply {
-		const queueId = params.queueId;
+		// Identifier path parameters have at least 3 characters (spec 8), the queue id here too.
+		const queueId = requirePathId(params.queueId, 'queueId');
 		const input = validateQueueRequest(body(request));
 		const image = input.image ? imageResult(input.image, input.meta, 'content') : undefined;
 		const item: QueueItem = {
 			id: randomUUID(),
 			type: input.type,
 			accepted: false,
-			status: 'processing',
+			status: 'pending',
 			content: input.content,
 			moderation: null,
 		};
@@ -112,7 +114,8 @@ export function serviceRoutes({ options, scheduler, deliverer, recorder }: Servi
 				texts.set(text.id, text);
 				item.moderation = text;
 			}
-			item.status = 'pending';
+			// Read at completion, so a test can switch the reading while the service runs.
+			item.status = options.processedStatus;
 			item.accepted = true;
 		});
 		return { status: 202, body: { id: item.id, status: 'processing' } };

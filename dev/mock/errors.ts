@@ -1,5 +1,5 @@
-/** The one error shape of the mock: `{"error":{"status","code","message","field"?}}` (see README.md). */
-export interface ErrorBody {
+/** The one error shape of the mock: `{"error":{"status","code","message","field"?}}` (see docs/service-interface.md). */
+interface ErrorBody {
 	error: { status: number; code: string; message: string; field?: string };
 }
 

@@ -21,7 +21,7 @@ export const PROFANE_TEXT = 'This fucking product is shit.';
 export const PROFANE_TEXT_FILTERED = 'This ****ing product is ****.';
 
 /**
- * Exact numbers for an image URL: any `mock_*` parameter (README.md "Asking for exact numbers"), with
+ * Exact numbers for an image URL: any `mock_*` parameter (docs/service-interface.md, "Asking for exact numbers"), with
  * categories as `{ name: severity }`.
  */
 export type MockImageSpec = Partial<Omit<ImageOverrides, 'categories'>> & { categories?: Record<string, number> };

@@ -16,7 +16,7 @@ export interface Reply {
 	headers?: Record<string, string>;
 }
 
-export type Handler = (params: Record<string, string>, request: ParsedRequest) => Reply;
+type Handler = (params: Record<string, string>, request: ParsedRequest) => Reply;
 
 export interface Route {
 	/** Path segments; `:name` captures a percent-decoded parameter */

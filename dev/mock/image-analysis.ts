@@ -41,7 +41,7 @@ export interface ImageOverrides {
 const MOCK_PARAM = /(?:^|[?&#\s])mock_([a-z0-9_]+)=([^&#\s]*)/gi;
 
 /** Splits a signal (URL text or PNG marker) into its mock_* overrides and the rest (for keywords). */
-export function parseOverrides(signal: string, field = 'image'): { overrides: ImageOverrides; rest: string } {
+function parseOverrides(signal: string, field = 'image'): { overrides: ImageOverrides; rest: string } {
 	const paramError = (name: string, message: string): never => {
 		throw badField(field, 'invalid_mock_parameter', `${field} parameter mock_${name} ${message}`);
 	};
@@ -107,7 +107,7 @@ export function parseOverrides(signal: string, field = 'image'): { overrides: Im
 			default: {
 				const category = name.startsWith('category_') ? name.slice('category_'.length) : name;
 				if (category === '' || (!name.startsWith('category_') && !(category in CATEGORY_KEYWORDS))) {
-					paramError(name, 'is not a known mock parameter (see dev/mock/README.md)');
+					paramError(name, 'is not a known mock parameter (see docs/service-interface.md)');
 				}
 				overrides.categories.push({ category, severity: scoreParam(name, value) });
 			}
@@ -118,11 +118,11 @@ export function parseOverrides(signal: string, field = 'image'): { overrides: Im
 }
 
 /** The text an image's analysis depends on: the URL itself, or the tEXt marker of a base64 PNG. */
-export function imageSignal(image: ImageInput): string {
+function imageSignal(image: ImageInput): string {
 	return image.kind === 'url' ? image.url : readPngText(image.bytes);
 }
 
-export function imageHash(image: ImageInput): string {
+function imageHash(image: ImageInput): string {
 	return image.kind === 'url' ? sha256(image.url) : sha256(image.bytes);
 }
 

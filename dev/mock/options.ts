@@ -8,6 +8,12 @@ export interface MockServiceOptions {
 	latencyMs?: number;
 	/** How long a deferred image or a queue item takes to process */
 	processMs?: number;
+	/**
+	 * The status a queue item reads once processed. The spec's sample reads `pending` with `moderation: null`
+	 * (still processing) and shows no other value; `completed` (default) is this project's choice, `pending`
+	 * the other reading (the status never changes, only `moderation` tells).
+	 */
+	processedStatus?: 'completed' | 'pending';
 	/** Fraction (0..1) of requests answered 503 with Retry-After, before anything else happens */
 	faultRate?: number;
 	/** Fraction (0..1) of requests answered 429 with Retry-After, before anything else happens */
@@ -40,6 +46,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	token: 'test-token',
 	latencyMs: 0,
 	processMs: 200,
+	processedStatus: 'completed',
 	faultRate: 0,
 	throttleRate: 0,
 	retryAfterSeconds: 1,
@@ -57,6 +64,7 @@ export type RuntimeOptions = Pick<
 	MockServiceOptions,
 	| 'latencyMs'
 	| 'processMs'
+	| 'processedStatus'
 	| 'faultRate'
 	| 'throttleRate'
 	| 'retryAfterSeconds'
@@ -86,6 +94,9 @@ function checkOptions(options: ResolvedOptions): void {
 		if (!(Number.isFinite(value) && value >= 0)) throw new RangeError(`${key} must be a number >= 0`);
 	}
 	if (!options.token) throw new RangeError('token must not be empty');
+	if (options.processedStatus !== 'completed' && options.processedStatus !== 'pending') {
+		throw new RangeError('processedStatus must be completed or pending');
+	}
 }
 
 /** `base` with the defined values of `changes` over it, checked; throws a RangeError before changing anything. */

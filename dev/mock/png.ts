@@ -1,9 +1,9 @@
 import { crc32, deflateSync } from 'node:zlib';
 
-export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** tEXt keyword the fixtures use; the analysis reads the text of every tEXt chunk, whatever its keyword. */
-export const MARKER_KEYWORD = 'Comment';
+const MARKER_KEYWORD = 'Comment';
 
 function chunk(type: string, data: Buffer): Buffer {
 	const head = Buffer.alloc(8);

@@ -18,7 +18,7 @@ export interface MockCliProcess {
  * Starts the CLI as its own process and resolves once its ready line is printed (at most readyTimeoutMs).
  *
  * It runs `tsx dev/mock/cli.ts` directly, not through `npm run`/`npx`: npm passes a SIGTERM to the shell
- * it started, not to tsx, so the service would outlive a signal sent to npm alone (see README.md).
+ * it started, not to tsx, so the service would outlive a signal sent to npm alone (see README.md here).
  * The process gets its own process group so `stop` can clean up whatever is left.
  */
 export function spawnMockCli(args: string[] = [], readyTimeoutMs = 20_000): Promise<MockCliProcess> {

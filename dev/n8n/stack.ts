@@ -3,6 +3,7 @@
  * built/packed/installed as a community package, a credential pointing at a service URL, the example
  * workflows (plus extra ones) imported with fixed ids, published triggers, n8n started and an owner signed in.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,9 +17,9 @@ export const EXAMPLES_DIR = join(PROJECT_ROOT, 'examples');
 export const CREDENTIAL_ID = 'cmCredential0001';
 export const CREDENTIAL_NAME = 'Content Moderation account';
 /** Host the example files use for n8n's own URLs (the callback URL); replaced by the real one on import. */
-export const EXAMPLE_N8N_URL = 'http://localhost:5678';
+const EXAMPLE_N8N_URL = 'http://localhost:5678';
 
-export interface WorkflowFile {
+interface WorkflowFile {
 	id: string;
 	name: string;
 	nodes: any[];
@@ -26,11 +27,16 @@ export interface WorkflowFile {
 	[k: string]: unknown;
 }
 
+/** A fresh Callback Secret for a run, with a character URL encoding changes (so encodings are exercised). */
+export function newCallbackSecret(prefix: string): string {
+	return `${prefix}/${randomBytes(9).toString('hex')}`;
+}
+
 export function readWorkflow(file: string): WorkflowFile {
 	return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-export function exampleFiles(): string[] {
+function exampleFiles(): string[] {
 	return readdirSync(EXAMPLES_DIR)
 		.filter((f) => f.endsWith('.json'))
 		.sort()
@@ -38,13 +44,15 @@ export function exampleFiles(): string[] {
 }
 
 /** Workflows that hold a trigger which must be published to receive production webhooks. */
-export function needsPublish(wf: WorkflowFile): boolean {
+function needsPublish(wf: WorkflowFile): boolean {
 	return wf.nodes.some((n) => /Trigger$/.test(n.type) && !/manualTrigger$/.test(n.type));
 }
 
-export interface StackOptions {
+interface StackOptions {
 	serviceUrl: string;
 	serviceToken: string;
+	/** The credential's Callback Secret: added to callback URLs and checked by the trigger. */
+	callbackSecret: string;
 	/** Extra workflow files (absolute paths) imported beside the examples. */
 	extraWorkflows?: string[];
 	/** Replacements applied to the text of each workflow file before import. */
@@ -57,6 +65,8 @@ export interface StackOptions {
 
 export interface Stack {
 	n8n: N8nInstance;
+	/** The credential's Callback Secret. */
+	callbackSecret: string;
 	rest: N8nRest;
 	workflows: WorkflowFile[];
 	owner: typeof OWNER;
@@ -96,7 +106,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 				name: CREDENTIAL_NAME,
 				type: CREDENTIAL_TYPE,
 				// Plain object data: the import command encrypts it with the instance key.
-				data: { baseUrl: opts.serviceUrl, accessToken: opts.serviceToken },
+				data: { baseUrl: opts.serviceUrl, accessToken: opts.serviceToken, callbackSecret: opts.callbackSecret },
 			}),
 		);
 		const replace: Array<[string, string]> = [[EXAMPLE_N8N_URL, n8n.url], ...(opts.replace ?? [])];
@@ -127,6 +137,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 		await rest.setupOwnerAndLogin();
 		return {
 			n8n,
+			callbackSecret: opts.callbackSecret,
 			rest,
 			workflows,
 			owner: OWNER,

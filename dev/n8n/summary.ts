@@ -2,7 +2,7 @@
 import { N8nDb } from './db';
 import { Stack } from './stack';
 
-export interface ExampleRun {
+interface ExampleRun {
 	executionId: number;
 	status: string;
 	items: Record<string, any[]>;

@@ -49,7 +49,7 @@ export class ContentModerationTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Copy the Production URL above into the Content Moderation node (Image > Moderate > Options > Callback URL), then publish this workflow. If you set a Callback Token below, add <code>?token=&lt;your secret&gt;</code> to the end of the URL you paste.',
+					'Copy the Production URL above into the Content Moderation node (Image > Moderate > Options > Callback URL), then publish this workflow. To keep strangers out, set a Callback Secret in the Content Moderation API credential and select that credential here and in the Content Moderation node: the secret is then added to the URL and checked for you.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -70,7 +70,7 @@ export class ContentModerationTrigger implements INodeType {
 				typeOptions: { password: true },
 				default: '',
 				description:
-					'Shared secret a callback must carry as the token query parameter (?token=...) or in an X-Callback-Token header; other calls get 401. Leave empty to accept every call.',
+					'Prefer the Callback Secret of the credential, which is stored encrypted. A secret a callback must carry as the token query parameter (?token=...) or in an X-Callback-Token header; other calls get 401. When the credential has a Callback Secret too, either is accepted. Empty, and no Callback Secret in the credential: every call is accepted.',
 			},
 			{
 				displayName: 'Fetch Full Result',
@@ -93,7 +93,7 @@ export class ContentModerationTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to add the request headers and query parameters to the output. The token and authorization headers are redacted.',
+							'Whether to add the request headers and query parameters to the output. The token, authorization headers and any secret inside other headers (such as a proxy\'s copy of the URL) are redacted.',
 					},
 				],
 			},

@@ -1,21 +1,23 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { createApiClient, CREDENTIAL_TYPE } from '../ContentModeration/transport/client';
+import { tokensInUrl } from '../ContentModeration/helpers/callbackUrl';
+import { addSecrets, redactValue } from '../ContentModeration/transport/redact';
 import type { RetrySettings } from '../ContentModeration/transport/retry';
 
 import type { EventFilter } from './events';
 import { ignoreReason } from './events';
 import { completeResult, parseCallbackBody } from './payload';
-import { checkToken, redactHeaders, redactQuery } from './verification';
+import { checkToken, givenTokenStrings, redactHeaders, redactQuery } from './verification';
 
 /**
  * The service waits for the acknowledgement, so a read is retried once, briefly: the trigger must
  * answer a callback fast.
  */
-export const QUICK_RETRY_SETTINGS: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
+const QUICK_RETRY_SETTINGS: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
 
 /** Answers a refused call with a small JSON error and starts nothing. */
-function refuse(this: IWebhookFunctions, status: 400 | 401, message: string): IWebhookResponseData {
+function refuse(this: IWebhookFunctions, status: 400 | 401 | 500, message: string): IWebhookResponseData {
 	const response = this.getResponseObject();
 	response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
 	response.end(JSON.stringify({ received: false, error: { status, message } }));
@@ -30,9 +32,21 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 	const headers = this.getHeaderData() as IDataObject;
 	const query = this.getQueryData() as IDataObject;
 
-	const expectedToken = this.getNodeParameter('callbackToken', '') as string;
-	if (expectedToken !== '') {
-		const check = checkToken(expectedToken, query, headers);
+	// The credential (when selected) gives the Callback Secret and reads full results; read it once.
+	const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
+	const client = hasCredential ? createApiClient(this, { retry: QUICK_RETRY_SETTINGS }) : undefined;
+	const expected: string[] = [];
+	addSecrets(expected, this.getNodeParameter('callbackToken', '') as string);
+	if (client !== undefined) {
+		try {
+			addSecrets(expected, await client.callbackSecret());
+		} catch {
+			// Without the credential its secret cannot be checked: refuse rather than let anyone in.
+			return refuse.call(this, 500, 'The Content Moderation API credential of this trigger could not be read');
+		}
+	}
+	if (expected.length > 0) {
+		const check = checkToken(expected, query, headers);
 		if (!check.ok) return refuse.call(this, 401, check.message);
 	}
 
@@ -41,15 +55,16 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 	const { id } = parsed.body;
 
 	const fetchFullResult = this.getNodeParameter('fetchFullResult', true) as boolean;
-	const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
-	const client =
-		fetchFullResult && hasCredential ? createApiClient(this, { retry: QUICK_RETRY_SETTINGS }) : undefined;
-	const { result, error } = await completeResult(parsed.body, client);
+	const { result, error } = await completeResult(parsed.body, fetchFullResult ? client : undefined);
+
+	// Everything the call carried as a token is a secret too (also a token the trigger does not check).
+	const secrets = [...expected, ...(client?.secrets ?? [])];
+	addSecrets(secrets, ...givenTokenStrings(query, headers));
 
 	const events = this.getNodeParameter('events', 'all') as EventFilter;
 	const ignored = ignoreReason(events, result);
 	if (ignored !== undefined) {
-		return { webhookResponse: { received: true, id, ignored } };
+		return { webhookResponse: redactValue({ received: true, id, ignored }, secrets) };
 	}
 
 	// A failed read still acknowledges with 200 and starts the workflow with what arrived plus
@@ -61,12 +76,17 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 
 	const options = this.getNodeParameter('options', {}) as { includeRequest?: boolean };
 	if (options.includeRequest === true) {
+		// A proxy may have copied a ?token= the query no longer shows into a header.
+		for (const value of Object.values(headers)) {
+			if (typeof value === 'string') addSecrets(secrets, ...tokensInUrl(value));
+		}
 		item.headers = redactHeaders(headers);
 		item.query = redactQuery(query);
 	}
 
+	// The one redaction, over everything that leaves: the answer and the item (body, error, headers, query).
 	return {
-		webhookResponse: { received: true, id },
-		workflowData: [this.helpers.returnJsonArray(item)],
+		webhookResponse: redactValue({ received: true, id }, secrets),
+		workflowData: [this.helpers.returnJsonArray(redactValue(item, secrets))],
 	};
 }

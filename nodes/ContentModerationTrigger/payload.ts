@@ -18,14 +18,25 @@ const RESULT_FIELDS = [
 	'hash',
 ];
 
-export type ParsedCallback =
-	| { ok: true; body: IDataObject & { id: string } }
-	| { ok: false; message: string };
+/**
+ * Fields that make a body a moderation result worth a workflow: the image result's (spec 2.2, `meta`
+ * included) and those the client-library description adds. A body with none of them and no id is refused.
+ */
+const ANY_RESULT_FIELDS = [...RESULT_FIELDS, 'meta', 'sentiment', 'sentimentScore', 'request'];
+
+/** A callback body accepted; `id` is null when the body carries no usable id (a warning then says why). */
+export type CallbackBody = IDataObject & { id: string | null };
+
+export type ParsedCallback = { ok: true; body: CallbackBody } | { ok: false; message: string };
 
 /**
- * The callback body as a JSON object with an id. n8n has already parsed JSON bodies (a malformed one
- * sent as application/json is refused by n8n itself with 422); anything else is read from the raw
- * bytes, so a JSON body sent without a JSON content type is still accepted.
+ * The callback body as a JSON object. n8n has already parsed JSON bodies (a malformed one sent as
+ * application/json is refused by n8n itself with 422); anything else is read from the raw bytes, so a
+ * JSON body sent without a JSON content type is still accepted.
+ *
+ * The spec does not show the callback payload, and its image result (2.2) has no id: an object without
+ * one is accepted with `id: null`, so no completed moderation is lost; only a body with neither an id nor
+ * any result field is refused.
  */
 export function parseCallbackBody(this: IWebhookFunctions): ParsedCallback {
 	const request = this.getRequestObject();
@@ -57,12 +68,21 @@ export function parseCallbackBody(this: IWebhookFunctions): ParsedCallback {
 	}
 
 	if (!isObject(body)) {
-		return { ok: false, message: 'Body must be a JSON object with the moderation id' };
+		return { ok: false, message: 'Body must be a JSON object: expected the moderation result' };
 	}
-	if (typeof body.id !== 'string' || body.id.trim() === '') {
-		return { ok: false, message: 'Body has no id: expected the moderation result with its id' };
+	const id = typeof body.id === 'number' ? String(body.id) : typeof body.id === 'string' ? body.id.trim() : '';
+	if (id !== '') return { ok: true, body: { ...body, id } };
+	if (!ANY_RESULT_FIELDS.some((field) => body[field] !== undefined)) {
+		return {
+			ok: false,
+			message: `Body has neither an id nor any moderation result field (${ANY_RESULT_FIELDS.join(', ')})`,
+		};
 	}
-	return { ok: true, body: body as IDataObject & { id: string } };
+	const warning =
+		body.id === undefined
+			? 'The callback carries no id'
+			: `The callback's id is not usable (${body.id === null ? 'null' : `a ${Array.isArray(body.id) ? 'list' : typeof body.id}`})`;
+	return { ok: true, body: { ...body, id: null, warning } };
 }
 
 export interface CompletedResult {
@@ -78,11 +98,18 @@ function isComplete(body: IDataObject): boolean {
 /**
  * Reads GET /image/{id} through `client` (none: no credential selected or Fetch Full Result off) when the
  * callback misses result fields. The read result wins over the callback's fields; extra callback fields are kept.
+ * Without an id nothing can be read: the callback is passed on as it came, its warning saying so.
  */
-export async function completeResult(
-	body: IDataObject & { id: string },
-	client: ApiClient | undefined,
-): Promise<CompletedResult> {
+export async function completeResult(body: CallbackBody, client: ApiClient | undefined): Promise<CompletedResult> {
+	if (body.id === null) {
+		const missing = isComplete(body) ? '' : ', and the result fields it misses could not be read with GET /image/{id}';
+		return {
+			result: {
+				...body,
+				warning: `${String(body.warning)}, so it cannot be matched to its submission${missing}. Its fields are as the service sent them.`,
+			},
+		};
+	}
 	if (isComplete(body) || client === undefined) return { result: body };
 
 	try {
@@ -99,7 +126,7 @@ export async function completeResult(
 		}
 		return { result };
 	} catch (error) {
-		// The transport's errors carry the status and the service's message, never the token.
+		// The transport's errors carry the status and the service's message, never a secret.
 		const failure = error as { message?: string; httpCode?: string | null; description?: string | null };
 		return {
 			result: body,

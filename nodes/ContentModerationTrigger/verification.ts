@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-/** Where a caller may put the shared secret: `?token=` or this header. */
-export const TOKEN_QUERY_PARAMETER = 'token';
-export const TOKEN_HEADER = 'x-callback-token';
+import { TOKEN_HEADER, TOKEN_QUERY_PARAMETER } from '../ContentModeration/helpers/callbackUrl';
+
+export { TOKEN_HEADER, TOKEN_QUERY_PARAMETER };
 
 /** Never copied into an output item: the secret itself and any credentials a caller sends along. */
 const SECRET_HEADERS = new Set([TOKEN_HEADER, 'authorization', 'proxy-authorization', 'cookie']);
@@ -18,29 +18,51 @@ function sameSecret(given: string, expected: string): boolean {
 	return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Accepts the call when the query parameter or the header carries the expected token. */
-export function checkToken(expected: string, query: IDataObject, headers: IDataObject): TokenCheck {
+/** What the call carries as a token (query parameter, header), as received: possibly arrays. */
+export function givenTokens(query: IDataObject, headers: IDataObject): unknown[] {
+	return [query[TOKEN_QUERY_PARAMETER], headers[TOKEN_HEADER]].filter((value) => value !== undefined && value !== '');
+}
+
+/** The given token values as strings, repeated parameters included: all must be redacted. */
+export function givenTokenStrings(query: IDataObject, headers: IDataObject): string[] {
+	return givenTokens(query, headers)
+		.flatMap((value) => (Array.isArray(value) ? value : [value]))
+		.filter((value): value is string => typeof value === 'string');
+}
+
+/**
+ * Accepts the call when the query parameter or the header carries one of the expected secrets (the
+ * credential's Callback Secret, the trigger's own Callback Token). Authenticity is this one function:
+ * if the service signs callbacks one day, the signature check goes here.
+ */
+export function checkToken(expected: readonly string[], query: IDataObject, headers: IDataObject): TokenCheck {
 	// A repeated parameter arrives as an array: present, but never a match.
-	const given = [query[TOKEN_QUERY_PARAMETER], headers[TOKEN_HEADER]].filter(
-		(value) => value !== undefined && value !== '',
-	);
+	const given = givenTokens(query, headers);
 	if (given.length === 0) {
 		return {
 			ok: false,
 			message: `Missing callback token: add ?${TOKEN_QUERY_PARAMETER}=<secret> to the URL or send an X-Callback-Token header`,
 		};
 	}
-	// Check every candidate so the time taken does not tell which one was tried.
-	const matches = given.map((value) => typeof value === 'string' && sameSecret(value, expected));
+	// Compare every pair so the time taken does not tell which one was tried.
+	const matches = given.flatMap((value) =>
+		expected.map((secret) => typeof value === 'string' && sameSecret(value, secret)),
+	);
 	return matches.includes(true) ? { ok: true } : { ok: false, message: 'Invalid callback token' };
 }
 
+/** The query with the token replaced; other secrets are masked with the whole item (`callback.ts`). */
 export function redactQuery(query: IDataObject): IDataObject {
 	const copy: IDataObject = { ...query };
 	if (TOKEN_QUERY_PARAMETER in copy) copy[TOKEN_QUERY_PARAMETER] = REDACTED;
 	return copy;
 }
 
+/**
+ * The headers with credentials replaced. Secrets inside other headers (proxies copy the original URL with
+ * its ?token= into x-forwarded-uri, x-original-uri/-url, x-envoy-original-path, referer) are masked with
+ * the whole item (`callback.ts`).
+ */
 export function redactHeaders(headers: IDataObject): IDataObject {
 	const copy: IDataObject = {};
 	for (const [name, value] of Object.entries(headers)) {

@@ -23,7 +23,7 @@ import { installDir, N8N_VERSION } from '../../dev/n8n/install';
 import { ACTION_TYPE } from '../../dev/n8n/package';
 import { loadNodeType, moderateUrlParameters, moderationNode, runWorkflow } from '../helpers/engine';
 
-export const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
+const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
 
 export interface Target {
 	url: string;

@@ -4,37 +4,15 @@ import { Stack } from '../../dev/n8n/stack';
 
 import type { MockService } from '../../dev/mock/server';
 
-export type MockHandle = MockService;
-
 export interface E2eContext {
 	stack: Stack;
-	mock: MockHandle;
+	mock: MockService;
 	db: N8nDb;
 	log: (line: string) => void;
 }
 
 export function assert(cond: unknown, message: string): asserts cond {
 	if (!cond) throw new Error(message);
-}
-
-export function sleep(ms: number): Promise<void> {
-	return new Promise((r) => setTimeout(r, ms));
-}
-
-/** Polls `probe` until it returns a value other than undefined, bounded by time. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, everyMs = 250): Promise<T> {
-	const t0 = Date.now();
-	let last: unknown;
-	while (Date.now() - t0 < timeoutMs) {
-		try {
-			const v = await probe();
-			if (v !== undefined) return v;
-		} catch (e) {
-			last = e;
-		}
-		await sleep(everyMs);
-	}
-	throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
 
 /** Finished executions (not new/running/waiting) of a workflow, from execution_entity. */

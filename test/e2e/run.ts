@@ -1,15 +1,15 @@
 /**
  * Real n8n end-to-end runner (`npm run test:e2e`): installs/reuses n8n 2.41.1, loads this package the way
  * users get it, imports a credential pointing at the mock service plus the example workflows, and runs the
- * cases of issue 6 against n8n's own records. Prints one line per case and `N passed, N failed`.
+ * cases below against n8n's own records. Prints one line per case and `N passed, N failed`.
  */
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { N8nDb } from '../../dev/n8n/db';
 import { Running, teardownOnSignals } from '../../dev/n8n/lifecycle';
-import { startStack } from '../../dev/n8n/stack';
-import { startMockService } from '../../dev/mock/server';
-import { E2eContext, MockHandle } from './context';
+import { newCallbackSecret, startStack } from '../../dev/n8n/stack';
+import { startMockService, type MockService } from '../../dev/mock/server';
+import { E2eContext } from './context';
 import { cases } from './cases';
 
 const started = Date.now();
@@ -31,6 +31,7 @@ async function main(): Promise<number> {
 		running.stack = await startStack({
 			serviceUrl: mock.url,
 			serviceToken: mock.token,
+			callbackSecret: newCallbackSecret('e2e-cb'),
 			extraWorkflows: readdirSync(join(__dirname, 'workflows'))
 				.filter((f) => f.endsWith('.json'))
 				.map((f) => join(__dirname, 'workflows', f)),
@@ -46,7 +47,7 @@ async function main(): Promise<number> {
 		await cleanup();
 		return 1;
 	}
-	const { stack, mock, db } = running as Required<Running> & { mock: MockHandle };
+	const { stack, mock, db } = running as Required<Running> & { mock: MockService };
 	const ctx: E2eContext = { stack, mock, db, log };
 	for (const c of selected) {
 		const t0 = Date.now();

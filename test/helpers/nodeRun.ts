@@ -1,52 +1,14 @@
-/** Shared setup of the action-node tests: one mock service per test file, runs with its credential. */
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+/** Shared helpers of the action-node tests: the node's output, its error, leak checks, queue items. */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { dumpRun, moderationNode, runWorkflow, type NodeOptions, type WorkflowRun } from './engine';
-import { startMockService, type MockService, type MockServiceOptions } from '../../dev/mock/server';
+import { dumpRun, type WorkflowRun } from './engine';
+import { useMock } from './mock';
+
+export { SECRET_TOKEN, useMock } from './mock';
 
 export const NODE_NAME = 'Content Moderation';
-/** Distinctive, so that a leak check cannot match by accident. */
-export const SECRET_TOKEN = 'cm-secret-token-7f3a91c2';
 
-export interface MockHandle {
-	readonly service: MockService;
-	/** Runs the action node with these parameters on these items against the mock. */
-	run(
-		parameters: INodeParameters,
-		items?: INodeExecutionData[],
-		options?: NodeOptions & { accessToken?: string; baseUrl?: string },
-	): Promise<WorkflowRun>;
-}
-
-export function useMock(options: MockServiceOptions = {}): MockHandle {
-	let service: MockService | undefined;
-	beforeAll(async () => {
-		service = await startMockService({ processMs: 50, token: SECRET_TOKEN, ...options });
-	});
-	afterAll(async () => {
-		await service?.stop();
-	});
-	beforeEach(() => service?.reset());
-
-	const handle: MockHandle = {
-		get service() {
-			if (!service) throw new Error('mock service not started');
-			return service;
-		},
-		run: async (parameters, items, nodeOptions = {}) =>
-			await runWorkflow({
-				nodes: [moderationNode(parameters, nodeOptions)],
-				credentials: {
-					contentModerationApi: {
-						baseUrl: nodeOptions.baseUrl ?? handle.service.url,
-						accessToken: nodeOptions.accessToken ?? handle.service.token,
-					},
-				},
-				items,
-			}),
-	};
-	return handle;
-}
+type MockHandle = ReturnType<typeof useMock>;
 
 /** The node's output items (first output). */
 export function output(run: WorkflowRun): INodeExecutionData[] {
@@ -66,4 +28,16 @@ export function nodeError(run: WorkflowRun) {
 		| undefined;
 	if (!error) throw new Error(`expected the node to fail; status ${run.status}`);
 	return error;
+}
+
+/** Waits (bounded) until the mock has processed everything queued. */
+export async function whenProcessed(mock: MockHandle): Promise<void> {
+	await mock.service.whenIdle(5_000);
+}
+
+/** Queue > Add Item of a text through the node; its output item. */
+export async function addTextItem(mock: MockHandle, queueId: string, text: string): Promise<IDataObject> {
+	const run = await mock.run({ resource: 'queue', operation: 'addItem', queueId, contentType: 'text', text });
+	expect(run.status).toBe('success');
+	return output(run)[0].json;
 }

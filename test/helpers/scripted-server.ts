@@ -17,6 +17,10 @@ export interface ScriptedReply {
 	status: number;
 	body?: unknown;
 	headers?: Record<string, string>;
+	/** Sent as is instead of `body` as JSON, with this content type (text, HTML, a cut JSON). */
+	raw?: { text: string; contentType: string };
+	/** Closes the connection without an answer (a reset after the request was read). */
+	hangUp?: boolean;
 }
 
 export interface ScriptedServer {
@@ -42,6 +46,15 @@ export async function startScriptedServer(
 			};
 			requests.push(request);
 			const reply = answer(request, requests.length - 1);
+			if (reply.hangUp) {
+				req.socket.destroy();
+				return;
+			}
+			if (reply.raw) {
+				res.writeHead(reply.status, { ...reply.headers, 'content-type': reply.raw.contentType });
+				res.end(reply.raw.text);
+				return;
+			}
 			res.writeHead(reply.status, { ...reply.headers, 'content-type': 'application/json' });
 			res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
 		});

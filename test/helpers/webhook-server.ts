@@ -30,6 +30,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../dev/n8n/package';
+import { waitFor } from '../../dev/wait';
 import { prepareWorkflow, triggerNode } from './engine';
 
 export const TRIGGER_NAME = 'Content Moderation Trigger';
@@ -68,6 +69,8 @@ export interface TriggerServerOptions {
 	parameters: INodeParameters;
 	/** Credential data for contentModerationApi; the node has no credential when omitted */
 	credentials?: ICredentialDataDecryptedObject;
+	/** The node names a credential that cannot be read (deleted, or a decryption failure) */
+	unreadableCredential?: boolean;
 }
 
 type ContentTypeParser = (message: IncomingMessage) => void;
@@ -137,7 +140,6 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 	const parseIncomingMessage = loadParseIncomingMessage();
 	const calls: TriggerCall[] = [];
 	const executions: INodeExecutionData[][] = [];
-	const waiters: Array<() => void> = [];
 	let baseUrl = '';
 	const state: { reportedUrl?: string } = {};
 	const webhookPath = `/webhook/${WEBHOOK_ID}/callback`;
@@ -146,7 +148,6 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 		calls.push(call);
 		if (call.items) {
 			executions.push(call.items);
-			for (const wake of waiters.splice(0)) wake();
 		}
 	}
 
@@ -157,7 +158,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 				triggerNode(options.parameters, {
 					name: TRIGGER_NAME,
 					webhookId: WEBHOOK_ID,
-					withCredentials: options.credentials !== undefined,
+					withCredentials: options.credentials !== undefined || options.unreadableCredential === true,
 				}),
 			],
 			credentials: options.credentials ? { [CREDENTIAL_TYPE]: options.credentials } : {},
@@ -247,20 +248,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 		calls,
 		executions,
 		async waitForExecutions(count, timeoutMs = 10_000) {
-			const deadline = Date.now() + timeoutMs;
-			while (executions.length < count) {
-				const left = deadline - Date.now();
-				if (left <= 0) {
-					throw new Error(`waited ${timeoutMs} ms for ${count} executions, got ${executions.length}`);
-				}
-				await new Promise<void>((resolve) => {
-					const timer = setTimeout(resolve, Math.min(left, 200));
-					waiters.push(() => {
-						clearTimeout(timer);
-						resolve();
-					});
-				});
-			}
+			await waitFor(`${count} trigger executions`, () => (executions.length >= count ? true : undefined), timeoutMs, 20);
 		},
 		async stop() {
 			server.closeAllConnections();

@@ -6,6 +6,7 @@ import { asNodeError, errorItem } from '../helpers/errorItems';
 import { mapConcurrent } from '../helpers/pool';
 import { createApiClient } from '../transport/client';
 import { MAX_BODY_BYTES_IN_FLIGHT } from '../transport/limiter';
+import { redactError, redactValue } from '../transport/redact';
 import { DEFAULT_RETRY_SETTINGS } from '../transport/retry';
 import { isVerdictRoutingOn, routeByVerdict } from '../verdict/outputs';
 import * as image from './image';
@@ -46,10 +47,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const refusal = routing ? run.verdict?.refusal?.call(this, itemIndex) : undefined;
 			if (refusal) throw refusal;
 			const json = await run.execute.call(this, itemIndex, client);
-			return [{ json, pairedItem: { item: itemIndex } }];
+			// A service that echoes a request (its callback URL, say) must not put a secret in an output.
+			return [{ json: redactValue(json, client.secrets), pairedItem: { item: itemIndex } }];
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this, error, itemIndex);
-			return [errorItem(error, itemIndex)];
+			const failure = redactError(asNodeError(this, error, itemIndex), client.secrets);
+			if (!this.continueOnFail()) throw failure;
+			return [errorItem(failure, itemIndex)];
 		}
 	};
 

@@ -13,14 +13,19 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { parseBaseUrl } from './baseUrl';
+import { addSecrets, redact } from './redact';
 import { addNote, apiError, networkError } from './errors';
 import { encodeLargeJsonBody } from './jsonBody';
 import { RequestLimiter } from './limiter';
 import type { LimiterSettings, SendOutcome } from './limiter';
-import { networkErrorCode, parseRetryAfter, retryNote, withRetries } from './retry';
+import { networkErrorCode, parseRetryAfter } from './retry';
 import type { RetrySettings, TryOutcome } from './retry';
+import { retryNote, withRetries } from './retryLoop';
 
 export const CREDENTIAL_TYPE = 'contentModerationApi';
+
+/** Credential fields that must never appear in an error or output. */
+const SECRET_FIELDS = ['accessToken', 'callbackSecret'];
 
 export type ApiContext = IExecuteFunctions | IWebhookFunctions;
 
@@ -54,6 +59,13 @@ export interface ApiClient {
 	 * a large body (a binary image) is read, so a grown limit cannot hold many of them at once.
 	 */
 	reserveBodyBytes(bytes: number): Promise<() => void>;
+	/** The credential's Callback Secret; '' when it is not set. */
+	callbackSecret(): Promise<string>;
+	/**
+	 * Every secret this client knows: the credential's (once read) and those callers add (a token in a
+	 * callback URL). Whatever leaves the node run is redacted with these.
+	 */
+	readonly secrets: string[];
 }
 
 interface FullResponse {
@@ -112,15 +124,14 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 	// n8n decrypts the credential on every getCredentials call (a database read on a server), and
 	// httpRequestWithAuthentication would read it again: one read per client is enough.
 	let credential: Promise<ICredentialsDecrypted> | undefined;
+	const secrets: string[] = [];
 	const readCredential = (): Promise<ICredentialsDecrypted> => {
 		if (credential === undefined) {
 			const ref = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-			credential = ctx.getCredentials(CREDENTIAL_TYPE).then((data) => ({
-				id: ref?.id ?? '',
-				name: ref?.name ?? '',
-				type: CREDENTIAL_TYPE,
-				data,
-			}));
+			credential = ctx.getCredentials(CREDENTIAL_TYPE).then((data) => {
+				addSecrets(secrets, ...SECRET_FIELDS.map((field) => data[field]));
+				return { id: ref?.id ?? '', name: ref?.name ?? '', type: CREDENTIAL_TYPE, data };
+			});
 			// A failed read is not kept: each item then reports it (with its own item index).
 			credential.catch(() => (credential = undefined));
 		}
@@ -144,14 +155,17 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 			if (!limiter) return () => {};
 			return await waitFor(limiter.reserveBytes(bytes, signal));
 		},
-
+		secrets,
+		async callbackSecret(): Promise<string> {
+			const value = (await readCredential()).data?.callbackSecret;
+			return typeof value === 'string' ? value : '';
+		},
 		async request<T>(request: ApiRequest): Promise<ApiResponse<T>> {
 			const credentialsDecrypted = await readCredential();
 			const credentials = credentialsDecrypted.data ?? {};
-			const secrets = [credentials.accessToken];
 			const base = parseBaseUrl(credentials.baseUrl);
 			if ('error' in base) {
-				throw new NodeOperationError(ctx.getNode(), base.error, {
+				throw new NodeOperationError(ctx.getNode(), redact(base.error, secrets), {
 					itemIndex: request.itemIndex,
 					description:
 						'Open the credential and enter the service address, for example https://moderation.example.com',

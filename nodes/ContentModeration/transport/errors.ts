@@ -1,7 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { redact } from './redact';
+import { redact, redactError, redactValue } from './redact';
 import { networkErrorCode } from './retry';
 
 /** What an error needs to know about the request that failed. */
@@ -21,7 +21,7 @@ const STATUS_HINTS: Record<number, string> = {
 };
 
 /** The service's own message, from `{"error":{"message"}}`, `{"message"}` or a plain-text body. */
-export function serviceMessage(body: unknown): string | undefined {
+function serviceMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim() === '' ? undefined : body.trim().slice(0, 500);
 	if (body === null || typeof body !== 'object') return undefined;
 	const data = body as Record<string, unknown>;
@@ -34,7 +34,10 @@ export function serviceMessage(body: unknown): string | undefined {
 	return undefined;
 }
 
-/** A non-2xx answer of the service, with its status and own message; `secrets` never reach it. */
+/**
+ * A non-2xx answer of the service, with its status and own message; `secrets` never reach it. The body is
+ * redacted whole before anything is read from it or cut, so that a secret crossing a cut leaves nothing.
+ */
 export function apiError(
 	node: INode,
 	statusCode: number,
@@ -42,21 +45,23 @@ export function apiError(
 	request: FailedRequest,
 	secrets: readonly unknown[],
 ): NodeApiError {
-	const own = serviceMessage(body);
-	const message = redact(
-		`The Content Moderation Service answered ${statusCode}${own ? `: ${own}` : ''}`,
+	const safeBody = redactValue(
+		typeof body === 'object' && body !== null ? (body as JsonObject) : { body: String(body ?? '') },
 		secrets,
 	);
+	const own = serviceMessage(typeof body === 'object' && body !== null ? safeBody : safeBody.body);
+	const message = redact(`The Content Moderation Service answered ${statusCode}${own ? `: ${own}` : ''}`, secrets);
 	const hint =
 		STATUS_HINTS[statusCode] ??
 		(statusCode >= 500 ? 'The service failed. Try again later.' : undefined);
-	const safeBody = typeof body === 'object' && body !== null ? (body as JsonObject) : { body: String(body ?? '') };
-	return new NodeApiError(node, JSON.parse(redact(JSON.stringify(safeBody), secrets)) as JsonObject, {
+	const where = redact(`${request.method} ${request.path}`, secrets);
+	const error = new NodeApiError(node, safeBody, {
 		message,
-		description: hint ? `${hint} (${request.method} ${request.path})` : `${request.method} ${request.path}`,
+		description: hint ? `${hint} (${where})` : where,
 		httpCode: String(statusCode),
 		itemIndex: request.itemIndex,
 	});
+	return redactError(error, secrets);
 }
 
 /** No HTTP answer at all (refused, reset, timed out): names the Base URL the user can check. */
@@ -71,15 +76,17 @@ export function networkError(
 	// The code goes into the description: in the message (or as `code`), n8n would replace our text,
 	// which names the Base URL, with its generic one.
 	const message = redact(`Could not reach the Content Moderation Service at ${baseUrl}`, secrets);
-	return new NodeApiError(node, { networkErrorCode: code ?? 'unknown' } as JsonObject, {
+	const failure = new NodeApiError(node, { networkErrorCode: code ?? 'unknown' } as JsonObject, {
 		message,
 		description: `${code ? `${code}: ` : ''}Check the Base URL of the Content Moderation API credential and that the service is reachable.`,
 		itemIndex: request.itemIndex,
 	});
+	return redactError(failure, secrets);
 }
 
 /** Appends what retrying did to the error's description. */
 export function addNote(error: NodeApiError, note: string | undefined): NodeApiError {
+	// Notes name only methods, statuses and counts: nothing to redact.
 	if (note) error.description = error.description ? `${error.description} ${note}` : note;
 	return error;
 }

@@ -2,7 +2,7 @@
 import type { JsonValue } from 'n8n-workflow';
 
 /** The spec gives identifier path parameters a minimum length of 3 (section 8). */
-export const MIN_ID_LENGTH = 3;
+const MIN_ID_LENGTH = 3;
 
 /** A field check that failed: what is wrong and how to fix it; turned into a NodeOperationError. */
 export class InputProblem {

@@ -5,9 +5,9 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readRequestOptions } from '../descriptions/requestOptions';
 import { checkHttpUrl, checkId, InputProblem, isProblem, normalizeBase64 } from './checks';
 
-export type ImageInputType = 'url' | 'base64' | 'binary';
+type ImageInputType = 'url' | 'base64' | 'binary';
 
-export function inputError(ctx: IExecuteFunctions, problem: InputProblem, itemIndex: number) {
+function inputError(ctx: IExecuteFunctions, problem: InputProblem, itemIndex: number) {
 	return new NodeOperationError(ctx.getNode(), `${problem.message} [item ${itemIndex}]`, {
 		itemIndex,
 		description: problem.description,

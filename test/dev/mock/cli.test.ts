@@ -1,21 +1,14 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 
 import { call } from '../../../dev/mock/client';
 import { SAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
 import { spawnMockCli, type MockCliProcess } from '../../../dev/mock/process';
+import { freePort } from '../../../dev/ports';
+import { waitFor } from '../../../dev/wait';
 
 const ROOT = resolve(__dirname, '../../..');
 const running: MockCliProcess[] = [];
-
-async function freePort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-	const { port } = server.address() as { port: number };
-	await new Promise<void>((done) => server.close(() => done()));
-	return port;
-}
 
 /** Whether a process group still has a member. */
 function groupAlive(pid: number): boolean {
@@ -25,14 +18,6 @@ function groupAlive(pid: number): boolean {
 	} catch {
 		return false;
 	}
-}
-
-async function until(check: () => boolean | Promise<boolean>, tries = 100, everyMs = 100): Promise<boolean> {
-	for (let i = 0; i < tries; i++) {
-		if (await check()) return true;
-		await new Promise((done) => setTimeout(done, everyMs));
-	}
-	return false;
 }
 
 afterAll(async () => {
@@ -56,7 +41,7 @@ describe('mock CLI', () => {
 		expect(await cli.stop(signal)).toBe(0);
 		expect(cli.stdout().split('\n').filter(Boolean)).toHaveLength(1);
 		// tsx's esbuild helper may outlive the CLI by a moment; it must be gone soon after.
-		expect(await until(() => !groupAlive(cli.child.pid!), 50)).toBe(true);
+		await waitFor('the process group to exit', () => (groupAlive(cli.child.pid!) ? undefined : true), 5_000, 100);
 		await expect(call(cli.url, 'GET', '/image/abcdef', { token: 'cli-token' })).rejects.toThrow();
 	});
 
@@ -82,11 +67,11 @@ describe('mock CLI', () => {
 		let out = '';
 		child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
 		try {
-			expect(await until(() => out.includes('\n'), 200)).toBe(true);
+			await waitFor('the ready line', () => (out.includes('\n') ? true : undefined), 20_000, 100);
 			expect(out).toBe(`Content Moderation mock service listening on http://127.0.0.1:${port} (token: test-token)\n`);
 			expect((await call(`http://127.0.0.1:${port}`, 'GET', '/image/abcdef')).status).toBe(404);
 			process.kill(-child.pid!, 'SIGINT');
-			expect(await until(() => !groupAlive(child.pid!))).toBe(true);
+			await waitFor('the process group to exit', () => (groupAlive(child.pid!) ? undefined : true), 10_000, 100);
 		} finally {
 			if (groupAlive(child.pid!)) process.kill(-child.pid!, 'SIGKILL');
 		}

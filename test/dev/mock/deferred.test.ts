@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 
 import { call } from '../../../dev/mock/client';
 import { makePng, mockImageUrl, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
-import { startMockService, type MockService } from '../../../dev/mock/server';
+import { startMockService } from '../../../dev/mock/server';
+import { freePort } from '../../../dev/ports';
+import { useMock } from '../../helpers/mock';
 
 interface Delivery {
 	headers: IncomingMessage['headers'];
@@ -44,61 +46,48 @@ async function startReceiver(answer: (n: number) => number = () => 200, holdMs =
 	};
 }
 
-async function freePortUrl(): Promise<string> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const port = (server.address() as AddressInfo).port;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return `http://127.0.0.1:${port}/gone`;
-}
-
-let mock: MockService;
-beforeAll(async () => {
-	mock = await startMockService({ processMs: 150, callbackRetries: 3, callbackBackoffMs: 50 });
-});
-afterAll(() => mock.stop());
-beforeEach(() => mock.reset());
+const mock = useMock({ processMs: 150, callbackRetries: 3, callbackBackoffMs: 50, token: 'test-token' });
 
 describe('deferred image moderation', () => {
 	it('answers 202 {id}, reads "processing" until processMs, then the full result', async () => {
-		const submitted = await call(mock.url, 'POST', '/image', { json: { image: UNSAFE_IMAGE_URL, options: { defer: true } } });
+		const submitted = await call(mock.service.url, 'POST', '/image', { json: { image: UNSAFE_IMAGE_URL, options: { defer: true } } });
 		expect(submitted.status).toBe(202);
 		expect(Object.keys(submitted.body)).toEqual(['id']);
 		const id = submitted.body.id;
 		const started = Date.now();
 
-		const early = await call(mock.url, 'GET', `/image/${id}`);
+		const early = await call(mock.service.url, 'GET', `/image/${id}`);
 		expect(early.status).toBe(202);
 		expect(early.body).toEqual({ id, status: 'processing' });
 
-		await mock.whenIdle(2_000);
+		await mock.service.whenIdle(2_000);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(100);
-		const done = await call(mock.url, 'GET', `/image/${id}`);
+		const done = await call(mock.service.url, 'GET', `/image/${id}`);
 		expect(done.status).toBe(200);
 		expect(done.body).toMatchObject({ id, isSafe: false, suggestedActions: { reject: true } });
-		expect(mock.callbacks).toHaveLength(0);
+		expect(mock.service.callbacks).toHaveLength(0);
 	});
 
 	it('defers when only a callbackUrl is given, and POSTs the result there as JSON', async () => {
 		const receiver = await startReceiver();
 		try {
 			const meta = { ticket: 'T-1' };
-			const submitted = await call(mock.url, 'POST', '/image', {
+			const submitted = await call(mock.service.url, 'POST', '/image', {
 				json: { image: SAFE_IMAGE_URL, options: { callbackUrl: receiver.url, meta, defer: false } },
 			});
 			expect(submitted.status).toBe(202);
 			expect(submitted.body).toEqual({ id: expect.any(String) });
-			await mock.whenIdle(2_000);
+			await mock.service.whenIdle(2_000);
 
 			expect(receiver.deliveries).toHaveLength(1);
 			const delivery = receiver.deliveries[0];
 			expect(delivery.headers['content-type']).toBe('application/json');
 			expect(delivery.headers['user-agent']).toMatch(/content-moderation-mock/);
 			expect(delivery.headers.authorization).toBeUndefined();
-			const read = await call(mock.url, 'GET', `/image/${submitted.body.id}`);
+			const read = await call(mock.service.url, 'GET', `/image/${submitted.body.id}`);
 			expect(delivery.body).toEqual(read.body);
 			expect(delivery.body).toMatchObject({ id: submitted.body.id, meta, isSafe: true });
-			expect(mock.callbacks).toEqual([
+			expect(mock.service.callbacks).toEqual([
 				expect.objectContaining({ moderationId: submitted.body.id, url: receiver.url, attempt: 1, status: 200, ok: true }),
 			]);
 		} finally {
@@ -109,15 +98,15 @@ describe('deferred image moderation', () => {
 	it('retries a failing receiver with exponential backoff and records every attempt', async () => {
 		const receiver = await startReceiver((n) => (n <= 2 ? 500 : 204));
 		try {
-			const submitted = await call(mock.url, 'POST', '/image', { json: { image: SAFE_IMAGE_URL, options: { callbackUrl: receiver.url } } });
-			await mock.whenIdle(3_000);
+			const submitted = await call(mock.service.url, 'POST', '/image', { json: { image: SAFE_IMAGE_URL, options: { callbackUrl: receiver.url } } });
+			await mock.service.whenIdle(3_000);
 			expect(receiver.deliveries).toHaveLength(3);
-			expect(mock.callbacks.map((a) => [a.attempt, a.status, a.ok])).toEqual([
+			expect(mock.service.callbacks.map((a) => [a.attempt, a.status, a.ok])).toEqual([
 				[1, 500, false],
 				[2, 500, false],
 				[3, 204, true],
 			]);
-			expect(mock.callbacks.every((a) => a.moderationId === submitted.body.id)).toBe(true);
+			expect(mock.service.callbacks.every((a) => a.moderationId === submitted.body.id)).toBe(true);
 			const [first, second, third] = receiver.deliveries.map((d) => d.at);
 			expect(second - first).toBeGreaterThanOrEqual(45); // backoff 50 ms
 			expect(third - second).toBeGreaterThanOrEqual(95); // then 100 ms
@@ -130,29 +119,29 @@ describe('deferred image moderation', () => {
 	it('gives up after callbackRetries retries', async () => {
 		const receiver = await startReceiver(() => 503);
 		try {
-			await call(mock.url, 'POST', '/image', { json: { image: SAFE_IMAGE_URL, options: { callbackUrl: receiver.url } } });
-			await mock.whenIdle(3_000);
+			await call(mock.service.url, 'POST', '/image', { json: { image: SAFE_IMAGE_URL, options: { callbackUrl: receiver.url } } });
+			await mock.service.whenIdle(3_000);
 			expect(receiver.deliveries).toHaveLength(4);
-			expect(mock.callbacks.map((a) => a.attempt)).toEqual([1, 2, 3, 4]);
-			expect(mock.callbacks.every((a) => a.status === 503 && !a.ok)).toBe(true);
+			expect(mock.service.callbacks.map((a) => a.attempt)).toEqual([1, 2, 3, 4]);
+			expect(mock.service.callbacks.every((a) => a.status === 503 && !a.ok)).toBe(true);
 		} finally {
 			await receiver.stop();
 		}
 	});
 
 	it('records network errors and retries them', async () => {
-		const url = await freePortUrl();
-		mock.configure({ callbackRetries: 1 });
+		const url = `http://127.0.0.1:${await freePort()}/gone`;
+		mock.service.configure({ callbackRetries: 1 });
 		try {
-			await call(mock.url, 'POST', '/image', { json: { image: SAFE_IMAGE_URL, options: { callbackUrl: url } } });
-			await mock.whenIdle(3_000);
-			expect(mock.callbacks).toHaveLength(2);
-			for (const attempt of mock.callbacks) {
+			await call(mock.service.url, 'POST', '/image', { json: { image: SAFE_IMAGE_URL, options: { callbackUrl: url } } });
+			await mock.service.whenIdle(3_000);
+			expect(mock.service.callbacks).toHaveLength(2);
+			for (const attempt of mock.service.callbacks) {
 				expect(attempt.status).toBeUndefined();
 				expect(attempt.error).toBe('ECONNREFUSED');
 			}
 		} finally {
-			mock.configure({ callbackRetries: 3 });
+			mock.service.configure({ callbackRetries: 3 });
 		}
 	});
 
@@ -161,20 +150,20 @@ describe('deferred image moderation', () => {
 		try {
 			const submitted = await Promise.all(
 				Array.from({ length: 200 }, (_, i) =>
-					call(mock.url, 'POST', '/image', {
+					call(mock.service.url, 'POST', '/image', {
 						json: { image: makePng(`item ${i}`).toString('base64'), options: { callbackUrl: receiver.url, actorId: `actor-${i}` } },
 					}),
 				),
 			);
 			expect(submitted.every((r) => r.status === 202)).toBe(true);
 			const started = Date.now();
-			await mock.whenIdle(10_000);
+			await mock.service.whenIdle(10_000);
 			// Serialised, 200 deliveries held 500 ms each would take 100 s and never overlap.
 			expect(Date.now() - started).toBeLessThan(5_000);
 			expect(receiver.maxActive()).toBeGreaterThanOrEqual(50);
 			expect(new Set(receiver.deliveries.map((d) => d.body.id)).size).toBe(200);
-			expect([...mock.submissions].filter(([key]) => key.startsWith('actor:')).every(([, n]) => n === 1)).toBe(true);
-			expect(mock.submissionLog).toHaveLength(200);
+			expect([...mock.service.submissions].filter(([key]) => key.startsWith('actor:')).every(([, n]) => n === 1)).toBe(true);
+			expect(mock.service.submissionLog).toHaveLength(200);
 		} finally {
 			await receiver.stop();
 		}
@@ -182,7 +171,7 @@ describe('deferred image moderation', () => {
 
 	it('reads exact numbers from mock_ query parameters, equal to a threshold', async () => {
 		const url = mockImageUrl({ risk: 70, safe: false, review: true, reject: false, categories: { violence_gore: 70 } });
-		const response = await call(mock.url, 'POST', '/image', { json: { image: url } });
+		const response = await call(mock.service.url, 'POST', '/image', { json: { image: url } });
 		expect(response.body).toMatchObject({
 			isSafe: false,
 			riskScores: { overall: 70 },

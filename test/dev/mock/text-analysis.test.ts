@@ -18,6 +18,14 @@ describe('text analysis', () => {
 		expect(result.topics).toEqual(['product']);
 	});
 
+	it('an insult with profanity is not safe, and is marked at least for review', () => {
+		const result = analyzeText('you are a fucking idiot');
+		expect(result.summary.profanity).toBe(true);
+		expect(result.riskScores.overall).toBeLessThan(REJECT_AT);
+		expect(result.isSafe).toBe(false);
+		expect(result.suggestedActions).toEqual({ reject: false, review: true });
+	});
+
 	it('gives a clean text a safe, positive result with topics', () => {
 		const result = analyzeText(SAFE_TEXT);
 		expect(result).toMatchObject({

@@ -8,7 +8,7 @@ import { executeWorkflow } from '../../../dev/n8n/summary';
 import * as fx from '../../../dev/mock/fixtures';
 import { assert, E2eContext } from '../context';
 
-export const ALL_OPS_WORKFLOW = 'cmE2eAllOps00001';
+const ALL_OPS_WORKFLOW = 'cmE2eAllOps00001';
 
 const sha256 = (v: string | Buffer) => createHash('sha256').update(v).digest('hex');
 

@@ -6,23 +6,37 @@ import { readWorkflow, EXAMPLES_DIR } from '../../../dev/n8n/stack';
 import { executeWorkflow } from '../../../dev/n8n/summary';
 import { join } from 'node:path';
 import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
-import { assert, E2eContext, finishedExecutions, sleep, waitFor } from '../context';
+import { sleep, waitFor } from '../../../dev/wait';
+import { assert, E2eContext, finishedExecutions } from '../context';
 
 export const TRIGGER_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03-deferred-moderation-trigger.json'));
-export const SUBMIT_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03b-deferred-moderation-submit.json'));
+const SUBMIT_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03b-deferred-moderation-submit.json'));
 const triggerNode = TRIGGER_WORKFLOW.nodes.find((n) => /contentModerationTrigger$/.test(n.type))!;
-export const CALLBACK_TOKEN: string = triggerNode.parameters.callbackToken;
 
-export function callbackUrl(ctx: E2eContext, token = CALLBACK_TOKEN): string {
-	return `${ctx.stack.n8n.url}/webhook/${triggerNode.webhookId}/callback?token=${encodeURIComponent(token)}`;
+/** The trigger's production URL, without a token. */
+export function triggerUrl(ctx: E2eContext): string {
+	return `${ctx.stack.n8n.url}/webhook/${triggerNode.webhookId}/callback`;
+}
+
+/** The production URL with a token (by default the credential's Callback Secret, as the action node adds it). */
+export function callbackUrl(ctx: E2eContext, token = ctx.stack.callbackSecret): string {
+	return `${triggerUrl(ctx)}?token=${encodeURIComponent(token)}`;
 }
 
 async function triggerRuns(ctx: E2eContext) {
 	return finishedExecutions(ctx.db, TRIGGER_WORKFLOW.id);
 }
 
-/** Case 2: the example submitter (deferred, callbackUrl = trigger URL) run with `n8n execute`. */
+/**
+ * Case 2: the example submitter (deferred, callbackUrl = the trigger's URL as is) run with `n8n execute`;
+ * the callback gets through on the credential's Callback Secret alone: no token is typed in either workflow.
+ */
 export async function deferredWithTrigger(ctx: E2eContext): Promise<string> {
+	const secret = ctx.stack.callbackSecret;
+	const trigger = triggerNode.parameters;
+	const submitter = SUBMIT_WORKFLOW.nodes.find((n) => /contentModeration$/.test(n.type))!.parameters;
+	assert(!trigger.callbackToken && !/token=/.test(submitter.options.callbackUrl), 'a token is typed in an example workflow');
+	assert(!JSON.stringify([TRIGGER_WORKFLOW, SUBMIT_WORKFLOW]).includes(secret), 'an example workflow holds the secret');
 	const before = (await ctx.db.executions(TRIGGER_WORKFLOW.id)).length;
 	const submitRun = await executeWorkflow(ctx.stack, ctx.db, SUBMIT_WORKFLOW.id);
 	assert(submitRun.status === 'success', `submitter execution #${submitRun.executionId} status ${submitRun.status}`);
@@ -57,7 +71,11 @@ export async function deferredWithTrigger(ctx: E2eContext): Promise<string> {
 	}
 	const mockCalls = ctx.mock.callbacks.filter((c) => ids.includes(c.moderationId));
 	assert(mockCalls.every((c) => c.status === 200), `mock saw callback statuses ${mockCalls.map((c) => c.status)}`);
-	return seen.join(', ');
+	// What the service was given: the URL the user pasted plus the secret the node added.
+	const sent = ctx.mock.requests.filter((r) => r.method === 'POST' && r.path === '/image').slice(-expectedImages);
+	const urls = sent.map((r) => (r.body as { options?: { callbackUrl?: string } }).options?.callbackUrl);
+	assert(urls.every((u) => u === callbackUrl(ctx)), `callback URLs sent: ${JSON.stringify(urls)}`);
+	return `${seen.join(', ')}; callback URL = trigger URL + ?token=<credential secret>`;
 }
 
 /** Case 3: the same delivery with a wrong token: 401 and no execution. */

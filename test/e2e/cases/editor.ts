@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { chromium, Locator, Page, selectors } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, ensureChromium } from '../chromium';
 
-export const SCREENSHOT_DIR = join(__dirname, '..', 'screenshots');
+const SCREENSHOT_DIR = join(__dirname, '..', 'screenshots');
 
-export interface EditorCheck {
+interface EditorCheck {
 	url: string;
 	email: string;
 	password: string;
@@ -20,7 +20,7 @@ export interface EditorCheck {
 	log: (l: string) => void;
 }
 
-export interface EditorResult {
+interface EditorResult {
 	/** node name -> resource -> operations seen in the panel */
 	switched: Record<string, Record<string, string[]>>;
 	consoleErrors: string[];
@@ -64,7 +64,7 @@ async function iconLoaded(node: Locator, icon: string): Promise<boolean> {
 	return img.evaluate((el: any) => el.complete === true && el.naturalWidth > 0);
 }
 
-export async function checkEditor(c: EditorCheck): Promise<EditorResult> {
+async function checkEditor(c: EditorCheck): Promise<EditorResult> {
 	await ensureChromium(c.log);
 	mkdirSync(SCREENSHOT_DIR, { recursive: true });
 	for (const f of readdirSync(SCREENSHOT_DIR)) if (f.endsWith('.png')) rmSync(join(SCREENSHOT_DIR, f));

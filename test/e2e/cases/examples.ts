@@ -20,13 +20,28 @@ export async function examplesRun(ctx: E2eContext): Promise<string> {
 		`example 02: accepted ${JSON.stringify(accepted)}, rejected ${JSON.stringify(rejected)}`,
 	);
 
-	const queue = await executeWorkflow(ctx.stack, ctx.db, 'cmExample04Queue');
-	assert(queue.status === 'success', `example 04 execution #${queue.executionId} status ${queue.status}`);
-	const [added] = queue.items['Add to Queue'] ?? [];
-	const [read] = queue.items['Read Queue Item'] ?? [];
-	assert(
-		added?.id && read?.id === added.id && read.type === 'text' && read.status === 'pending' && typeof read.moderation?.isSafe === 'boolean',
-		`example 04: added ${JSON.stringify(added)}, read ${JSON.stringify(read).slice(0, 300)}`,
-	);
-	return `01: ${published.length} published/${held.length} held; 02: ${accepted.length} accepted/${rejected.length} rejected; 04: item ${added.id.slice(0, 8)} read back (${read.status})`;
+	// Example 04 under both readings of a processed item's status (only `moderation` tells readiness).
+	const readings: string[] = [];
+	for (const processedStatus of ['completed', 'pending'] as const) {
+		ctx.mock.configure({ processedStatus });
+		try {
+			const queue = await executeWorkflow(ctx.stack, ctx.db, 'cmExample04Queue');
+			assert(queue.status === 'success', `example 04 (${processedStatus}) execution #${queue.executionId} status ${queue.status}`);
+			const [added] = queue.items['Add to Queue'] ?? [];
+			const [read] = queue.items['Read Queue Item'] ?? [];
+			const [processed] = queue.items['Processed Item'] ?? [];
+			assert(
+				added?.id && read?.id === added.id && read.type === 'text' && read.status === processedStatus && typeof read.moderation?.isSafe === 'boolean',
+				`example 04 (${processedStatus}): added ${JSON.stringify(added)}, read ${JSON.stringify(read).slice(0, 300)}`,
+			);
+			assert(
+				processed?.itemId === added.id && processed.isSafe === read.moderation.isSafe && (queue.items['Not Processed Yet'] ?? []).length === 0,
+				`example 04 (${processedStatus}) did not reach Processed Item: ${JSON.stringify(processed)}`,
+			);
+			readings.push(`${added.id.slice(0, 8)} read back ${read.status}, isSafe ${String(processed.isSafe)}`);
+		} finally {
+			ctx.mock.configure({ processedStatus: 'completed' });
+		}
+	}
+	return `01: ${published.length} published/${held.length} held; 02: ${accepted.length} accepted/${rejected.length} rejected; 04: ${readings.join('; ')}`;
 }

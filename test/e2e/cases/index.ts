@@ -1,11 +1,13 @@
 import { E2eContext } from '../context';
 import { allOperations } from './allOperations';
 import { catalogue } from './catalogue';
+import { credentialTest } from './credentialTest';
 import { burst, deferredWithTrigger, wrongToken } from './deferred';
 import { editor } from './editor';
 import { examplesRun } from './examples';
+import { secrets } from './secrets';
 
-export interface E2eCase {
+interface E2eCase {
 	id: number;
 	name: string;
 	/** Throws on failure; returns a short detail line. */
@@ -20,4 +22,10 @@ export const cases: E2eCase[] = [
 	{ id: 5, name: 'node catalogue lists both nodes and the credential with icons', run: catalogue },
 	{ id: 6, name: 'editor in headless Chromium: icons, panels, every resource/operation', run: editor },
 	{ id: 7, name: 'the other example workflows run as documented', run: examplesRun },
+	{ id: 8, name: "the credential's Test button through n8n's REST credential test", run: credentialTest },
+	{
+		id: 9,
+		name: 'callback secret: a spec-shaped callback without id starts the trigger, a wrong secret gets 401, the secret is in no database file or export',
+		run: secrets,
+	},
 ];

@@ -16,6 +16,7 @@ import type {
 } from 'n8n-workflow';
 import { UnexpectedError, Workflow } from 'n8n-workflow';
 
+import { everyString } from '../leaks';
 import { loadCore } from './core';
 import { HarnessCredentialsHelper } from './credentials';
 import { createStartNode, HarnessNodeTypes, START_NODE_NAME, START_NODE_TYPE, type AnyNodeType } from './node-types';
@@ -23,7 +24,7 @@ import { chain, type NodeSpec } from './workflow';
 
 const DEFAULT_WEBHOOK_BASE_URL = 'http://127.0.0.1:5678/';
 
-export interface RunWorkflowOptions {
+interface RunWorkflowOptions {
 	nodes: NodeSpec[];
 	/** Defaults to Start → nodes[0] → nodes[1] … */
 	connections?: IConnections;
@@ -57,7 +58,7 @@ export interface WorkflowRun {
 
 let executionCounter = 0;
 
-export interface PreparedWorkflow {
+interface PreparedWorkflow {
 	workflow: WorkflowType;
 	workflowData: IWorkflowBase;
 	additionalData: IWorkflowExecuteAdditionalData;
@@ -197,20 +198,6 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
 
 /** Serialises everything a run exposes (outputs, errors with description/stack) for leak checks. */
 export function dumpRun(run: WorkflowRun): string {
-	const seen = new WeakSet<object>();
-	return JSON.stringify(run.run, (key, value: unknown) => {
-		if (value instanceof Error) {
-			return {
-				...(value as unknown as IDataObject),
-				message: value.message,
-				stack: value.stack,
-				description: (value as { description?: unknown }).description,
-			};
-		}
-		if (typeof value === 'object' && value !== null) {
-			if (seen.has(value)) return '[circular]';
-			seen.add(value);
-		}
-		return value;
-	});
+	// Every string of the run, errors whole (JSON.stringify would call NodeApiError.toJSON and lose parts).
+	return everyString(run.run).join('\n');
 }

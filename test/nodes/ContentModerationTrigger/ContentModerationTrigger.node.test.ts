@@ -59,11 +59,11 @@ test('parameters: events filter, callback token, fetch full result, options', ()
 	expect(property('options').options?.map((o) => o.name)).toEqual(['includeRequest']);
 });
 
-test('the notice says where to paste the URL and how to add the token', () => {
+test('the notice says where to paste the URL and recommends the credential\'s Callback Secret', () => {
 	const notice = property('notice');
 	expect(notice.type).toBe('notice');
 	expect(notice.displayName).toMatch(/Production URL/);
 	expect(notice.displayName).toMatch(/Image > Moderate > Options > Callback URL/);
 	expect(notice.displayName).toMatch(/publish this workflow/);
-	expect(notice.displayName).toMatch(/\?token=&lt;your secret&gt;/);
+	expect(notice.displayName).toMatch(/Callback Secret in the Content Moderation API credential/);
 });

@@ -311,9 +311,9 @@ describe('body: bad calls get 400 JSON and start nothing, JSON under any content
 		['an empty body without a content type', '', null, /Empty body/],
 		['a JSON array', '[{"id":"abc"}]', 'application/json', /JSON object/],
 		['a JSON string', '"abc"', 'text/plain', /JSON object/],
-		['JSON without id', '{"isSafe":true}', 'application/json', /no id/],
-		['an empty id', '{"id":""}', 'application/json', /no id/],
-		['a numeric id', '{"id":12345}', 'application/json', /no id/],
+		['an object with neither an id nor a result field', '{"status":"done"}', 'application/json', /neither an id nor any moderation result field/],
+		['an empty id and no result field', '{"id":""}', 'application/json', /neither an id nor any moderation result field/],
+		['an empty object', '{}', 'application/json', /neither an id nor any moderation result field/],
 	];
 
 	test.each(cases)('%s', async (_name, body, contentType, message) => {
@@ -344,6 +344,116 @@ describe('body: bad calls get 400 JSON and start nothing, JSON under any content
 			expect(receivedAt).toBeDefined();
 		},
 	);
+});
+
+describe('callbacks without an id (the spec\'s image result has none) start a workflow', () => {
+	test('a spec-shaped result without id: id null, a warning, no read, one execution', async () => {
+		const server = await trigger({ events: 'all' });
+		const { id: _id, ...specShaped } = await moderate(UNSAFE_IMAGE_URL);
+		mock.reset();
+
+		const answer = await postCallback(server.webhookUrl, specShaped);
+
+		expect(answer).toEqual({ status: 200, body: { received: true, id: null } });
+		expect(server.executions).toHaveLength(1);
+		const { receivedAt, warning, ...rest } = server.executions[0][0].json;
+		expect(rest).toEqual({ ...specShaped, id: null });
+		expect(warning).toBe(
+			'The callback carries no id, so it cannot be matched to its submission. Its fields are as the service sent them.',
+		);
+		expect(typeof receivedAt).toBe('string');
+		expect(mock.requests).toHaveLength(0);
+	});
+
+	test('a partial result without id says the missing fields could not be read, and filters as unknown', async () => {
+		const all = await trigger({ events: 'all' });
+		const safe = await trigger({ events: 'safe' });
+
+		const answer = await postCallback(all.webhookUrl, { isSafe: true, meta: { orderId: 'A-17' } });
+		const held = await postCallback(safe.webhookUrl, { meta: { orderId: 'A-17' } });
+
+		expect(answer).toEqual({ status: 200, body: { received: true, id: null } });
+		const item = all.executions[0][0].json;
+		expect(item).toMatchObject({ id: null, isSafe: true, meta: { orderId: 'A-17' } });
+		expect(item.warning).toMatch(/no id, so it cannot be matched .* could not be read with GET \/image\/\{id\}/);
+		expect((held.body as IDataObject).ignored).toMatch(/cannot count as safe/);
+		expect(safe.executions).toHaveLength(0);
+		expect(mock.requests).toHaveLength(0);
+	});
+
+	test('an unusable id (null, empty, an object) is reported as such', async () => {
+		const server = await trigger({ events: 'all' }, false);
+		await postCallback(server.webhookUrl, { id: null, isSafe: false });
+		await postCallback(server.webhookUrl, { id: '', isSafe: false });
+		await postCallback(server.webhookUrl, { id: { v: 1 }, isSafe: false });
+		expect(server.executions.map((run) => [run[0].json.id, run[0].json.warning])).toEqual([
+			[null, expect.stringMatching(/^The callback's id is not usable \(null\)/)],
+			[null, expect.stringMatching(/^The callback's id is not usable \(a string\)/)],
+			[null, expect.stringMatching(/^The callback's id is not usable \(a object\)/)],
+		]);
+	});
+
+	test('a numeric id is taken as its text', async () => {
+		const server = await trigger({ events: 'all' }, false);
+		const answer = await postCallback(server.webhookUrl, { id: 12345, isSafe: true });
+		expect(answer).toEqual({ status: 200, body: { received: true, id: '12345' } });
+		expect(server.executions[0][0].json.warning).toBeUndefined();
+	});
+});
+
+describe('callback secret of the credential', () => {
+	const SECRET = 'cred-cb-secret-91d4';
+
+	async function secured(parameters: INodeParameters = {}): Promise<TriggerServer> {
+		const server = await startTriggerServer({
+			parameters: { events: 'all', ...parameters },
+			credentials: { baseUrl: mock.url, accessToken: mock.token, callbackSecret: SECRET },
+		});
+		servers.push(server);
+		return server;
+	}
+
+	test('with no Callback Token typed, only calls carrying the credential secret start a workflow', async () => {
+		const server = await secured();
+		const result = await moderate(SAFE_IMAGE_URL);
+
+		const none = await postCallback(server.webhookUrl, result);
+		const wrong = await postCallback(server.webhookUrl, result, { query: { token: 'wrong' } });
+		const right = await postCallback(server.webhookUrl, result, { query: { token: SECRET } });
+		const header = await postCallback(server.webhookUrl, result, { headers: { 'X-Callback-Token': SECRET } });
+
+		expect([none.status, wrong.status, right.status, header.status]).toEqual([401, 401, 200, 200]);
+		expect(server.executions).toHaveLength(2);
+		expect(JSON.stringify([none.body, wrong.body, server.executions])).not.toContain(SECRET);
+	});
+
+	test('a saved Callback Token keeps working next to the credential secret; other tokens do not', async () => {
+		const server = await secured({ callbackToken: CALLBACK_TOKEN });
+		const result = await moderate(SAFE_IMAGE_URL);
+
+		const old = await postCallback(server.webhookUrl, result, { query: { token: CALLBACK_TOKEN } });
+		const fromCredential = await postCallback(server.webhookUrl, result, { query: { token: SECRET } });
+		const wrong = await postCallback(server.webhookUrl, result, { query: { token: 'cb-secret-0000' } });
+
+		expect([old.status, fromCredential.status, wrong.status]).toEqual([200, 200, 401]);
+	});
+
+	test('a credential that cannot be read: 500, nothing starts (its secret cannot be checked)', async () => {
+		const server = await startTriggerServer({ parameters: { events: 'all' }, unreadableCredential: true });
+		servers.push(server);
+		const answer = await postCallback(server.webhookUrl, await moderate(SAFE_IMAGE_URL), { query: { token: SECRET } });
+		expect(answer).toEqual({
+			status: 500,
+			body: { received: false, error: { status: 500, message: expect.stringMatching(/credential of this trigger could not be read/) } },
+		});
+		expect(server.executions).toHaveLength(0);
+	});
+
+	test('a credential without a Callback Secret checks nothing (as before)', async () => {
+		const server = await trigger({ events: 'all' });
+		const answer = await postCallback(server.webhookUrl, await moderate(SAFE_IMAGE_URL));
+		expect(answer.status).toBe(200);
+	});
 });
 
 describe('callback token', () => {

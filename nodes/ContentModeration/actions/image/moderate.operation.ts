@@ -2,15 +2,17 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
+import { tokensInUrl, withCallbackSecret } from '../../helpers/callbackUrl';
 import { optionsCollection } from '../../descriptions/options';
 import type { ApiClient } from '../../transport/client';
+import { addSecrets } from '../../transport/redact';
 import { checkHttpUrl, parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, optionalString, readImage } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, MIN_POLL_INTERVAL_SECONDS, pollResult } from './pollResult';
 
-export type ModerationMode = 'immediate' | 'deferred' | 'deferredWait';
+type ModerationMode = 'immediate' | 'deferred' | 'deferredWait';
 
 const deferredModes = ['deferred', 'deferredWait'];
 
@@ -70,7 +72,7 @@ const properties: INodeProperties[] = [
 			default: '',
 			placeholder: 'https://your-n8n.example.com/webhook/…/callback',
 			description:
-				'Where the service sends the result when it is ready. Get it from a Content Moderation Trigger node: copy its Production URL. Only used in the Deferred modes.',
+				'Where the service sends the result when it is ready: the Production URL of a Content Moderation Trigger. When the credential has a Callback Secret, it is added to this URL as ?token=… for you. Only used in the Deferred modes.',
 			displayOptions: { show: { '/mode': deferredModes } },
 		},
 		{
@@ -125,7 +127,11 @@ export async function execute(
 	// A callback URL makes the service answer with the ID only, so it only applies to the deferred modes.
 	const callbackUrl = optionalString(options.callbackUrl);
 	if (deferred && callbackUrl !== undefined) {
-		requestOptions.callbackUrl = ensure(this, itemIndex, checkHttpUrl(callbackUrl, 'Callback URL'));
+		// A token pasted into the URL is a secret too; the credential's is known once it is read.
+		addSecrets(client.secrets, ...tokensInUrl(callbackUrl));
+		const secret = await client.callbackSecret();
+		const checked = ensure(this, itemIndex, checkHttpUrl(callbackUrl, 'Callback URL'));
+		requestOptions.callbackUrl = withCallbackSecret(checked, secret);
 	}
 	if (deferred) requestOptions.defer = true;
 

@@ -6,7 +6,7 @@ import { optionsCollection } from '../../descriptions/options';
 import { pathSegment } from '../../transport/baseUrl';
 import type { ApiClient } from '../../transport/client';
 import { checkNotEmpty } from '../../validation/checks';
-import { ensure, getOptions, optionalString, readImage } from '../../validation/parameters';
+import { ensure, getId, getOptions, optionalString, readImage } from '../../validation/parameters';
 import { queueIdProperty } from './queueId';
 
 const properties: INodeProperties[] = [
@@ -55,15 +55,8 @@ export async function execute(
 	itemIndex: number,
 	client: ApiClient,
 ): Promise<IDataObject> {
-	const queueId = ensure(
-		this,
-		itemIndex,
-		checkNotEmpty(
-			this.getNodeParameter('queueId', itemIndex, ''),
-			'Queue ID',
-			'Enter the name or ID of the queue to add the content to.',
-		),
-	).trim();
+	// Identifier path parameters have at least 3 characters (spec 8), this one too.
+	const queueId = getId(this, itemIndex, 'queueId', 'Queue ID');
 	const type = this.getNodeParameter('contentType', itemIndex, 'text') as 'text' | 'image';
 	const options = getOptions(this, itemIndex);
 	const fields: IDataObject = {};

@@ -1,5 +1,5 @@
 /**
- * Issue 7 fault test: 1000 items through Image > Moderate in n8n-core's real engine while the mock
+ * Fault test: 1000 items through Image > Moderate in n8n-core's real engine while the mock
  * service answers 10% of requests 503 and 5% 429, both with Retry-After. Every item must succeed, the
  * output must be exact (count, order, pairing), and the service must have acted on each item once.
  */

@@ -1,19 +1,7 @@
-/**
- * Unit tests of the action node's helpers: input decoding/checks, error items, the polling rule.
- */
+/** Error items (continueOnFail) and the errors the node throws on. */
 import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
 
 import { asNodeError, errorItem } from '../../../../nodes/ContentModeration/helpers/errorItems';
-import {
-	checkHttpUrl,
-	checkId,
-	checkNotEmpty,
-	InputProblem,
-	isProblem,
-	normalizeBase64,
-	parseMetaJson,
-} from '../../../../nodes/ContentModeration/validation/checks';
-import { makePng } from '../../../../dev/mock/png';
 
 const node: INode = {
 	id: '1',
@@ -23,11 +11,6 @@ const node: INode = {
 	position: [0, 0],
 	parameters: {},
 };
-
-function problem(value: unknown): InputProblem {
-	if (!isProblem(value)) throw new Error(`expected a problem, got ${JSON.stringify(value)}`);
-	return value;
-}
 
 describe('error mapping', () => {
 	it('errorItem keeps message, description and HTTP status, paired to the item, only n8n error keys', () => {

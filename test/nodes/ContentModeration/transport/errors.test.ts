@@ -99,6 +99,11 @@ const badInputs: BadInput[] = [
 		message: 'The Queue ID is empty',
 	},
 	{
+		name: 'queue id shorter than 3 characters (add item)',
+		parameters: { resource: 'queue', operation: 'addItem', queueId: 'q1', contentType: 'text', text: 'hello' },
+		message: 'The Queue ID "q1" is too short',
+	},
+	{
 		name: 'empty text',
 		parameters: { resource: 'queue', operation: 'addItem', queueId: 'comments', contentType: 'text', text: ' ' },
 		message: 'The Text is empty',

@@ -1,9 +1,4 @@
-/**
- * Unit tests of the action node's helpers: input decoding/checks, error items, the polling rule.
- */
-import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
-
-import { asNodeError, errorItem } from '../../../../nodes/ContentModeration/helpers/errorItems';
+/** The pure field checks: what each accepts, and the problem (message + fix) for what it refuses. */
 import {
 	checkHttpUrl,
 	checkId,
@@ -14,15 +9,6 @@ import {
 	parseMetaJson,
 } from '../../../../nodes/ContentModeration/validation/checks';
 import { makePng } from '../../../../dev/mock/png';
-
-const node: INode = {
-	id: '1',
-	name: 'Content Moderation',
-	type: 'n8n-nodes-content-moderation.contentModeration',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
 
 function problem(value: unknown): InputProblem {
 	if (!isProblem(value)) throw new Error(`expected a problem, got ${JSON.stringify(value)}`);

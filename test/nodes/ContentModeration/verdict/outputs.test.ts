@@ -1,5 +1,5 @@
 /**
- * Route by Verdict (issue 8) through n8n-core's real engine and the mock service: every rule and its
+ * Route by Verdict through n8n-core's real engine and the mock service: every rule and its
  * threshold edge, the Review output on and off, the input (JSON and binary) kept, pairing across
  * outputs, continueOnFail in both of n8n's flavours, and the modes/results that cannot be routed.
  */
@@ -56,7 +56,7 @@ beforeEach(() => mock.reset());
 
 const credentials = () => ({ contentModerationApi: { baseUrl: mock.url, accessToken: mock.token } });
 
-/** A harmless image unless the spec says otherwise (exact numbers from the mock, see its README). */
+/** A harmless image unless the spec says otherwise (exact numbers from the mock, see docs/service-interface.md). */
 function imageUrl(name: string, spec: MockImageSpec = {}): string {
 	return mockImageUrl({ safe: true, reject: false, review: false, risk: 10, ...spec }, name);
 }
@@ -361,8 +361,13 @@ async function addQueueItem(type: 'text' | 'image', content: string, processed: 
 }
 
 describe('Queue > Get Item and Text > Get', () => {
-	it('routes a processed queue item by its moderation, the item under moderation', async () => {
-		const queued = await addQueueItem('image', imageUrl('queued', { safe: false }), true);
+	// Only `moderation` decides readiness: a processed item may read `completed` or still `pending`.
+	it.each(['completed', 'pending'] as const)('routes a processed queue item (status %s) by its moderation, the item under moderation', async (processedStatus) => {
+		mock.configure({ processedStatus });
+		const queued = await addQueueItem('image', imageUrl('queued', { safe: false }), true).finally(() =>
+			mock.configure({ processedStatus: 'completed' }),
+		);
+		expect(queued.status).toBe(processedStatus);
 		const run = await runWorkflow({
 			nodes: [
 				moderationNode({
@@ -386,6 +391,8 @@ describe('Queue > Get Item and Text > Get', () => {
 		mock.configure({ processMs: 60_000 });
 		try {
 			const queued = await addQueueItem('text', 'hello there', false);
+			// As the spec's sample: pending, moderation null.
+			expect(queued).toMatchObject({ status: 'pending', moderation: null });
 			const node = (onError?: 'continueRegularOutput') =>
 				moderationNode(
 					{ resource: 'queue', operation: 'getItem', queueId: 'routing-q', itemId: String(queued.id), routeByVerdict: true },

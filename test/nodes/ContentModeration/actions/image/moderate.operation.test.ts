@@ -1,5 +1,5 @@
 /**
- * Image > Moderate and Image > Get through n8n-core's engine against the mock service.
+ * Image > Moderate (immediate and deferred modes) through n8n-core's engine against the mock service.
  */
 import { binaryItem } from '../../../../helpers/engine';
 import { startScriptedServer } from '../../../../helpers/scripted-server';

@@ -1,34 +1,5 @@
-/**
- * Unit tests of the action node's helpers: input decoding/checks, error items, the polling rule.
- */
-import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
-
+/** The readiness rule of "Deferred and Wait" polling. */
 import { isResultReady } from '../../../../../nodes/ContentModeration/actions/image/pollResult';
-import { asNodeError, errorItem } from '../../../../../nodes/ContentModeration/helpers/errorItems';
-import {
-	checkHttpUrl,
-	checkId,
-	checkNotEmpty,
-	InputProblem,
-	isProblem,
-	normalizeBase64,
-	parseMetaJson,
-} from '../../../../../nodes/ContentModeration/validation/checks';
-import { makePng } from '../../../../../dev/mock/png';
-
-const node: INode = {
-	id: '1',
-	name: 'Content Moderation',
-	type: 'n8n-nodes-content-moderation.contentModeration',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
-
-function problem(value: unknown): InputProblem {
-	if (!isProblem(value)) throw new Error(`expected a problem, got ${JSON.stringify(value)}`);
-	return value;
-}
 
 describe('isResultReady (deferredWait polling rule)', () => {
 	it('only a body with a boolean isSafe is a result; 202 never is', () => {

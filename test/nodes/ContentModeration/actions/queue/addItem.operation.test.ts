@@ -1,26 +1,10 @@
-/**
- * Queue > Add Item / Get Item and Text > Get / Delete through n8n-core's engine against the mock.
- * Text moderations come from text queue items (the spec has no direct text submission).
- */
-import type { IDataObject } from 'n8n-workflow';
-
+/** Queue > Add Item, through n8n-core's engine against the mock. */
 import { binaryItem } from '../../../../helpers/engine';
-import { PROFANE_TEXT, PROFANE_TEXT_FILTERED, SAFE_IMAGE_URL, SAFE_TEXT } from '../../../../../dev/mock/fixtures';
+import { SAFE_IMAGE_URL, SAFE_TEXT } from '../../../../../dev/mock/fixtures';
 import { makePng } from '../../../../../dev/mock/png';
-import { nodeError, output, useMock } from '../../../../helpers/nodeRun';
+import { addTextItem, output, useMock } from '../../../../helpers/nodeRun';
 
 const mock = useMock({ processMs: 30 });
-
-/** Waits (bounded) until the mock has processed everything queued. */
-async function processed(): Promise<void> {
-	await mock.service.whenIdle(5_000);
-}
-
-async function addTextItem(queueId: string, text: string): Promise<IDataObject> {
-	const run = await mock.run({ resource: 'queue', operation: 'addItem', queueId, contentType: 'text', text });
-	expect(run.status).toBe('success');
-	return output(run)[0].json;
-}
 
 describe('Queue > Add Item', () => {
 	it('adds a text with meta and actor id; outputs the answer plus queueId', async () => {
@@ -63,7 +47,7 @@ describe('Queue > Add Item', () => {
 	});
 
 	it('URL-encodes the queue id', async () => {
-		const item = await addTextItem('team a/b', SAFE_TEXT);
+		const item = await addTextItem(mock, 'team a/b', SAFE_TEXT);
 		expect(mock.service.requests[0].path).toBe('/queues/team%20a%2Fb');
 		expect(item.queueId).toBe('team a/b');
 	});

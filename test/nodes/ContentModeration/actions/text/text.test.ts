@@ -1,31 +1,15 @@
-/**
- * Queue > Add Item / Get Item and Text > Get / Delete through n8n-core's engine against the mock.
- * Text moderations come from text queue items (the spec has no direct text submission).
- */
+/** Text > Get and Text > Delete (text moderations come from text queue items: the spec has no direct text submission), through n8n-core's engine against the mock. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { binaryItem } from '../../../../helpers/engine';
-import { PROFANE_TEXT, PROFANE_TEXT_FILTERED, SAFE_IMAGE_URL, SAFE_TEXT } from '../../../../../dev/mock/fixtures';
-import { makePng } from '../../../../../dev/mock/png';
-import { nodeError, output, useMock } from '../../../../helpers/nodeRun';
+import { PROFANE_TEXT, PROFANE_TEXT_FILTERED } from '../../../../../dev/mock/fixtures';
+import { addTextItem, nodeError, output, useMock, whenProcessed } from '../../../../helpers/nodeRun';
 
 const mock = useMock({ processMs: 30 });
 
-/** Waits (bounded) until the mock has processed everything queued. */
-async function processed(): Promise<void> {
-	await mock.service.whenIdle(5_000);
-}
-
-async function addTextItem(queueId: string, text: string): Promise<IDataObject> {
-	const run = await mock.run({ resource: 'queue', operation: 'addItem', queueId, contentType: 'text', text });
-	expect(run.status).toBe('success');
-	return output(run)[0].json;
-}
-
 describe('Text > Get and Text > Delete', () => {
 	it('reads a text moderation, deletes it, then reading it gives 404', async () => {
-		const added = await addTextItem('texts', PROFANE_TEXT);
-		await processed();
+		const added = await addTextItem(mock, 'texts', PROFANE_TEXT);
+		await whenProcessed(mock);
 		const read = await mock.run({ resource: 'queue', operation: 'getItem', queueId: 'texts', itemId: added.id as string });
 		const textId = (output(read)[0].json.moderation as IDataObject).id as string;
 		mock.service.reset();

@@ -1,0 +1,43 @@
+/**
+ * The callback secret in a callback URL. The spec shows no signing of callbacks, so the only thing the
+ * service can carry back is the URL it was given: the secret travels as its `token` query parameter.
+ */
+
+/** Where the trigger looks for the secret: `?token=` or this header. */
+export const TOKEN_QUERY_PARAMETER = 'token';
+export const TOKEN_HEADER = 'x-callback-token';
+
+const TOKEN_IN_URL = /[?&]token=([^&#]*)/gi;
+
+function decoded(value: string): string {
+	try {
+		return decodeURIComponent(value.replace(/\+/g, ' '));
+	} catch {
+		return value;
+	}
+}
+
+/** The token values a (possibly malformed) URL carries, raw and decoded, so they can be redacted. */
+export function tokensInUrl(url: string): string[] {
+	const found = new Set<string>();
+	for (const match of url.matchAll(TOKEN_IN_URL)) {
+		if (match[1] === '') continue;
+		found.add(match[1]);
+		found.add(decoded(match[1]));
+	}
+	return [...found];
+}
+
+/**
+ * The URL with `token=<secret>` added, unless the secret is empty or the URL already carries a token
+ * (a URL pasted with `?token=` for a trigger's own Callback Token keeps working as it was). The rest of
+ * the URL is kept byte for byte.
+ */
+export function withCallbackSecret(url: string, secret: string): string {
+	if (secret === '' || tokensInUrl(url).length > 0) return url;
+	const hashAt = url.indexOf('#');
+	const base = hashAt < 0 ? url : url.slice(0, hashAt);
+	const fragment = hashAt < 0 ? '' : url.slice(hashAt);
+	const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+	return `${base}${separator}${TOKEN_QUERY_PARAMETER}=${encodeURIComponent(secret)}${fragment}`;
+}

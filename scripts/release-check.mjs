@@ -1,0 +1,114 @@
+// Release check, a step of `npm test`: what `npm publish` would ship (`npm pack --dry-run`) and the package.json
+// fields n8n's verification and npm provenance depend on. Placeholders in repository/bugs/homepage/author are
+// only reported day to day; in a release run (RELEASE=1, set by .github/workflows/publish.yml) they fail, and
+// on GitHub Actions the pushed tag must be v<version> and the repository running the workflow package.json's.
+// Usage: node scripts/release-check.mjs [package folder, default: this repository]
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const dir = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+const env = process.env;
+const release = env.RELEASE === '1';
+const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+const problems = [];
+const placeholders = [];
+
+// What users install: the compiled nodes and credentials with their icons, codex and schema JSON, plus the
+// files npm always adds. Source maps and .d.ts stay out: n8n loads the .js files named in the `n8n` section,
+// runs without --enable-source-maps and imports no types, and the maps point at .ts sources not shipped.
+const ALWAYS = ['package.json', 'README.md', 'LICENSE.md'];
+const DIST_FILE = /^dist\/.+\.(js|json|svg|png)$/;
+const NOT_FOR_USERS = /(^|\/)(tests?|__tests__|__mocks__|mocks?|fixtures?|examples?|screenshots?)(\/|$)|\.(test|spec)\.js$/i;
+
+const [packed] = JSON.parse(
+	execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+);
+const files = packed.files.map((f) => f.path);
+for (const file of files) {
+	if (ALWAYS.includes(file)) continue;
+	if (!DIST_FILE.test(file) || NOT_FOR_USERS.test(file)) {
+		problems.push(`tarball holds ${file}: only dist/ (.js, .json, icons), README.md, LICENSE.md and package.json ship`);
+	}
+}
+for (const file of ALWAYS) if (!files.includes(file)) problems.push(`tarball lacks ${file}`);
+
+// The n8n section: what n8n loads from the installed package.
+const n8nPaths = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
+if (!pkg.n8n?.nodes?.length) problems.push('package.json n8n.nodes is empty');
+for (const p of n8nPaths) {
+	if (!files.includes(p)) problems.push(`n8n section names ${p}, which is not in the tarball (run \`npm run build\`?)`);
+}
+
+// The rules of @n8n/eslint-plugin-community-nodes (valid-peer-dependencies, no-runtime-dependencies,
+// no-forbidden-lifecycle-scripts, no-overrides-field), applied to the package.json that is published.
+if (!isDeepStrictEqual(pkg.peerDependencies, { 'n8n-workflow': '*' })) {
+	problems.push(`peerDependencies must be exactly {"n8n-workflow":"*"}, is ${JSON.stringify(pkg.peerDependencies)}`);
+}
+for (const field of ['dependencies', 'optionalDependencies', 'bundleDependencies', 'bundledDependencies']) {
+	if (pkg[field] && Object.keys(pkg[field]).length) problems.push(`package.json has ${field}: a community package has no runtime dependencies`);
+}
+const LIFECYCLE = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];
+for (const script of LIFECYCLE) {
+	if (pkg.scripts?.[script] !== undefined) problems.push(`package.json has a "${script}" script: no install lifecycle scripts`);
+}
+for (const field of ['overrides', 'resolutions']) {
+	if (pkg[field] !== undefined) problems.push(`package.json has "${field}": not allowed in a community package`);
+}
+
+// Metadata. npm provenance names the GitHub repository the workflow ran in; the registry refuses a
+// repository.url that differs, and n8n's scanner fetches the attested commit from that public repository.
+const PLACEHOLDER = /change-me|\.invalid\b/i;
+const repoUrl = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
+const repo = /^(?:git\+)?https:\/\/github\.com\/([\w.-]+)\/([\w.-]+?)(?:\.git)?$/.exec(repoUrl ?? '');
+if (!repo) problems.push(`repository.url must be git+https://github.com/<owner>/<repo>.git, is ${JSON.stringify(repoUrl)}`);
+const bugsUrl = typeof pkg.bugs === 'string' ? pkg.bugs : pkg.bugs?.url;
+const fields = {
+	'repository.url': repoUrl,
+	'bugs.url': bugsUrl,
+	homepage: pkg.homepage,
+	'author.name': pkg.author?.name,
+	'author.email': pkg.author?.email,
+};
+for (const [name, value] of Object.entries(fields)) {
+	if (typeof value !== 'string' || !value.trim()) problems.push(`package.json ${name} is missing`);
+	else if (PLACEHOLDER.test(value)) placeholders.push(name);
+}
+for (const name of ['bugs.url', 'homepage']) {
+	if (fields[name] && !/^https:\/\/\S+$/.test(fields[name])) problems.push(`package.json ${name} must be an https URL`);
+}
+if (fields['author.email'] && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(fields['author.email'])) {
+	problems.push('package.json author.email is not an email address');
+}
+
+// Every version has its entry in CHANGELOG.md ("## 0.1.0" or "## [0.1.0]").
+const changelog = path.join(dir, 'CHANGELOG.md');
+const version = pkg.version.replace(/[.+]/g, '\\$&');
+if (!fs.existsSync(changelog) || !new RegExp(`^## \\[?v?${version}\\]?(\\s|$)`, 'm').test(fs.readFileSync(changelog, 'utf8'))) {
+	problems.push(`CHANGELOG.md has no "## ${pkg.version}" section`);
+}
+
+if (release) {
+	if (placeholders.length) problems.push(`placeholders left in package.json: ${placeholders.join(', ')} (see README, Releasing)`);
+	if (pkg.private) problems.push('package.json is private');
+	// GITHUB_REF_NAME / GITHUB_REPOSITORY exist only on GitHub Actions; a local RELEASE=1 run skips these two.
+	if (env.GITHUB_REF_NAME !== undefined && env.GITHUB_REF_NAME !== `v${pkg.version}`) {
+		problems.push(`the release tag is ${env.GITHUB_REF_NAME}, package.json's version asks for v${pkg.version}`);
+	}
+	if (env.GITHUB_REPOSITORY !== undefined && repo && env.GITHUB_REPOSITORY.toLowerCase() !== `${repo[1]}/${repo[2]}`.toLowerCase()) {
+		problems.push(`the workflow runs in ${env.GITHUB_REPOSITORY}, package.json's repository is ${repo[1]}/${repo[2]}`);
+	}
+}
+
+const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
+console.log(
+	`release check${release ? ' (RELEASE=1)' : ''}: ${packed.name}@${packed.version}, ${packed.entryCount} files, ` +
+		`${kb(packed.unpackedSize)} unpacked, ${kb(packed.size)} packed`,
+);
+if (!release && placeholders.length) {
+	console.log(`  placeholders left (they fail only with RELEASE=1): ${placeholders.join(', ')}`);
+}
+for (const p of problems) console.log(`  FAIL ${p}`);
+process.exit(problems.length ? 1 : 0);

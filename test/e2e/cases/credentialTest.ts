@@ -1,0 +1,68 @@
+/**
+ * Case 8: the credential's Test button as n8n runs it: `POST /rest/credentials/test` on the running n8n, whose
+ * CredentialsTester runs the credential's declarative `test` request and its rules. Against the mock service,
+ * and against a scripted server for the statuses the mock does not answer.
+ */
+import { CREDENTIAL_TYPE } from '../../../dev/n8n/package';
+import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../../dev/n8n/stack';
+import { startScriptedServer } from '../../helpers/scripted-server';
+import { assert, E2eContext } from '../context';
+
+const PROBE_PATH = '/image/n8n-credential-test';
+
+/** n8n's answer to the Test button for these credential fields: `{status: 'OK'|'Error', message}`. */
+async function testButton(ctx: E2eContext, data: { baseUrl: string; accessToken: string }) {
+	const res = await ctx.stack.rest.request('POST', '/rest/credentials/test', {
+		credentials: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: CREDENTIAL_TYPE, data },
+	});
+	assert(res.status === 200, `POST /rest/credentials/test answered ${res.status}: ${res.text.slice(0, 300)}`);
+	const result = res.json?.data as { status: string; message: string } | undefined;
+	assert(result && typeof result.message === 'string', `unexpected answer: ${res.text.slice(0, 300)}`);
+	assert(!result.message.includes(data.accessToken), `the message shows the token: ${result.message}`);
+	return result;
+}
+
+function expectResult(got: { status: string; message: string }, status: string, message: string, what: string) {
+	assert(got.status === status && got.message === message, `${what}: expected ${status} "${message}", got ${got.status} "${got.message}"`);
+}
+
+export async function credentialTest(ctx: E2eContext): Promise<string> {
+	const { url, token } = ctx.mock;
+
+	const seen = ctx.mock.requests.length;
+	expectResult(await testButton(ctx, { baseUrl: url, accessToken: token }), 'OK', 'Connection successful!', 'right token');
+	const probe = ctx.mock.requests.slice(seen);
+	assert(probe.length === 1, `the right-token test sent ${probe.length} requests to the service`);
+	assert(probe[0].method === 'GET' && probe[0].path === PROBE_PATH && probe[0].status === 404, `probe was ${JSON.stringify(probe[0])}`);
+	assert(probe[0].headers.authorization === `Bearer ${token}`, 'the probe did not carry the bearer token');
+
+	expectResult(
+		await testButton(ctx, { baseUrl: url, accessToken: 'wrong-token-5521' }),
+		'Error',
+		'The service rejected the access token (HTTP 401)',
+		'wrong token',
+	);
+	assert(ctx.mock.requests.at(-1)?.status === 401, 'the service did not answer the wrong token with 401');
+
+	expectResult(await testButton(ctx, { baseUrl: `${url}/`, accessToken: token }), 'OK', 'Connection successful!', 'trailing slash');
+	assert(ctx.mock.requests.at(-1)?.path === PROBE_PATH, `trailing slash probed ${ctx.mock.requests.at(-1)?.path}`);
+
+	// n8n's tester reports a status without a rule by the response's status text.
+	const statuses: Array<[number, string, string]> = [
+		[403, 'Error', 'The service rejected the access token (HTTP 403)'],
+		[500, 'Error', 'Internal Server Error'],
+		[503, 'Error', 'Service Unavailable'],
+		[200, 'OK', 'Connection successful!'],
+	];
+	let status = 0;
+	const fixed = await startScriptedServer(() => ({ status, body: { message: 'x' } }));
+	try {
+		for (const [code, expected, message] of statuses) {
+			status = code;
+			expectResult(await testButton(ctx, { baseUrl: fixed.url, accessToken: 'some-token-9' }), expected, message, `HTTP ${code}`);
+		}
+	} finally {
+		await fixed.stop();
+	}
+	return `right token OK, wrong token 401, trailing slash OK, ${statuses.map(([c]) => c).join('/')} as expected`;
+}

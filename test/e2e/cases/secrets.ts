@@ -1,0 +1,119 @@
+/**
+ * Case 9: the callback secret end to end. A spec-shaped callback (the image result of spec 2.2, no id)
+ * starts the published trigger; a wrong secret gets 401 and starts nothing; then n8n's database file and
+ * its exported workflows (and credentials, encrypted as exported by default) and its log are searched for the secret,
+ * after every case before this one (deferred deliveries, 200 callbacks, wrong tokens) has run.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { sleep, waitFor } from '../../../dev/wait';
+import { assert, E2eContext, finishedExecutions } from '../context';
+import { callbackUrl, deferredWithTrigger, TRIGGER_WORKFLOW, triggerUrl } from './deferred';
+
+/** The forms the secret could be stored in. */
+function forms(secret: string): string[] {
+	return [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1), Buffer.from(secret).toString('base64')];
+}
+
+function countHits(bytes: Buffer, secret: string): number {
+	let hits = 0;
+	for (const form of new Set(forms(secret))) {
+		const needle = Buffer.from(form, 'utf8');
+		for (let at = bytes.indexOf(needle); at >= 0; at = bytes.indexOf(needle, at + 1)) hits++;
+	}
+	return hits;
+}
+
+async function post(url: string, body: unknown): Promise<{ status: number; body: any }> {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+		signal: AbortSignal.timeout(30_000),
+	});
+	return { status: response.status, body: await response.json().catch(() => undefined) };
+}
+
+export async function secrets(ctx: E2eContext): Promise<string> {
+	const secret = ctx.stack.callbackSecret;
+	const workflowId = TRIGGER_WORKFLOW.id;
+	// The records must hold a delivery made with the secret (case 2 makes one; alone, this case does).
+	const carried = () => ctx.mock.requests.filter((r) => JSON.stringify(r.body ?? '').includes(encodeURIComponent(secret))).length;
+	if (carried() === 0) await deferredWithTrigger(ctx);
+
+	// A result as GET /image/{id} returns it (spec 2.2): no id.
+	const res = await fetch(`${ctx.mock.url}/image`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.mock.token}` },
+		body: JSON.stringify({ image: 'https://images.example.com/spec-shaped-callback.jpg' }),
+	});
+	const { id: _id, ...specShaped } = (await res.json()) as Record<string, unknown>;
+	assert(typeof specShaped.isSafe === 'boolean' && !('id' in specShaped), `not a spec-shaped result: ${JSON.stringify(specShaped)}`);
+
+	const before = (await ctx.db.executions(workflowId)).length;
+	const wrong = await post(callbackUrl(ctx, `${secret}x`), specShaped);
+	const none = await post(triggerUrl(ctx), specShaped);
+	assert(wrong.status === 401 && none.status === 401, `wrong secret answered ${wrong.status}, no secret ${none.status}`);
+	await sleep(1500);
+	assert((await ctx.db.executions(workflowId)).length === before, 'a refused callback started an execution');
+
+	const accepted = await post(callbackUrl(ctx), specShaped);
+	assert(
+		accepted.status === 200 && accepted.body?.received === true && accepted.body?.id === null,
+		`spec-shaped callback answered ${accepted.status} ${JSON.stringify(accepted.body)}`,
+	);
+	const [run] = await waitFor(
+		'the execution of the callback without id',
+		async () => {
+			const rows = (await finishedExecutions(ctx.db, workflowId)).slice(before);
+			return rows.length > 0 ? rows : undefined;
+		},
+		30_000,
+	);
+	assert(run.status === 'success', `execution ${run.id} status ${run.status}`);
+	const detail = await ctx.db.execution(run.id);
+	const [item] = detail.items['Moderation Completed'] ?? [];
+	assert(item && item.id === null && /no id/.test(item.warning) && item.hash === specShaped.hash, `trigger item: ${JSON.stringify(item).slice(0, 400)}`);
+	const branch = (detail.items['Approve'] ?? []).length ? 'Approve' : 'Send to Review';
+	assert((detail.items[branch] ?? []).length === 1, 'the workflow did not go on past the trigger');
+
+	// n8n's records after everything this run did: the database file (with its journal files) and exports.
+	const exportDir = mkdtempSync(join(tmpdir(), 'cm-export-'));
+	try {
+		for (const [command, file] of [
+			['export:workflow', 'workflows.json'],
+			['export:credentials', 'credentials.json'],
+		]) {
+			const r = await ctx.stack.n8n.cli([command, '--all', `--output=${join(exportDir, file)}`]);
+			assert(r.code === 0, `n8n ${command} failed (${r.code}): ${(r.stdout + r.stderr).slice(-500)}`);
+		}
+		const exported = readFileSync(join(exportDir, 'workflows.json'));
+		assert(exported.includes('Moderation Completed'), 'the workflow export holds no trigger workflow');
+		const dbDir = join(ctx.stack.n8n.userFolder, '.n8n');
+		const dbFiles = readdirSync(dbDir).filter((f) => f.startsWith('database.sqlite'));
+		const hits: string[] = [];
+		for (const file of dbFiles) {
+			const n = countHits(readFileSync(join(dbDir, file)), secret);
+			if (n > 0) hits.push(`${file}: ${n}`);
+		}
+		for (const file of ['workflows.json', 'credentials.json']) {
+			const n = countHits(readFileSync(join(exportDir, file)), secret);
+			if (n > 0) hits.push(`export ${file}: ${n}`);
+		}
+		// n8n's own log of this run, too.
+		const logFile = join(ctx.stack.n8n.userFolder, 'n8n.log');
+		const logHits = existsSync(logFile) ? countHits(readFileSync(logFile), secret) : 0;
+		if (logHits > 0) hits.push(`n8n.log: ${logHits}`);
+		// The secret went out with the submissions (so n8n had it in hand), yet none of its records holds it.
+		const sent = carried();
+		assert(sent > 0, 'the service was never sent the secret, so the search proves nothing');
+		assert(countHits(Buffer.from(JSON.stringify(ctx.mock.requests)), secret) > 0, 'the search does not find the secret where it is');
+		assert(hits.length === 0, `the callback secret was found: ${hits.join(', ')}`);
+		const executions = (await ctx.db.executions(workflowId)).length;
+		return `id-less callback -> execution ${run.id} (id null, warning, ${branch}); wrong/no secret -> 401, 0 executions; secret in ${dbFiles.join(' + ')}, exports and n8n.log after ${executions} trigger executions: 0 hits (${sent} service requests carried it)`;
+	} finally {
+		rmSync(exportDir, { recursive: true, force: true });
+	}
+}

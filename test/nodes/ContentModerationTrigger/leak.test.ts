@@ -1,0 +1,146 @@
+/**
+ * No secret in plain sight, trigger side: what it answers (refusals included) and every item it starts a
+ * workflow with, searched whole for the access token and the callback secret in every form. Proxies copy
+ * the original URL, with its ?token=, into headers that Include Headers and Query passes on.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { SAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
+import { findLeaks } from '../../helpers/leaks';
+import { startScriptedServer, type ScriptedServer } from '../../helpers/scripted-server';
+import { postCallback, startTriggerServer, WEBHOOK_ID, type TriggerServer } from '../../helpers/webhook-server';
+
+const ACCESS_TOKEN = 'at-7f3a"91\\q/+&=Kx';
+const CALLBACK_SECRET = 'cb"e21\\r/é+&=z q-5d';
+const FIELD_TOKEN = 'field-tok"en/+&=9c';
+const SECRETS = [ACCESS_TOKEN, CALLBACK_SECRET];
+
+const servers: TriggerServer[] = [];
+let service: ScriptedServer;
+
+beforeAll(async () => {
+	// The full-result read fails, echoing the Authorization header it got.
+	service = await startScriptedServer((request) => ({
+		status: 500,
+		body: { message: `cannot read, you sent ${String(request.headers.authorization)}` },
+	}));
+});
+
+afterAll(async () => {
+	await Promise.all(servers.map(async (server) => await server.stop()));
+	await service.stop();
+});
+
+/** `callbackSecret` null: the credential has none. */
+async function trigger(parameters: INodeParameters, callbackSecret: string | null = CALLBACK_SECRET) {
+	const server = await startTriggerServer({
+		parameters: { events: 'all', options: { includeRequest: true }, ...parameters },
+		credentials: {
+			baseUrl: service.url,
+			accessToken: ACCESS_TOKEN,
+			...(callbackSecret === null ? {} : { callbackSecret }),
+		},
+	});
+	servers.push(server);
+	return server;
+}
+
+/** Headers a reverse proxy adds with the original request URI, query and token included. */
+function proxyHeaders(server: TriggerServer, token: string): Record<string, string> {
+	const path = `/webhook/${WEBHOOK_ID}/callback?token=${encodeURIComponent(token)}&source=proxy`;
+	return {
+		'X-Forwarded-Uri': path,
+		'X-Original-Uri': path,
+		'X-Original-Url': `${server.baseUrl}${path}`,
+		'X-Envoy-Original-Path': path,
+		Referer: `${server.baseUrl}${path}`,
+		Cookie: `cb=${encodeURIComponent(token)}`,
+		Authorization: `Bearer ${encodeURIComponent(token)}`,
+	};
+}
+
+/** Everything the trigger gave out: answers and started items. */
+const outputs = (server: TriggerServer) => ({ calls: server.calls, executions: server.executions });
+
+test('accepted through the credential secret: the copied query and proxy headers, and a failed read, hold no secret', async () => {
+	const server = await trigger({});
+
+	const answer = await postCallback(
+		server.webhookUrl,
+		{ id: 'job-123' },
+		{ query: { token: CALLBACK_SECRET, source: 'n8n' }, headers: proxyHeaders(server, CALLBACK_SECRET) },
+	);
+
+	expect(answer).toEqual({ status: 200, body: { received: true, id: 'job-123' } });
+	expect(service.requests.at(-1)?.headers.authorization).toBe(`Bearer ${ACCESS_TOKEN}`);
+	const item = server.executions[0][0].json;
+	expect(item.query).toEqual({ token: '[redacted]', source: 'n8n' });
+	const headers = item.headers as Record<string, string>;
+	expect(headers['x-forwarded-uri']).toBe(`/webhook/${WEBHOOK_ID}/callback?token=***&source=proxy`);
+	expect(headers['x-original-url']).toBe(`${server.baseUrl}/webhook/${WEBHOOK_ID}/callback?token=***&source=proxy`);
+	expect(headers.referer).toContain('token=***');
+	expect((item.error as { message: string }).message).toContain('you sent Bearer ***');
+	expect(findLeaks(outputs(server), SECRETS)).toEqual([]);
+});
+
+test('a callback body echoing the secrets (meta, description) is redacted in the item and the answer', async () => {
+	const server = await trigger({}, CALLBACK_SECRET);
+	const callbackUrl = `${server.webhookUrl}?token=${encodeURIComponent(CALLBACK_SECRET)}`;
+
+	const answer = await postCallback(
+		server.webhookUrl,
+		{
+			id: `job-${CALLBACK_SECRET}`,
+			isSafe: true,
+			description: `sent with ${ACCESS_TOKEN}`,
+			meta: { callbackUrl, b64: Buffer.from(CALLBACK_SECRET).toString('base64') },
+			image: SAFE_IMAGE_URL,
+		},
+		{ headers: { 'X-Callback-Token': encodeURIComponent(CALLBACK_SECRET) } },
+	);
+
+	// The header carries the secret URL-encoded, which is not the secret: refused, and nothing echoed.
+	expect(answer.status).toBe(401);
+	const accepted = await postCallback(
+		server.webhookUrl,
+		{ id: `job-${CALLBACK_SECRET}`, isSafe: true, description: `sent with ${ACCESS_TOKEN}`, meta: { callbackUrl } },
+		{ query: { token: CALLBACK_SECRET } },
+	);
+	expect(accepted.status).toBe(200);
+	expect((accepted.body as { id: string }).id).toBe('job-***');
+	expect(server.executions[0][0].json.meta).toEqual({ callbackUrl: `${server.webhookUrl}?token=***` });
+	expect(findLeaks(outputs(server), SECRETS)).toEqual([]);
+});
+
+test.each([
+	['a wrong token', { token: 'wrong-1' }, 401],
+	['no token', {}, 401],
+])('refused with %s: the answer holds no secret and nothing starts', async (_name, query, status) => {
+	const server = await trigger({ callbackToken: FIELD_TOKEN });
+	const answer = await postCallback(server.webhookUrl, { id: 'job-1', isSafe: true }, { query, headers: proxyHeaders(server, 'wrong-1') });
+	expect(answer.status).toBe(status);
+	expect(server.executions).toHaveLength(0);
+	expect(findLeaks(outputs(server), [...SECRETS, FIELD_TOKEN])).toEqual([]);
+});
+
+test('refused as a bad body with the right secret: the 400 answer holds no secret', async () => {
+	const server = await trigger({});
+	const answer = await postCallback(server.webhookUrl, { status: 'done' }, { query: { token: CALLBACK_SECRET } });
+	expect(answer.status).toBe(400);
+	expect(findLeaks(outputs(server), SECRETS)).toEqual([]);
+});
+
+test('the saved Callback Token field: never in the item, also not in proxy headers', async () => {
+	const server = await trigger({ callbackToken: FIELD_TOKEN }, null);
+	await postCallback(server.webhookUrl, { id: 'job-2', isSafe: true }, { query: { token: FIELD_TOKEN }, headers: proxyHeaders(server, FIELD_TOKEN) });
+	expect(server.executions).toHaveLength(1);
+	expect(findLeaks(outputs(server), [...SECRETS, FIELD_TOKEN])).toEqual([]);
+});
+
+test('no secret configured: a token the caller sends (query, or only in a proxy header) is still hidden', async () => {
+	const server = await trigger({}, null);
+	const headers = { ...proxyHeaders(server, 'caller-tok-1'), 'X-Original-Uri': '/webhook/x/callback?token=stripped-tok-2' };
+	await postCallback(server.webhookUrl, { id: 'job-3', isSafe: true }, { query: { token: 'caller-tok-1' }, headers });
+	expect(server.executions).toHaveLength(1);
+	expect(findLeaks(outputs(server), [...SECRETS, 'caller-tok-1', 'stripped-tok-2'])).toEqual([]);
+});

@@ -1,0 +1,163 @@
+/**
+ * scripts/release-check.mjs on small fixture packages, through the real `npm pack --dry-run`: a filled-in
+ * package passes a release run on its tag; each rule fails with a message naming what is wrong.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const script = path.resolve(__dirname, '../../scripts/release-check.mjs');
+const dirs: string[] = [];
+
+const goodPackage = {
+	name: 'n8n-nodes-foo',
+	version: '1.2.3',
+	license: 'MIT',
+	homepage: 'https://github.com/acme/n8n-nodes-foo#readme',
+	bugs: { url: 'https://github.com/acme/n8n-nodes-foo/issues' },
+	repository: { type: 'git', url: 'git+https://github.com/acme/n8n-nodes-foo.git' },
+	author: { name: 'Acme', email: 'dev@acme.io' },
+	files: ['dist'],
+	scripts: { build: 'tsc', test: 'jest' },
+	n8n: {
+		n8nNodesApiVersion: 1,
+		nodes: ['dist/nodes/Foo/Foo.node.js'],
+		credentials: ['dist/credentials/FooApi.credentials.js'],
+	},
+	peerDependencies: { 'n8n-workflow': '*' },
+	devDependencies: { typescript: '5.9.3' },
+};
+
+function fixture(pkg: object, extra: Record<string, string> = {}): string {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-release-'));
+	dirs.push(dir);
+	const files: Record<string, string> = {
+		'package.json': JSON.stringify(pkg, null, 2),
+		'README.md': '# foo\n',
+		'LICENSE.md': 'MIT\n',
+		'CHANGELOG.md': '# Changelog\n\n## [1.2.3] - 2026-11-23\n\n- First.\n',
+		'dist/nodes/Foo/Foo.node.js': 'module.exports = {};\n',
+		'dist/nodes/Foo/foo.svg': '<svg/>\n',
+		'dist/credentials/FooApi.credentials.js': 'module.exports = {};\n',
+		'src/Foo.node.ts': 'export {};\n',
+		...extra,
+	};
+	for (const [name, text] of Object.entries(files)) {
+		fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+		fs.writeFileSync(path.join(dir, name), text);
+	}
+	return dir;
+}
+
+function check(dir: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+	const base = { ...process.env };
+	for (const name of ['RELEASE', 'GITHUB_REF_NAME', 'GITHUB_REPOSITORY']) delete base[name];
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [script, dir], { env: { ...base, ...env } });
+		let out = '';
+		child.stdout.on('data', (d) => (out += d));
+		child.stderr.on('data', (d) => (out += d));
+		child.on('error', reject);
+		child.on('close', (code) => resolve({ code, out }));
+	});
+}
+
+const onTag = { RELEASE: '1', GITHUB_REF_NAME: 'v1.2.3', GITHUB_REPOSITORY: 'acme/n8n-nodes-foo' };
+const placeholderPackage = {
+	...goodPackage,
+	homepage: 'https://github.com/CHANGE-ME/n8n-nodes-foo#readme',
+	bugs: { url: 'https://github.com/CHANGE-ME/n8n-nodes-foo/issues' },
+	repository: { type: 'git', url: 'git+https://github.com/CHANGE-ME/n8n-nodes-foo.git' },
+	author: { name: 'CHANGE-ME', email: 'change-me@example.invalid' },
+};
+
+afterAll(() => {
+	for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// The cases run concurrently: each is one `npm pack` (about a second).
+const runs = {
+	good: () => check(fixture(goodPackage), onTag),
+	placeholdersDaily: () => check(fixture(placeholderPackage)),
+	placeholdersRelease: () => check(fixture(placeholderPackage), { RELEASE: '1' }),
+	extraFiles: () =>
+		check(
+			fixture(
+				{ ...goodPackage, files: ['dist', 'test'] },
+				{ 'test/foo.test.js': '', 'dist/nodes/Foo/Foo.node.js.map': '{}', 'dist/nodes/Foo/Foo.node.d.ts': '' },
+			),
+		),
+	wrongTagAndRepo: () =>
+		check(fixture(goodPackage), { RELEASE: '1', GITHUB_REF_NAME: 'v1.2.4', GITHUB_REPOSITORY: 'someone/fork' }),
+	packageRules: () =>
+		check(
+			fixture({
+				...goodPackage,
+				version: '1.3.0',
+				dependencies: { lodash: '4.17.21' },
+				overrides: { linkedom: '0.18.12' },
+				scripts: { ...goodPackage.scripts, postinstall: 'node setup.js' },
+				peerDependencies: { 'n8n-workflow': '*', 'n8n-core': '*' },
+				n8n: { ...goodPackage.n8n, nodes: ['dist/nodes/Bar/Bar.node.js'] },
+				bugs: { url: 'http://example.com/bugs' },
+			}),
+		),
+};
+let results: Record<keyof typeof runs, { code: number | null; out: string }>;
+
+beforeAll(async () => {
+	const entries = await Promise.all(Object.entries(runs).map(async ([name, run]) => [name, await run()] as const));
+	results = Object.fromEntries(entries) as typeof results;
+}, 60_000);
+
+describe('release check', () => {
+	it('passes a filled-in package in a release run on its own tag and repository', () => {
+		expect(results.good.out).not.toContain('FAIL');
+		expect(results.good.code).toBe(0);
+		expect(results.good.out).toMatch(/n8n-nodes-foo@1\.2\.3, 6 files/);
+	});
+
+	it('reports placeholders day to day without failing, and fails on them with RELEASE=1', () => {
+		expect(results.placeholdersDaily.code).toBe(0);
+		expect(results.placeholdersDaily.out).toContain(
+			'placeholders left (they fail only with RELEASE=1): repository.url, bugs.url, homepage, author.name, author.email',
+		);
+		expect(results.placeholdersRelease.code).toBe(1);
+		expect(results.placeholdersRelease.out).toContain(
+			'FAIL placeholders left in package.json: repository.url, bugs.url, homepage, author.name, author.email',
+		);
+	});
+
+	it('fails on files users do not need: tests, source maps, type declarations', () => {
+		expect(results.extraFiles.code).toBe(1);
+		for (const file of ['test/foo.test.js', 'dist/nodes/Foo/Foo.node.js.map', 'dist/nodes/Foo/Foo.node.d.ts']) {
+			expect(results.extraFiles.out).toContain(`FAIL tarball holds ${file}:`);
+		}
+		expect(results.good.out).not.toContain('src/Foo.node.ts');
+	});
+
+	it('fails a release run from a tag or repository that does not match package.json', () => {
+		expect(results.wrongTagAndRepo.code).toBe(1);
+		expect(results.wrongTagAndRepo.out).toContain("the release tag is v1.2.4, package.json's version asks for v1.2.3");
+		expect(results.wrongTagAndRepo.out).toContain(
+			"the workflow runs in someone/fork, package.json's repository is acme/n8n-nodes-foo",
+		);
+	});
+
+	it('fails on the package.json rules n8n applies to community packages', () => {
+		const { code, out } = results.packageRules;
+		expect(code).toBe(1);
+		for (const message of [
+			'package.json has dependencies',
+			'package.json has a "postinstall" script',
+			'package.json has "overrides"',
+			'peerDependencies must be exactly {"n8n-workflow":"*"}',
+			'n8n section names dist/nodes/Bar/Bar.node.js, which is not in the tarball',
+			'package.json bugs.url must be an https URL',
+			'CHANGELOG.md has no "## 1.3.0" section',
+		]) {
+			expect(out).toContain(message);
+		}
+	});
+});
