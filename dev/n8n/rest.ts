@@ -1,4 +1,5 @@
 /** Minimal client for n8n's internal REST API: owner setup, login, JSON requests with the auth cookie. */
+import { waitFor } from '../wait';
 
 export const OWNER = {
 	email: 'owner@example.com',
@@ -43,13 +44,30 @@ export class N8nRest {
 		return r.json;
 	}
 
+	/**
+	 * A POST while n8n is still coming up. n8n 1.x answers /healthz/readiness before its REST API is up (404
+	 * until the routes are mounted), and under load its database check briefly answers 503 "Database is
+	 * not ready!" (seen after a restart); both are retried for up to two minutes.
+	 */
+	private postWhileStarting(path: string, body: unknown) {
+		return waitFor(
+			`n8n REST API (POST ${path} answers other than 404 or 503)`,
+			async () => {
+				const r = await this.request('POST', path, body);
+				return r.status === 404 || r.status === 503 ? undefined : r;
+			},
+			120_000,
+			500,
+		);
+	}
+
 	/** Creates the owner account (first start only) and signs in. */
 	async setupOwnerAndLogin(owner = OWNER): Promise<void> {
-		const setup = await this.request('POST', '/rest/owner/setup', owner);
+		const setup = await this.postWhileStarting('/rest/owner/setup', owner);
 		if (setup.status !== 200 && setup.status !== 400) {
 			throw new Error(`owner setup failed: ${setup.status} ${setup.text.slice(0, 300)}`);
 		}
-		const login = await this.request('POST', '/rest/login', {
+		const login = await this.postWhileStarting('/rest/login', {
 			emailOrLdapLoginId: owner.email,
 			password: owner.password,
 		});

@@ -105,6 +105,8 @@ export async function createN8n(opts: CreateOptions = {}): Promise<N8nInstance> 
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		// Stays offline: no fetch of the verified-package list from api.n8n.io.
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+		// Nor of the editor's banners (n8n 1.x's editor logs a console error when api.n8n.io is unreachable).
+		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
 		N8N_AI_ENABLED: 'false',
 		EXTERNAL_FRONTEND_HOOKS_URLS: '',
 		N8N_RUNNERS_ENABLED: 'true',

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureN8n, PROJECT_ROOT } from './install';
+import { ensureN8n, N8N_MAJOR, PROJECT_ROOT } from './install';
 import { buildAndPack, CREDENTIAL_TYPE, installIntoUserFolder, removeTarball } from './package';
 import { N8nRest, OWNER } from './rest';
 import { createN8n, N8nInstance } from './server';
@@ -80,6 +80,28 @@ async function cliOk(n8n: N8nInstance, args: string[], what: string): Promise<st
 }
 
 /**
+ * Imports credentials and workflows (objects with fixed ids; credential data in plain text, which n8n
+ * encrypts with the instance key) into n8n's database with its CLI. Works while n8n runs.
+ */
+export async function importIntoN8n(n8n: N8nInstance, credentials: object[], workflows: object[]): Promise<void> {
+	const dir = mkdtempSync(join(tmpdir(), 'cm-import-'));
+	try {
+		const batches = [
+			['import:credentials', 'credentials', credentials],
+			['import:workflow', 'workflows', workflows],
+		] as const;
+		for (const [command, folder, items] of batches) {
+			if (items.length === 0) continue;
+			mkdirSync(join(dir, folder));
+			items.forEach((item, i) => writeFileSync(join(dir, folder, `${i}.json`), JSON.stringify(item)));
+			await cliOk(n8n, [command, '--separate', `--input=${join(dir, folder)}`], command);
+		}
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/**
  * Prepares the user folder and starts n8n; `replace` maps text in the workflow files (e.g. the example
  * callback host) before import. The callback host is known before start because the port is chosen first.
  */
@@ -90,25 +112,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 	const n8n = await createN8n({ log, env: opts.n8nEnv, port: opts.port });
 	let started = false;
 	try {
-		log('installing the package into the n8n user folder (npm install <tarball>)...');
+		log("installing the package into the n8n user folder with the README's manual-install lines...");
 		await installIntoUserFolder(tarball, n8n.userFolder);
 		removeTarball(tarball);
 
-		const importDir = mkdtempSync(join(tmpdir(), 'cm-import-'));
-		const credDir = join(importDir, 'credentials');
-		const wfDir = join(importDir, 'workflows');
-		mkdirSync(credDir);
-		mkdirSync(wfDir);
-		writeFileSync(
-			join(credDir, 'credential.json'),
-			JSON.stringify({
-				id: CREDENTIAL_ID,
-				name: CREDENTIAL_NAME,
-				type: CREDENTIAL_TYPE,
-				// Plain object data: the import command encrypts it with the instance key.
-				data: { baseUrl: opts.serviceUrl, accessToken: opts.serviceToken, callbackSecret: opts.callbackSecret },
-			}),
-		);
+		const credential = {
+			id: CREDENTIAL_ID,
+			name: CREDENTIAL_NAME,
+			type: CREDENTIAL_TYPE,
+			// Plain object data: the import command encrypts it with the instance key.
+			data: { baseUrl: opts.serviceUrl, accessToken: opts.serviceToken, callbackSecret: opts.callbackSecret },
+		};
 		const replace: Array<[string, string]> = [[EXAMPLE_N8N_URL, n8n.url], ...(opts.replace ?? [])];
 		const workflows: WorkflowFile[] = [];
 		const toPublish: string[] = [];
@@ -120,15 +134,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 			workflows.push(wf);
 			// Only the examples' triggers go live; extra (test) workflows stay unpublished.
 			if (examples.includes(file) && needsPublish(wf)) toPublish.push(wf.id);
-			writeFileSync(join(wfDir, `${wf.id}.json`), JSON.stringify(wf));
 		}
 		log(`importing 1 credential and ${workflows.length} workflows...`);
-		await cliOk(n8n, ['import:credentials', '--separate', `--input=${credDir}`], 'import:credentials');
-		await cliOk(n8n, ['import:workflow', '--separate', `--input=${wfDir}`], 'import:workflow');
+		await importIntoN8n(n8n, [credential], workflows);
 		for (const id of toPublish) {
-			await cliOk(n8n, ['publish:workflow', `--id=${id}`], `publish:workflow ${id}`);
+			// n8n 2 publishes; n8n 1 has no publish:workflow and activates instead.
+			const args = N8N_MAJOR >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+			await cliOk(n8n, args, `${args[0]} ${id}`);
 		}
-		rmSync(importDir, { recursive: true, force: true });
 
 		log('starting n8n...');
 		await n8n.start();

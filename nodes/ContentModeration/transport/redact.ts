@@ -61,14 +61,9 @@ interface Patterns {
 	any: RegExp;
 }
 
-// Node runs build outputs for many items with the same secrets: compile their patterns once.
-const cache = new Map<string, Patterns | undefined>();
-const MAX_PATTERNS = 16;
-
+/** Compiled per call, never kept: secrets stay out of module state. */
 function patternFor(secrets: readonly unknown[]): Patterns | undefined {
 	const values = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s !== ''))];
-	const key = values.join('\u0000');
-	if (cache.has(key)) return cache.get(key);
 	// Longest first, so that a form containing another is replaced whole. Case-insensitive, so that
 	// %2f / %2F and \u00e9 / \u00E9 match alike; a case variant of a secret is hidden too, which is harmless.
 	const forms = [...new Set(values.flatMap(secretForms))].filter((f) => f !== '');
@@ -76,13 +71,9 @@ function patternFor(secrets: readonly unknown[]): Patterns | undefined {
 	// JSON escapes character by character, so a string holding a form makes its JSON text hold the form's
 	// JSON escape: testing one JSON text finds every string (and key) that needs redacting.
 	const inJson = forms.map((form) => JSON.stringify(form).slice(1, -1));
-	const patterns =
-		forms.length > 0
-			? { all: new RegExp(source([...forms]), 'gi'), any: new RegExp(source([...new Set([...forms, ...inJson])]), 'i') }
-			: undefined;
-	if (cache.size >= MAX_PATTERNS) cache.delete(cache.keys().next().value as string);
-	cache.set(key, patterns);
-	return patterns;
+	return forms.length > 0
+		? { all: new RegExp(source([...forms]), 'gi'), any: new RegExp(source([...new Set([...forms, ...inJson])]), 'i') }
+		: undefined;
 }
 
 /** The text with every form of every secret replaced by ***. Secrets that are not non-empty strings are ignored. */
@@ -104,13 +95,13 @@ export function redactValue<T>(value: T, secrets: readonly unknown[]): T {
 	}
 	if (text !== undefined && !patterns.any.test(text)) return value;
 	const walk = (current: unknown, seen: Set<object>): unknown => {
-		if (typeof current === 'string') return redact(current, secrets);
+		if (typeof current === 'string') return current.replace(patterns.all, MASK);
 		if (current === null || typeof current !== 'object') return current;
 		if (seen.has(current) || Buffer.isBuffer(current)) return current;
 		seen.add(current);
 		if (Array.isArray(current)) return current.map((entry) => walk(entry, seen));
 		const copy: Record<string, unknown> = {};
-		for (const [key, entry] of Object.entries(current)) copy[redact(key, secrets)] = walk(entry, seen);
+		for (const [key, entry] of Object.entries(current)) copy[key.replace(patterns.all, MASK)] = walk(entry, seen);
 		return copy;
 	};
 	return walk(value, new Set()) as T;
@@ -121,10 +112,11 @@ export function redactValue<T>(value: T, secrets: readonly unknown[]): T {
  * and stack), `errorResponse`, `messages`, `context`, `description` and the whole `cause` chain.
  */
 export function redactError<E>(error: E, secrets: readonly unknown[]): E {
-	if (patternFor(secrets) === undefined) return error;
+	const patterns = patternFor(secrets);
+	if (patterns === undefined) return error;
 	const seen = new Set<object>();
 	const walk = (current: unknown): unknown => {
-		if (typeof current === 'string') return redact(current, secrets);
+		if (typeof current === 'string') return current.replace(patterns.all, MASK);
 		if (current === null || typeof current !== 'object' || seen.has(current) || Buffer.isBuffer(current)) {
 			return current;
 		}

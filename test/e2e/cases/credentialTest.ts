@@ -3,6 +3,7 @@
  * CredentialsTester runs the credential's declarative `test` request and its rules. Against the mock service,
  * and against a scripted server for the statuses the mock does not answer.
  */
+import { N8N_MAJOR } from '../../../dev/n8n/install';
 import { CREDENTIAL_TYPE } from '../../../dev/n8n/package';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../../dev/n8n/stack';
 import { startScriptedServer } from '../../helpers/scripted-server';
@@ -36,6 +37,16 @@ export async function credentialTest(ctx: E2eContext): Promise<string> {
 	assert(probe[0].method === 'GET' && probe[0].path === PROBE_PATH && probe[0].status === 404, `probe was ${JSON.stringify(probe[0])}`);
 	assert(probe[0].headers.authorization === `Bearer ${token}`, 'the probe did not carry the bearer token');
 
+	expectResult(await testButton(ctx, { baseUrl: `${url}/`, accessToken: token }), 'OK', 'Connection successful!', 'trailing slash');
+	assert(ctx.mock.requests.at(-1)?.path === PROBE_PATH, `trailing slash probed ${ctx.mock.requests.at(-1)?.path}`);
+
+	if (N8N_MAJOR === 1) {
+		// n8n 1.x ignores every status for the credential's ignoreHttpStatusErrors object (README, Compatibility):
+		// what it answers for a wrong token is reported, not asserted, since it is n8n's limit, not a promise of ours.
+		const wrong = await testButton(ctx, { baseUrl: url, accessToken: 'wrong-token-5521' });
+		return `right token OK, trailing slash OK; n8n 1.x answers a wrong token with ${wrong.status} "${wrong.message}" (known 1.x limitation)`;
+	}
+
 	expectResult(
 		await testButton(ctx, { baseUrl: url, accessToken: 'wrong-token-5521' }),
 		'Error',
@@ -43,9 +54,6 @@ export async function credentialTest(ctx: E2eContext): Promise<string> {
 		'wrong token',
 	);
 	assert(ctx.mock.requests.at(-1)?.status === 401, 'the service did not answer the wrong token with 401');
-
-	expectResult(await testButton(ctx, { baseUrl: `${url}/`, accessToken: token }), 'OK', 'Connection successful!', 'trailing slash');
-	assert(ctx.mock.requests.at(-1)?.path === PROBE_PATH, `trailing slash probed ${ctx.mock.requests.at(-1)?.path}`);
 
 	// n8n's tester reports a status without a rule by the response's status text.
 	const statuses: Array<[number, string, string]> = [

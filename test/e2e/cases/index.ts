@@ -1,10 +1,12 @@
 import { E2eContext } from '../context';
+import { aiAgent } from './aiAgent';
 import { allOperations } from './allOperations';
 import { catalogue } from './catalogue';
 import { credentialTest } from './credentialTest';
 import { burst, deferredWithTrigger, wrongToken } from './deferred';
 import { editor } from './editor';
 import { examplesRun } from './examples';
+import { installedAsReadmeSays, restartKeepsData } from './installed';
 import { secrets } from './secrets';
 
 interface E2eCase {
@@ -28,4 +30,8 @@ export const cases: E2eCase[] = [
 		name: 'callback secret: a spec-shaped callback without id starts the trigger, a wrong secret gets 401, the secret is in no database file or export',
 		run: secrets,
 	},
+	{ id: 10, name: "installed with the README's lines: no peer beside it, n8n's API-version rule and n8n-workflow exports", run: installedAsReadmeSays },
+	{ id: 11, name: "n8n's AI Agent calls the node as a tool (Chat Completions and Responses API)", run: aiAgent },
+	// Last: it restarts n8n.
+	{ id: 12, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
 ];
