@@ -12,6 +12,7 @@ const USAGE = `Usage: npm run mock -- [flags]
   --throttle-rate F      fraction of requests answered 429 + Retry-After (default 0)
   --retry-after S        Retry-After seconds for faults and throttling (default 1)
   --rate-limit N         requests per second; over it 429 + Retry-After (default 0 = none)
+  --rate-limit-burst N   make the rate limit a token bucket of N requests (default 0 = fixed windows)
   --callback-retries N   retries of a failed callback delivery (default 3)
   --callback-backoff-ms N  first retry delay, doubled each retry (default 100)
   --host H               listen address (default 127.0.0.1)
@@ -25,6 +26,7 @@ const NUMBER_FLAGS = {
 	'throttle-rate': 'throttleRate',
 	'retry-after': 'retryAfterSeconds',
 	'rate-limit': 'rateLimit',
+	'rate-limit-burst': 'rateLimitBurst',
 	'callback-retries': 'callbackRetries',
 	'callback-backoff-ms': 'callbackBackoffMs',
 } as const;

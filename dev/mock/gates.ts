@@ -14,13 +14,18 @@ export class TrafficGate {
 	private throttleCredit = 0;
 	private windowStart = 0;
 	private windowCount = 0;
+	private tokens: number | undefined;
+	private tokensAt = 0;
 
 	constructor(private readonly options: ResolvedOptions) {}
 
 	/** The error this request gets before anything else happens, if any. */
 	check(): MockApiError | undefined {
 		const options = this.options;
-		if (options.rateLimit > 0) {
+		if (options.rateLimit > 0 && options.rateLimitBurst > 0) {
+			const refused = this.takeToken(options.rateLimit, options.rateLimitBurst);
+			if (refused) return refused;
+		} else if (options.rateLimit > 0) {
 			const now = Date.now();
 			if (now - this.windowStart >= 1000) {
 				this.windowStart = now;
@@ -48,7 +53,23 @@ export class TrafficGate {
 		return undefined;
 	}
 
+	/** Token bucket: `burst` tokens at most, `rate` added per second; a request takes one. */
+	private takeToken(rate: number, burst: number): MockApiError | undefined {
+		const now = Date.now();
+		this.tokens = Math.min(burst, (this.tokens ?? burst) + ((now - this.tokensAt) * rate) / 1000);
+		this.tokensAt = now;
+		if (this.tokens >= 1) {
+			this.tokens -= 1;
+			return undefined;
+		}
+		const wait = Math.max(1, Math.ceil((1 - this.tokens) / rate));
+		return new MockApiError(429, 'rate_limited', `Rate limit of ${rate} requests per second exceeded`, undefined, {
+			'retry-after': String(wait),
+		});
+	}
+
 	reset(): void {
+		this.tokens = undefined;
 		this.faultCredit = 0;
 		this.throttleCredit = 0;
 		this.windowStart = 0;

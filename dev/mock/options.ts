@@ -25,8 +25,14 @@ export interface MockServiceOptions {
 	throttleRate?: number;
 	/** Retry-After seconds on faults and throttles (0 allowed) */
 	retryAfterSeconds?: number;
-	/** Requests per one-second window; over it 429. 0 = no limit */
+	/** Requests per second; over it 429. 0 = no limit. Fixed one-second windows unless rateLimitBurst is set */
 	rateLimit?: number;
+	/**
+	 * When > 0, `rateLimit` is a token bucket instead: it holds at most this many requests and refills at
+	 * `rateLimit` per second; an empty bucket answers 429 with Retry-After = seconds until the next token
+	 * (whole seconds, at least 1, as HTTP's delay-seconds are). 0 = fixed windows
+	 */
+	rateLimitBurst?: number;
 	callbackRetries?: number;
 	callbackBackoffMs?: number;
 	/** Per-attempt timeout of a callback delivery */
@@ -51,6 +57,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	throttleRate: 0,
 	retryAfterSeconds: 1,
 	rateLimit: 0,
+	rateLimitBurst: 0,
 	callbackRetries: 3,
 	callbackBackoffMs: 100,
 	callbackTimeoutMs: 5_000,
@@ -69,6 +76,7 @@ export type RuntimeOptions = Pick<
 	| 'throttleRate'
 	| 'retryAfterSeconds'
 	| 'rateLimit'
+	| 'rateLimitBurst'
 	| 'callbackRetries'
 	| 'callbackBackoffMs'
 	| 'callbackTimeoutMs'
@@ -85,6 +93,7 @@ function checkOptions(options: ResolvedOptions): void {
 		'processJitterMs',
 		'retryAfterSeconds',
 		'rateLimit',
+		'rateLimitBurst',
 		'callbackRetries',
 		'callbackBackoffMs',
 		'callbackTimeoutMs',

@@ -30,6 +30,8 @@ export interface MockService {
 	submissions: Map<string, number>;
 	/** The same submissions, one record each, in order */
 	submissionLog: SubmissionRecord[];
+	/** Requests read and not yet answered, now and at most since the last reset (counted here, at the service) */
+	traffic: { inFlight: number; peakInFlight: number };
 	/** Changes timing/fault options of the running service */
 	configure(options: RuntimeOptions): void;
 	/** Resolves once no job is processing and no callback delivery is in flight; rejects after timeoutMs */
@@ -39,9 +41,15 @@ export interface MockService {
 	stop(): Promise<void>;
 }
 
+/** Sees every exchange as it starts (the bench draws traffic over time from these). */
+export type ExchangeObserver = (req: IncomingMessage, res: ServerResponse) => void;
+
 /** Starts the mock on host:port and resolves once it accepts requests. */
-export async function startMockService(opts: MockServiceOptions = {}): Promise<MockService> {
-	const options = withOptions(DEFAULT_OPTIONS, opts);
+export async function startMockService(
+	opts: MockServiceOptions & { onExchange?: ExchangeObserver } = {},
+): Promise<MockService> {
+	const { onExchange, ...settings } = opts;
+	const options = withOptions(DEFAULT_OPTIONS, settings);
 	const recorder = new Recorder(() => options.record);
 	const gate = new TrafficGate(options);
 	const scheduler = new Scheduler();
@@ -54,6 +62,7 @@ export async function startMockService(opts: MockServiceOptions = {}): Promise<M
 		(attempt) => recorder.callback(attempt),
 	);
 	const routes = serviceRoutes({ options, scheduler, deliverer, recorder });
+	const traffic = { inFlight: 0, peakInFlight: 0 };
 
 	function handle(req: IncomingMessage, res: ServerResponse, request: ParsedRequest, time: number): void {
 		const method = request.method;
@@ -95,6 +104,17 @@ export async function startMockService(opts: MockServiceOptions = {}): Promise<M
 
 	const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => {
 		const time = Date.now();
+		// From the first byte read to the answer (or a dropped connection).
+		traffic.inFlight++;
+		traffic.peakInFlight = Math.max(traffic.peakInFlight, traffic.inFlight);
+		let counted = true;
+		const done = () => {
+			if (counted) traffic.inFlight--;
+			counted = false;
+		};
+		res.on('finish', done);
+		res.on('close', done);
+		onExchange?.(req, res);
 		const chunks: Buffer[] = [];
 		let size = 0;
 		let tooLarge = false;
@@ -140,6 +160,7 @@ export async function startMockService(opts: MockServiceOptions = {}): Promise<M
 		callbacks: recorder.callbacks,
 		submissions: recorder.submissions,
 		submissionLog: recorder.submissionLog,
+		traffic,
 		configure(changes: RuntimeOptions) {
 			Object.assign(options, withOptions(options, changes));
 		},
@@ -151,6 +172,7 @@ export async function startMockService(opts: MockServiceOptions = {}): Promise<M
 		reset() {
 			recorder.clear();
 			gate.reset();
+			traffic.peakInFlight = traffic.inFlight;
 		},
 		stop() {
 			stopped ??= (async () => {

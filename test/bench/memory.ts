@@ -1,22 +1,24 @@
 /**
- * Memory of Image > Moderate with a 20 MB binary image, run by run.ts in a child process started with
- * `--expose-gc` (and runnable alone: `node --expose-gc --import tsx test/bench/memory.ts`).
+ * Memory of Image > Moderate with many large binary images, run by run.ts in a child process started with
+ * `--expose-gc`, once per setting: `memory.ts default` (adaptive concurrency, its byte budget) and
+ * `memory.ts fixed5` (Fixed Concurrency 5, the old default). Runnable alone:
+ * `node --expose-gc --import tsx test/bench/memory.ts default`.
  *
  * Method: the mock service runs in ANOTHER process (this file with --serve-mock), so its own copies of
- * the body are not counted. The image is put into
- * n8n's filesystem binary store by the harness's Start node first. Our node's `execute` is wrapped:
- * right before it runs, a full GC, then the baseline RSS is read and the kernel's peak-RSS mark is reset
+ * the bodies are not counted. A node before ours puts BENCH_MEMORY_ITEMS (200) images of BENCH_IMAGE_MB
+ * (10) MB into n8n's filesystem binary store (one file each). Our node's `execute` is wrapped: right
+ * before it runs, a full GC, then the baseline RSS is read and the kernel's peak-RSS mark is reset
  * (`echo 5 > /proc/self/clear_refs`); right after, the peak is read from VmHWM in /proc/self/status (it
  * catches peaks inside synchronous work that a timer-based sampler would miss; a 1 ms sampler runs too,
- * as a cross-check and for systems without clear_refs). Growth = peak − baseline, reported as a
- * multiple of the image size. A small warm-up run first loads every module the measured run uses.
+ * as a cross-check and for systems without clear_refs). The mock counts the most requests in flight.
  * Prints one JSON line last.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 
-import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { makePng } from '../../dev/mock/png';
 import { startMockService } from '../../dev/mock/server';
@@ -24,7 +26,12 @@ import { ACTION_TYPE } from '../../dev/n8n/package';
 import { binaryItem, moderationNode, runWorkflow } from '../helpers/engine';
 import { ourNodeType } from './workloads';
 
-const IMAGE_BYTES = Number(process.env.BENCH_IMAGE_MB ?? 20) * 1024 * 1024;
+const IMAGE_BYTES = Number(process.env.BENCH_IMAGE_MB ?? 10) * 1024 * 1024;
+const ITEM_COUNT = Number(process.env.BENCH_MEMORY_ITEMS ?? 200);
+const MODES: Record<string, { label: string; requestOptions: Record<string, unknown> }> = {
+	default: { label: 'default settings (adaptive)', requestOptions: {} },
+	fixed5: { label: 'Fixed Concurrency 5', requestOptions: { concurrency: 5 } },
+};
 const MB = 1024 * 1024;
 
 declare const gc: (() => void) | undefined;
@@ -111,6 +118,11 @@ async function startMockProcess(): Promise<{ url: string; token: string; child: 
 async function serveMock() {
 	const mock = await startMockService({ maxBodyBytes: 64 * MB, record: false, token: 'memory-token' });
 	console.log(JSON.stringify({ url: mock.url, token: mock.token }));
+	// The parent asks for the peak of requests in flight by sending SIGUSR2; answered on stdout.
+	process.on('SIGUSR2', () => {
+		console.log(JSON.stringify({ peakInFlight: mock.traffic.peakInFlight }));
+		mock.reset();
+	});
 	// Ends with the parent: stdin is not used, so watch the parent pid.
 	const parent = process.ppid;
 	setInterval(() => {
@@ -123,8 +135,49 @@ async function serveMock() {
 	process.on('SIGTERM', () => void mock.stop().then(() => process.exit(0)));
 }
 
+/** A node that emits `count` items, each with its own stored copy of `image` (read back from disk by ours). */
+function imagesNode(count: number, image: Buffer): INodeType {
+	return {
+		description: {
+			displayName: 'Make Images',
+			name: 'makeImages',
+			group: ['transform'],
+			version: 1,
+			description: 'Puts images into the binary store',
+			defaults: { name: 'Make Images' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			properties: [],
+		} as INodeTypeDescription,
+		async execute(this: IExecuteFunctions) {
+			const out: INodeExecutionData[] = [];
+			for (let i = 0; i < count; i++) {
+				out.push({ json: { index: i }, binary: { data: await this.helpers.prepareBinaryData(image, `img-${i}.png`, 'image/png') } });
+			}
+			return [out];
+		},
+	};
+}
+
 async function main() {
+	const modeName = process.argv[2] ?? 'default';
+	const mode = MODES[modeName];
+	if (!mode) throw new Error(`unknown mode ${modeName}; one of ${Object.keys(MODES).join(', ')}`);
 	const { url, token, child } = await startMockProcess();
+	const peakAtMock = async (): Promise<number> => {
+		const line = await new Promise<string>((res) => {
+			const onData = (d: Buffer) => {
+				const text = d.toString().trim();
+				if (text.includes('peakInFlight')) {
+					child.stdout!.off('data', onData);
+					res(text.split('\n').pop()!);
+				}
+			};
+			child.stdout!.on('data', onData);
+			child.kill('SIGUSR2');
+		});
+		return (JSON.parse(line) as { peakInFlight: number }).peakInFlight;
+	};
 	try {
 		let measuring = false;
 		let result: Measurement | undefined;
@@ -132,46 +185,63 @@ async function main() {
 			(m) => (result = m),
 			() => measuring,
 		);
-		const run = async (bytes: Buffer) => {
+		const run = async (count: number, image: Buffer) => {
 			const out = await runWorkflow({
-				nodes: [moderationNode({ resource: 'image', operation: 'moderate', inputType: 'binary', binaryPropertyName: 'data', mode: 'immediate' })],
+				nodes: [
+					{ name: 'Make Images', type: 'bench.makeImages', typeVersion: 1, parameters: {} },
+					moderationNode({
+						resource: 'image',
+						operation: 'moderate',
+						inputType: 'binary',
+						binaryPropertyName: 'data',
+						mode: 'immediate',
+						requestOptions: mode.requestOptions as IDataObject as never,
+					}),
+				],
 				credentials: { contentModerationApi: { baseUrl: url, accessToken: token } },
-				items: [binaryItem(bytes, { mimeType: 'image/png', fileName: 'big.png' })],
-				nodeTypes: { [ACTION_TYPE]: node },
+				nodeTypes: { [ACTION_TYPE]: node, 'bench.makeImages': imagesNode(count, image) },
 			});
 			if (out.status !== 'success') throw new Error(`execution ${out.status}: ${out.error?.message} ${out.error?.description ?? ''}`);
-			const json = out.outputOf('Content Moderation')[0]?.json as Record<string, unknown>;
-			if (typeof json?.hash !== 'string') throw new Error(`no moderation result: ${JSON.stringify(json).slice(0, 300)}`);
-			return json;
+			const items = out.outputOf('Content Moderation');
+			if (items.length !== count || items.some((item) => typeof item.json.hash !== 'string')) {
+				throw new Error(`expected ${count} moderation results, got ${items.length}`);
+			}
+			return items;
 		};
 
 		const png = makePng('cat');
-		await run(Buffer.concat([png, randomBytes(64 * 1024)]));
+		await run(3, Buffer.concat([png, randomBytes(64 * 1024)]));
+		await peakAtMock();
 
 		const image = Buffer.concat([png, randomBytes(IMAGE_BYTES - png.length)]);
 		measuring = true;
-		const json = await run(image);
+		const items = await run(ITEM_COUNT, image);
 		measuring = false;
 		if (!result) throw new Error('the node did not run');
+		const peakInFlight = await peakAtMock();
 
 		const { createHash } = await import('node:crypto');
-		const hashMatches = json.hash === createHash('sha256').update(image).digest('hex');
+		const hashMatches = items.every((item) => item.json.hash === createHash('sha256').update(image).digest('hex'));
 		const peak = result.peakHwm ?? result.peakSampled;
 		const growth = peak - result.baseline;
-		const multiple = growth / IMAGE_BYTES;
+		const mb = (n: number) => Number((n / MB).toFixed(1));
 		const out = {
+			mode: modeName,
+			label: mode.label,
+			items: ITEM_COUNT,
 			imageBytes: IMAGE_BYTES,
-			baselineRssMB: Number((result.baseline / MB).toFixed(1)),
-			peakRssMB: Number((peak / MB).toFixed(1)),
-			peakRssSampledMB: Number((result.peakSampled / MB).toFixed(1)),
-			growthMB: Number((growth / MB).toFixed(1)),
-			growthMultipleOfImage: Number(multiple.toFixed(2)),
+			baselineRssMB: mb(result.baseline),
+			peakRssMB: mb(peak),
+			peakRssSampledMB: mb(result.peakSampled),
+			growthMB: mb(growth),
+			growthMultipleOfImage: Number((growth / IMAGE_BYTES).toFixed(2)),
+			peakRequestsInFlightAtService: peakInFlight,
 			peakSource: result.peakHwm !== undefined ? 'VmHWM after clear_refs' : '1 ms RSS sampler',
-			nodeMs: result.ms,
+			nodeSeconds: Number((result.ms / 1000).toFixed(1)),
 			serviceHashMatchesImage: hashMatches,
-			summary: `20 MB image: RSS ${(result.baseline / MB).toFixed(0)} MB -> peak ${(peak / MB).toFixed(0)} MB, growth ${(growth / MB).toFixed(1)} MB = ${multiple.toFixed(2)} x the image size (target <= 4)`,
+			summary: `${mode.label}: ${ITEM_COUNT} x ${IMAGE_BYTES / MB} MB images, RSS ${mb(result.baseline)} MB -> peak ${mb(peak)} MB (growth ${mb(growth)} MB = ${(growth / IMAGE_BYTES).toFixed(2)} x one image), at most ${peakInFlight} requests in flight, ${(result.ms / 1000).toFixed(1)} s`,
 			method:
-				'child process with --expose-gc; mock service in another process; baseline RSS after gc() right before the node executes, image already in the filesystem binary store; peak = kernel VmHWM reset via /proc/self/clear_refs (1 ms sampler as cross-check)',
+				'child process with --expose-gc; mock service in another process; baseline RSS after gc() right before the node executes, images already in the filesystem binary store; peak = kernel VmHWM reset via /proc/self/clear_refs (1 ms sampler as cross-check)',
 		};
 		console.log(JSON.stringify(out));
 	} finally {

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import type {
+	IDataObject,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeExecutionData,
@@ -70,17 +71,36 @@ export function ourNodeType(): INodeType {
 
 let ourNode: INodeType | undefined;
 
-export async function runOurNode(target: Target, items: INodeExecutionData[], concurrency: number) {
+/** How a node run ended: its output items (empty when the execution failed) and its error. */
+export interface NodeRunOutcome {
+	status: string;
+	out: INodeExecutionData[];
+	error?: string;
+}
+
+/** Our node with these Request Options (`{}`: the defaults, adaptive concurrency). */
+export async function runOurNodeWith(
+	target: Target,
+	items: INodeExecutionData[],
+	requestOptions: Record<string, unknown>,
+): Promise<NodeRunOutcome> {
 	ourNode ??= ourNodeType();
 	const run = await runWorkflow({
 		nodeTypes: { [ACTION_TYPE]: ourNode },
-		nodes: [moderationNode(moderateUrlParameters({ requestOptions: { concurrency } }))],
+		nodes: [moderationNode(moderateUrlParameters({ requestOptions: requestOptions as IDataObject as never }))],
 		credentials: { contentModerationApi: { baseUrl: target.url, accessToken: target.token } },
 		items,
 		mode: 'manual',
 	});
-	if (run.status !== 'success') throw new Error(`our node: execution ${run.status}: ${run.error?.message}`);
-	return run.outputOf('Content Moderation');
+	const out = run.status === 'success' ? run.outputOf('Content Moderation') : [];
+	return { status: run.status, out, error: run.error?.message };
+}
+
+/** Our node at Fixed Concurrency `concurrency` (the S3 ceiling rows); throws unless it succeeded. */
+export async function runOurNode(target: Target, items: INodeExecutionData[], concurrency: number) {
+	const run = await runOurNodeWith(target, items, { concurrency });
+	if (run.status !== 'success') throw new Error(`our node: execution ${run.status}: ${run.error}`);
+	return run.out;
 }
 
 // ---- (b) n8n's HTTP Request node -----------------------------------------------------------------------
@@ -109,16 +129,25 @@ export function loadHttpRequestNode(): HttpRequestKit {
 	return { nodeType, headerAuth: new HeaderAuth(), version: nodeType.description.defaultVersion ?? nodeType.currentVersion };
 }
 
+/** Node settings (not parameters) of HTTP Request: n8n's WorkflowExecute runs the node again on failure. */
+export interface RetryOnFail {
+	retryOnFail: true;
+	maxTries?: number;
+	waitBetweenTries?: number;
+}
+
 /**
  * HTTP Request as a user sets it up for this service: POST {base}/image, Header Auth credential
- * (Authorization: Bearer …), JSON body built from the item, Batching option.
+ * (Authorization: Bearer …), JSON body built from the item; no Batching option unless `batching` is
+ * given (without it V3 sends every item at once and awaits Promise.allSettled); node settings as given.
  */
-export async function runHttpRequestNode(
+export async function runHttpRequestNodeWith(
 	kit: HttpRequestKit,
 	target: Target,
 	items: INodeExecutionData[],
-	batching: { batchSize: number; batchInterval: number } | undefined,
-) {
+	batching?: { batchSize: number; batchInterval: number },
+	settings?: RetryOnFail,
+): Promise<NodeRunOutcome> {
 	const run = await runWorkflow({
 		nodes: [
 			{
@@ -136,6 +165,7 @@ export async function runHttpRequestNode(
 					options: batching ? { batching: { batch: batching } } : {},
 				},
 				credentials: { httpHeaderAuth: { id: '2', name: 'Moderation bearer header' } },
+				...settings,
 			},
 		],
 		credentials: { httpHeaderAuth: { name: 'Authorization', value: `Bearer ${target.token}` } },
@@ -144,8 +174,20 @@ export async function runHttpRequestNode(
 		items,
 		mode: 'manual',
 	});
-	if (run.status !== 'success') throw new Error(`HTTP Request: execution ${run.status}: ${run.error?.message}`);
-	return run.outputOf('HTTP Request');
+	const out = run.status === 'success' ? run.outputOf('HTTP Request') : [];
+	return { status: run.status, out, error: run.error?.message };
+}
+
+/** HTTP Request with `batching`; throws unless it succeeded. */
+export async function runHttpRequestNode(
+	kit: HttpRequestKit,
+	target: Target,
+	items: INodeExecutionData[],
+	batching: { batchSize: number; batchInterval: number } | undefined,
+) {
+	const run = await runHttpRequestNodeWith(kit, target, items, batching);
+	if (run.status !== 'success') throw new Error(`HTTP Request: execution ${run.status}: ${run.error}`);
+	return run.out;
 }
 
 // ---- (c) raw undici -------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import { readRequestOptions } from '../descriptions/requestOptions';
 import { asNodeError, errorItem } from '../helpers/errorItems';
 import { mapConcurrent } from '../helpers/pool';
 import { createApiClient } from '../transport/client';
+import { MAX_BODY_BYTES_IN_FLIGHT } from '../transport/limiter';
 import { redactError, redactValue } from '../transport/redact';
 import { DEFAULT_RETRY_SETTINGS } from '../transport/retry';
 import { isVerdictRoutingOn, routeByVerdict } from '../verdict/outputs';
@@ -36,6 +37,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const client = createApiClient(this, {
 		retry: { ...DEFAULT_RETRY_SETTINGS, maxRetries },
 		signal: this.getExecutionCancelSignal(),
+		limiter: { adaptive: concurrency.adaptive, maxLimit: concurrency.limit, maxBytesInFlight: MAX_BODY_BYTES_IN_FLIGHT },
 	});
 	const routing = isVerdictRoutingOn.call(this, run.verdict);
 
@@ -54,9 +56,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	};
 
-	// Results keep input order whatever the concurrency.
+	// Results keep input order whatever the concurrency. Up to the cap items run at once; the client's
+	// limiter decides how many of their requests are in flight (items wait for it in input order).
 	const indexes = this.getInputData().map((_, itemIndex) => itemIndex);
-	const results = (await mapConcurrent(indexes, concurrency, processItem)).flat();
+	const results = (await mapConcurrent(indexes, concurrency.limit, processItem)).flat();
 	const settled = await run.settle?.call(this, results, routing);
 	if (settled) return settled;
 

@@ -1,13 +1,32 @@
-/** The node-level Request Options (how many items run at once, how often a request is retried) and their reader. */
+/**
+ * The node-level Request Options (how many requests run at once, how often one is retried, how large an
+ * image may be) and their reader.
+ */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { clampInteger } from '../helpers/numbers';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../transport/retry';
 
-/** Default number of items processed at once; 1 sends them one after another. */
-export const DEFAULT_CONCURRENCY = 5;
-/** Upper bound of the option; far above what one service usually allows per client. */
-export const MAX_CONCURRENCY = 200;
+/**
+ * What Fixed Concurrency falls back to when its value is not a number: the old default (Concurrency 5),
+ * so a workflow saved with the option keeps what it did.
+ */
+export const DEFAULT_FIXED_CONCURRENCY = 5;
+/**
+ * Default cap of the adaptive limit. At 200 ms per request, 100 in flight is 500 requests/s, about what
+ * one n8n process can prepare per second for this node (measured: `npm run bench`), so a higher cap
+ * buys little; and 100 open connections is a load one client can decently put on a service that has
+ * not said no (it still backs off at the first 429/503).
+ */
+export const DEFAULT_MAX_CONCURRENCY = 500;
+/** Upper bound of both options; far above what one service usually allows per client. */
+export const MAX_CONCURRENCY = 1000;
+/**
+ * Largest image sent (Base64 and Binary File inputs; for Image URL the service downloads it). The spec
+ * names no limit; 20 MB covers camera photos and is the request limit of common vision APIs. Settable.
+ */
+export const DEFAULT_MAX_IMAGE_MB = 20;
+export const MAX_IMAGE_MB_LIMIT = 200;
 
 export const requestOptionsProperty: INodeProperties = {
 	displayName: 'Request Options',
@@ -17,13 +36,23 @@ export const requestOptionsProperty: INodeProperties = {
 	default: {},
 	options: [
 		{
-			displayName: 'Concurrency',
+			// Internal name kept from the first release: a workflow saved with it keeps exactly that concurrency.
+			displayName: 'Fixed Concurrency',
 			name: 'concurrency',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
-			default: DEFAULT_CONCURRENCY,
+			default: DEFAULT_FIXED_CONCURRENCY,
 			description:
-				'How many items are sent to the service at the same time. 1 sends them one after another. Output order and item pairing stay the same.',
+				'Send exactly this many items at a time instead of adapting to the service (Max Concurrency is then ignored). Without this option the node starts with a few requests, grows while the service answers quickly and slows down on 429, 503, timeouts or rising latency.',
+		},
+		{
+			displayName: 'Max Concurrency',
+			name: 'maxConcurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+			default: DEFAULT_MAX_CONCURRENCY,
+			description:
+				'The most requests the adaptive concurrency sends at a time. Lower it when the service or your plan allows fewer parallel requests, or to leave room for other workflows.',
 		},
 		{
 			displayName: 'Max Retries',
@@ -34,19 +63,43 @@ export const requestOptionsProperty: INodeProperties = {
 			description:
 				'How often a failed request is tried again (429 and 503 wait for Retry-After, others back off). Submissions are only re-sent when the service cannot have acted on them, so nothing is moderated twice.',
 		},
+		{
+			displayName: 'Max Image Size (MB)',
+			name: 'maxImageSizeMb',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_IMAGE_MB_LIMIT, numberPrecision: 0 },
+			default: DEFAULT_MAX_IMAGE_MB,
+			description:
+				'A Base64 or Binary File image larger than this fails its item before anything is sent. Image URLs are not checked: the service downloads them.',
+		},
 	],
 };
 
-export interface RequestOptions {
-	concurrency: number;
-	maxRetries: number;
+/** Adaptive: the limit grows and shrinks up to `limit`. Fixed: exactly `limit`. */
+export interface ConcurrencySetting {
+	adaptive: boolean;
+	limit: number;
 }
+
+export interface RequestOptions {
+	concurrency: ConcurrencySetting;
+	maxRetries: number;
+	maxImageBytes: number;
+}
+
+const isSet = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 /** The settings of this node run (read from item 0: they shape the whole run); defaults for what is not set. */
 export function readRequestOptions(ctx: Pick<IExecuteFunctions, 'getNodeParameter'>): RequestOptions {
 	const raw = (ctx.getNodeParameter(requestOptionsProperty.name, 0, {}) as IDataObject | null) ?? {};
+	// n8n stores only the options a user added, so `concurrency` is present exactly when Fixed was chosen.
+	const concurrency: ConcurrencySetting = isSet(raw.concurrency)
+		? { adaptive: false, limit: clampInteger(raw.concurrency, 1, MAX_CONCURRENCY, DEFAULT_FIXED_CONCURRENCY) }
+		: { adaptive: true, limit: clampInteger(raw.maxConcurrency, 1, MAX_CONCURRENCY, DEFAULT_MAX_CONCURRENCY) };
 	return {
-		concurrency: clampInteger(raw.concurrency, 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY),
+		concurrency,
 		maxRetries: clampInteger(raw.maxRetries, 0, MAX_RETRIES_LIMIT, DEFAULT_MAX_RETRIES),
+		maxImageBytes:
+			clampInteger(raw.maxImageSizeMb, 1, MAX_IMAGE_MB_LIMIT, DEFAULT_MAX_IMAGE_MB) * 1024 * 1024,
 	};
 }

@@ -16,7 +16,9 @@ import { parseBaseUrl } from './baseUrl';
 import { addSecrets, redact } from './redact';
 import { addNote, apiError, networkError } from './errors';
 import { encodeLargeJsonBody } from './jsonBody';
-import { networkErrorCode } from './retry';
+import { RequestLimiter } from './limiter';
+import type { LimiterSettings, SendOutcome } from './limiter';
+import { networkErrorCode, parseRetryAfter } from './retry';
 import type { RetrySettings, TryOutcome } from './retry';
 import { retryNote, withRetries } from './retryLoop';
 
@@ -48,10 +50,17 @@ export interface ClientSettings {
 	retry: RetrySettings;
 	/** Once aborted, nothing more is sent and no retry waits (the execution's cancel signal). */
 	signal?: AbortSignal;
+	/** Requests and body bytes in flight for this client (one node run); unlimited when absent. */
+	limiter?: LimiterSettings;
 }
 
 export interface ApiClient {
 	request<T = IDataObject>(request: ApiRequest): Promise<ApiResponse<T>>;
+	/**
+	 * Waits until `bytes` of request body fit in this run's budget and returns the release; called before
+	 * a large body (a binary image) is read, so a grown limit cannot hold many of them at once.
+	 */
+	reserveBodyBytes(bytes: number): Promise<() => void>;
 	/** The credential's Callback Secret; '' when it is not set. */
 	callbackSecret(): Promise<string>;
 	/**
@@ -71,6 +80,20 @@ interface FullResponse {
 // 5 minutes, as n8n's HTTP Request node. A timed-out GET is retried, a timed-out POST is not (it may
 // have been acted on).
 const REQUEST_TIMEOUT_MS = 300_000;
+
+/** Network failures that suggest an overloaded service (as opposed to nothing listening at all). */
+const OVERLOAD_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED', 'ECONNRESET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** What one answer tells the limiter about the service's load. */
+function loadSignal(response: FullResponse, latencyMs: number): SendOutcome {
+	const status = response.statusCode;
+	if (status === 429 || status === 503) {
+		return { kind: 'throttled', retryAfterMs: parseRetryAfter(response.headers?.['retry-after']) };
+	}
+	if (status === 502 || status === 504) return { kind: 'overloaded' };
+	if (status >= 500) return { kind: 'neutral' };
+	return { kind: 'success', latencyMs };
+}
 
 /** A non-2xx response as the retry policy sees it; undefined for a success. */
 function statusOutcome(response: FullResponse): TryOutcome | undefined {
@@ -118,8 +141,22 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 	};
 
 	const cancelled = () => new NodeOperationError(ctx.getNode(), 'The execution was cancelled');
+	// One limiter per client, so the run's items share its limit and its Retry-After pause.
+	const limiter = settings.limiter ? new RequestLimiter(settings.limiter, { now: Date.now, sleep }) : undefined;
+	// The limiter's waits fail only when the run is cancelled.
+	const waitFor = async <W>(wait: Promise<W>): Promise<W> => {
+		try {
+			return await wait;
+		} catch {
+			throw cancelled();
+		}
+	};
 
 	return {
+		async reserveBodyBytes(bytes: number) {
+			if (!limiter) return () => {};
+			return await waitFor(limiter.reserveBytes(bytes, signal));
+		},
 		secrets,
 		async callbackSecret(): Promise<string> {
 			const value = (await readCredential()).data?.callbackSecret;
@@ -144,9 +181,20 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 			const run = await withRetries(request.method, retry, {
 				send: async () => {
 					if (signal?.aborted) throw cancelled();
-					return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
+					const permit = limiter ? await waitFor(limiter.acquire(signal)) : undefined;
+					const started = Date.now();
+					const pending = ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
 						credentialsDecrypted,
-					})) as FullResponse;
+					}) as Promise<FullResponse>;
+					// The limiter learns from every answer and failure; the caller gets them unchanged.
+					pending.then(
+						(response) => permit?.release(loadSignal(response, Date.now() - started)),
+						(error: unknown) => {
+							const code = networkErrorCode(error);
+							permit?.release({ kind: code !== undefined && OVERLOAD_CODES.has(code) ? 'overloaded' : 'neutral' });
+						},
+					);
+					return await pending;
 				},
 				statusOf: statusOutcome,
 				sleep: async (ms) => {

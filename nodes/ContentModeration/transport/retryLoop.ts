@@ -66,7 +66,7 @@ export function retryNote(
 ): string | undefined {
 	const tries = `${retries + 1} ${retries === 0 ? 'try' : 'tries'}`;
 	if (stoppedBecause === 'exhausted') {
-		return `Gave up after ${tries}; raise Max Retries or lower Concurrency.`;
+		return `Gave up after ${tries}; raise Max Retries or lower Max Concurrency (or Fixed Concurrency).`;
 	}
 	if (stoppedBecause === 'retry-after-too-long' && retryAfterMs !== undefined) {
 		return `The service asked to wait ${Math.ceil(retryAfterMs / 1000)} s before trying again, longer than the ${Math.round(maxDelayMs / 1000)} s this node waits at most; stopped after ${tries}.`;

@@ -1,7 +1,8 @@
 /** Reads a parameter, checks it, and throws a NodeOperationError for the item when the check fails. */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { readRequestOptions } from '../descriptions/requestOptions';
 import { checkHttpUrl, checkId, InputProblem, isProblem, normalizeBase64 } from './checks';
 
 type ImageInputType = 'url' | 'base64' | 'binary';
@@ -34,23 +35,56 @@ export function optionalString(value: unknown): string | undefined {
 	return text === '' ? undefined : text;
 }
 
+/** What reading an image may wait for: room for its body in the run's byte budget. */
+export interface ImageBudget {
+	reserveBodyBytes(bytes: number): Promise<() => void>;
+}
+
+/** The image string the service accepts, and the release of the body bytes it holds (call after sending). */
+export interface ImageInput {
+	image: string;
+	release: () => void;
+}
+
+const MB = 1024 * 1024;
+const formatMb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+
+/** Refuses an image larger than Request Options > Max Image Size before anything is sent. */
+function checkImageSize(ctx: IExecuteFunctions, itemIndex: number, bytes: number, maxBytes: number): void {
+	if (bytes <= maxBytes) return;
+	fail(
+		ctx,
+		itemIndex,
+		`The image is ${formatMb(bytes)}, larger than Max Image Size (${Math.round(maxBytes / MB)} MB)`,
+		'Nothing was sent. Resize or compress the image first (for example with the Edit Image node), or raise Request Options > Max Image Size (MB) if the service accepts larger images.',
+	);
+}
+
 /**
- * The image string the service accepts (URL or plain base64) from the image input parameters:
- * `inputType`, `imageUrl`, `imageBase64`, `binaryPropertyName`.
+ * The image the service accepts (URL or plain base64) from the image input parameters: `inputType`,
+ * `imageUrl`, `imageBase64`, `binaryPropertyName`. A binary image waits for room in `budget` before it
+ * is read, so a run holds a bounded number of large bodies at once.
  */
-export async function readImage(ctx: IExecuteFunctions, itemIndex: number): Promise<string> {
+export async function readImage(ctx: IExecuteFunctions, itemIndex: number, budget: ImageBudget): Promise<ImageInput> {
 	const inputType = ctx.getNodeParameter('inputType', itemIndex, 'url') as ImageInputType;
+	const noRelease = () => {};
 	if (inputType === 'url') {
-		return ensure(ctx, itemIndex, checkHttpUrl(ctx.getNodeParameter('imageUrl', itemIndex, ''), 'Image URL'));
+		const url = ensure(ctx, itemIndex, checkHttpUrl(ctx.getNodeParameter('imageUrl', itemIndex, ''), 'Image URL'));
+		return { image: url, release: noRelease };
 	}
 	if (inputType === 'base64') {
-		return ensure(
+		const text = ensure(
 			ctx,
 			itemIndex,
 			normalizeBase64(ctx.getNodeParameter('imageBase64', itemIndex, ''), 'Image (Base64)'),
 		);
+		checkImageSize(ctx, itemIndex, decodedLength(text), readRequestOptions(ctx).maxImageBytes);
+		// Already in memory as the parameter's value: nothing new to reserve.
+		return { image: text, release: noRelease };
 	}
-	if (inputType === 'binary') return await readBinaryAsBase64(ctx, itemIndex);
+	if (inputType === 'binary') {
+		return await readBinaryAsBase64(ctx, itemIndex, budget, readRequestOptions(ctx).maxImageBytes);
+	}
 	return fail(
 		ctx,
 		itemIndex,
@@ -59,7 +93,30 @@ export async function readImage(ctx: IExecuteFunctions, itemIndex: number): Prom
 	);
 }
 
-async function readBinaryAsBase64(ctx: IExecuteFunctions, itemIndex: number): Promise<string> {
+function decodedLength(base64: string): number {
+	const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+	return Math.floor((base64.length * 3) / 4) - padding;
+}
+
+/** The binary's size without reading it: n8n records `bytes`; stored binaries have metadata; else the inline data. */
+async function binarySize(ctx: IExecuteFunctions, binary: IBinaryData): Promise<number | undefined> {
+	if (typeof binary.bytes === 'number') return binary.bytes;
+	if (binary.id) {
+		try {
+			return (await ctx.helpers.getBinaryMetadata(binary.id)).fileSize;
+		} catch {
+			return undefined;
+		}
+	}
+	return typeof binary.data === 'string' ? decodedLength(binary.data) : undefined;
+}
+
+async function readBinaryAsBase64(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	budget: ImageBudget,
+	maxImageBytes: number,
+): Promise<ImageInput> {
 	const property = String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim();
 	const binary = ctx.getInputData()[itemIndex]?.binary ?? {};
 	if (property === '' || !(property in binary)) {
@@ -73,17 +130,30 @@ async function readBinaryAsBase64(ctx: IExecuteFunctions, itemIndex: number): Pr
 				: 'The input item has no binary data at all. Add a node that reads or downloads the image (for example Read/Write Files from Disk or HTTP Request with Response Format "File") before this node.',
 		);
 	}
-	// Stored binaries keep only a reference in `.data` (filesystem, database, S3 modes): read the bytes.
-	const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
-	if (bytes.length === 0) {
-		fail(
-			ctx,
-			itemIndex,
-			`The binary property "${property}" is empty`,
-			'Check the node that produced the file: it holds 0 bytes.',
-		);
+	const known = await binarySize(ctx, binary[property]);
+	if (known !== undefined) checkImageSize(ctx, itemIndex, known, maxImageBytes);
+	// Room for the base64 body before the bytes are read.
+	const release = await budget.reserveBodyBytes(Math.ceil((known ?? 0) / 3) * 4);
+	let handedOver = false;
+	try {
+		// Stored binaries keep only a reference in `.data` (filesystem, database, S3 modes): read the bytes.
+		const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
+		if (bytes.length === 0) {
+			fail(
+				ctx,
+				itemIndex,
+				`The binary property "${property}" is empty`,
+				'Check the node that produced the file: it holds 0 bytes.',
+			);
+		}
+		checkImageSize(ctx, itemIndex, bytes.length, maxImageBytes);
+		const image = bytes.toString('base64');
+		handedOver = true;
+		return { image, release };
+	} finally {
+		// A failed read gives its room back at once; a read image keeps it until its request is answered.
+		if (!handedOver) release();
 	}
-	return bytes.toString('base64');
 }
 
 /** The `options` collection of an operation, as an object. */

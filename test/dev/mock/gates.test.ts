@@ -113,3 +113,27 @@ describe('rate limit', () => {
 		expect((await submit(100)).status).toBe(200);
 	});
 });
+
+describe('token-bucket rate limit', () => {
+	afterEach(() => mock.service.configure({ rateLimitBurst: 0 }));
+
+	it('accepts a burst of rateLimitBurst, then refills at rateLimit per second; Retry-After in whole seconds', async () => {
+		mock.service.configure({ rateLimit: 20, rateLimitBurst: 4 });
+		const burst = await Promise.all(Array.from({ length: 7 }, (_, i) => submit(i)));
+		expect(burst.filter((r) => r.status === 200)).toHaveLength(4);
+		const limited = burst.filter((r) => r.status === 429);
+		expect(limited).toHaveLength(3);
+		for (const response of limited) {
+			// The next token comes in 50 ms; HTTP's delay-seconds are whole seconds.
+			expect(response.headers['retry-after']).toBe('1');
+			expect(response.body.error).toMatchObject({ status: 429, code: 'rate_limited' });
+		}
+		// 20 per second: one token per 50 ms, so 2 after 120 ms (3 if the machine is slow), never a full bucket.
+		await new Promise((resolve) => setTimeout(resolve, 120));
+		const next = await Promise.all(Array.from({ length: 4 }, (_, i) => submit(100 + i)));
+		const accepted = next.filter((r) => r.status === 200).length;
+		expect(accepted).toBeGreaterThanOrEqual(2);
+		expect(accepted).toBeLessThan(4);
+		expect(mock.service.submissionLog).toHaveLength(4 + accepted);
+	});
+});

@@ -81,3 +81,18 @@ describe('records', () => {
 		expect(mock.service.callbacks).toHaveLength(0);
 	});
 });
+
+describe('traffic', () => {
+	it('counts requests in flight at the service, and their peak', async () => {
+		mock.service.configure({ latencyMs: 100 });
+		const pending = Promise.all(Array.from({ length: 6 }, (_, i) => submit(i)));
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		expect(mock.service.traffic.inFlight).toBe(6);
+		await pending;
+		expect(mock.service.traffic).toEqual({ inFlight: 0, peakInFlight: 6 });
+		await Promise.all([submit(10), submit(11)]);
+		expect(mock.service.traffic.peakInFlight).toBe(6);
+		mock.service.reset();
+		expect(mock.service.traffic.peakInFlight).toBe(0);
+	});
+});

@@ -139,7 +139,6 @@ export async function execute(
 	const deferred = deferredModes.includes(mode);
 
 	// All checks happen before the request; only the options that are set are sent.
-	const image = await readImage(this, itemIndex);
 	const requestOptions: IDataObject = {};
 	const meta = ensure(this, itemIndex, parseMetaJson(options.meta, 'Metadata (JSON)'));
 	if (meta !== undefined) requestOptions.meta = meta as IDataObject;
@@ -159,12 +158,20 @@ export async function execute(
 	}
 	if (deferred) requestOptions.defer = true;
 
+	// Last, as it may wait for room in the run's byte budget; released once the request is answered.
+	const { image, release } = await readImage(this, itemIndex, client);
+
 	const body: IDataObject = { image };
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;
 
 	// The key and n8n's resume token in a Wait for Callback URL open the waiting execution: never in an error.
 	const secrets = mode === WAIT_CALLBACK_MODE && callbackUrl ? callbackSecrets(callbackUrl) : undefined;
-	const response = await client.request({ method: 'POST', path: '/image', body, itemIndex, secrets });
+	let response;
+	try {
+		response = await client.request<IDataObject>({ method: 'POST', path: '/image', body, itemIndex, secrets });
+	} finally {
+		release();
+	}
 	// Wait for Callback: the answers ({id}) are settled together once every item is submitted (settle).
 	if (mode !== 'deferredWait') return response.body;
 

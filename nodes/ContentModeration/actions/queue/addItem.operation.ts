@@ -58,27 +58,37 @@ export async function execute(
 	// Identifier path parameters have at least 3 characters (spec 8), this one too.
 	const queueId = getId(this, itemIndex, 'queueId', 'Queue ID');
 	const type = this.getNodeParameter('contentType', itemIndex, 'text') as 'text' | 'image';
-	const content =
-		type === 'image'
-			? await readImage(this, itemIndex)
-			: ensure(
-					this,
-					itemIndex,
-					checkNotEmpty(
-						this.getNodeParameter('text', itemIndex, ''),
-						'Text',
-						'Enter the text to moderate, or map it from a previous node (for example {{ $json.comment }}).',
-					),
-				);
-
 	const options = getOptions(this, itemIndex);
-	const body: IDataObject = { type, content };
+	const fields: IDataObject = {};
 	const meta = optionalString(options.meta);
-	if (meta !== undefined) body.meta = meta;
+	if (meta !== undefined) fields.meta = meta;
 	const actorId = optionalString(options.actorId);
-	if (actorId !== undefined) body.actorId = actorId;
+	if (actorId !== undefined) fields.actorId = actorId;
 
-	const response = await client.request({ method: 'POST', path: `/queues/${pathSegment(queueId)}`, body, itemIndex });
+	// An image is read last, as it may wait for room in the run's byte budget; released once answered.
+	const { image, release } =
+		type === 'image'
+			? await readImage(this, itemIndex, client)
+			: { image: undefined, release: () => {} };
+	const content =
+		image ??
+		ensure(
+			this,
+			itemIndex,
+			checkNotEmpty(
+				this.getNodeParameter('text', itemIndex, ''),
+				'Text',
+				'Enter the text to moderate, or map it from a previous node (for example {{ $json.comment }}).',
+			),
+		);
+	const body: IDataObject = { type, content, ...fields };
+
+	let response;
+	try {
+		response = await client.request<IDataObject>({ method: 'POST', path: `/queues/${pathSegment(queueId)}`, body, itemIndex });
+	} finally {
+		release();
+	}
 	// queueId is added so that a following Queue > Get Item can use {{ $json.queueId }} and {{ $json.id }}.
 	return { ...response.body, queueId };
 }

@@ -21,15 +21,19 @@ describe('Image > Moderate under injected faults (10% 503, 5% 429, with Retry-Af
 		await mock?.stop();
 	});
 
-	it('moderates every item exactly once, in order, paired to its input', async () => {
-		const items = imageItems(ITEMS, 'faults');
+	it.each([
+		['the default (adaptive concurrency, shared Retry-After pause)', {}],
+		['Fixed Concurrency 20', { concurrency: 20 }],
+	])('%s: moderates every item exactly once, in order, paired to its input', async (label, concurrency) => {
+		mock.reset();
+		const items = imageItems(ITEMS, `faults-${label.length}`);
 		const run = await runWorkflow({
 			nodes: [
 				moderationNode(
 					moderateUrlParameters({
 						options: { actorId: '={{ "actor-" + $json.index }}', meta: '={{ JSON.stringify({ i: $json.index }) }}' },
 						// 10 retries: at 15% faults an item then fails with odds 0.15^11 (about 1e-9), so the test is not flaky.
-						requestOptions: { concurrency: 20, maxRetries: 10 },
+						requestOptions: { ...concurrency, maxRetries: 10 },
 					}),
 				),
 			],
@@ -66,5 +70,5 @@ describe('Image > Moderate under injected faults (10% 503, 5% 429, with Retry-Af
 		expect(counts.filter(([key]) => key.startsWith('meta:'))).toHaveLength(ITEMS);
 		expect(counts.filter(([key]) => key.startsWith('hash:'))).toHaveLength(ITEMS);
 		expect(counts.filter(([, n]) => n !== 1)).toEqual([]);
-	}, 60_000); // About 11 s here; the bound leaves room for a loaded CI machine.
+	}, 60_000); // About 11 s each here; the bound leaves room for a loaded CI machine.
 });

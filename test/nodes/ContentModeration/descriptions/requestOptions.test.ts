@@ -1,32 +1,61 @@
 import {
-	DEFAULT_CONCURRENCY,
+	DEFAULT_FIXED_CONCURRENCY,
+	DEFAULT_MAX_CONCURRENCY,
+	DEFAULT_MAX_IMAGE_MB,
 	MAX_CONCURRENCY,
 	readRequestOptions,
+	requestOptionsProperty,
 } from '../../../../nodes/ContentModeration/descriptions/requestOptions';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../../../../nodes/ContentModeration/transport/retry';
 
 /** What the node reads when Request Options holds `raw` (n8n hands the collection to getNodeParameter). */
 const read = (raw: unknown) => readRequestOptions({ getNodeParameter: (() => raw) as never });
+const MB = 1024 * 1024;
 
 describe('readRequestOptions', () => {
-	it('uses the defaults when nothing is set', () => {
-		expect(read({})).toEqual({ concurrency: DEFAULT_CONCURRENCY, maxRetries: DEFAULT_MAX_RETRIES });
-		expect(read(null)).toEqual({ concurrency: DEFAULT_CONCURRENCY, maxRetries: DEFAULT_MAX_RETRIES });
+	it('uses the defaults when nothing is set: adaptive up to Max Concurrency', () => {
+		const defaults = {
+			concurrency: { adaptive: true, limit: DEFAULT_MAX_CONCURRENCY },
+			maxRetries: DEFAULT_MAX_RETRIES,
+			maxImageBytes: DEFAULT_MAX_IMAGE_MB * MB,
+		};
+		expect(read({})).toEqual(defaults);
+		expect(read(null)).toEqual(defaults);
+	});
+
+	it('keeps a workflow saved with Concurrency exactly as it was: Fixed at that number', () => {
+		// n8n stores a collection's options only when the user added them: {concurrency: 5} is a choice.
+		expect(read({ concurrency: 5 }).concurrency).toEqual({ adaptive: false, limit: 5 });
+		expect(read({ concurrency: 5, maxConcurrency: 50 }).concurrency).toEqual({ adaptive: false, limit: 5 });
+		// The option's default (what the editor puts in when it is added) is the old default.
+		const option = requestOptionsProperty.options!.find((o) => 'name' in o && o.name === 'concurrency');
+		expect(option).toMatchObject({ default: DEFAULT_FIXED_CONCURRENCY });
 	});
 
 	it.each([
-		[undefined, DEFAULT_CONCURRENCY],
-		['', DEFAULT_CONCURRENCY],
-		['abc', DEFAULT_CONCURRENCY],
-		[NaN, DEFAULT_CONCURRENCY],
+		['abc', DEFAULT_FIXED_CONCURRENCY],
+		[NaN, DEFAULT_FIXED_CONCURRENCY],
 		[0, 1],
 		[-4, 1],
 		[1, 1],
 		[3.9, 3],
 		['12', 12],
 		[1e9, MAX_CONCURRENCY],
-	])('Concurrency %p -> %p', (input, expected) => {
-		expect(read({ concurrency: input }).concurrency).toBe(expected);
+	])('Fixed Concurrency %p -> %p', (input, expected) => {
+		expect(read({ concurrency: input }).concurrency).toEqual({ adaptive: false, limit: expected });
+	});
+
+	it.each([undefined, null, ''])('Fixed Concurrency %p is not set: adaptive', (input) => {
+		expect(read({ concurrency: input }).concurrency.adaptive).toBe(true);
+	});
+
+	it.each([
+		[undefined, DEFAULT_MAX_CONCURRENCY],
+		[0, 1],
+		['30', 30],
+		[1e9, MAX_CONCURRENCY],
+	])('Max Concurrency %p -> adaptive up to %p', (input, expected) => {
+		expect(read({ maxConcurrency: input }).concurrency).toEqual({ adaptive: true, limit: expected });
 	});
 
 	it.each([
@@ -39,5 +68,14 @@ describe('readRequestOptions', () => {
 		[1e9, MAX_RETRIES_LIMIT],
 	])('Max Retries %p -> %p', (input, expected) => {
 		expect(read({ maxRetries: input }).maxRetries).toBe(expected);
+	});
+
+	it.each([
+		[undefined, DEFAULT_MAX_IMAGE_MB],
+		[1, 1],
+		['50', 50],
+		[0, 1],
+	])('Max Image Size %p MB -> %p MB', (input, expected) => {
+		expect(read({ maxImageSizeMb: input }).maxImageBytes).toBe(expected * MB);
 	});
 });

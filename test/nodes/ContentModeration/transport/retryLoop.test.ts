@@ -98,7 +98,7 @@ describe('withRetries', () => {
 describe('retryNote', () => {
 	it('says how often it tried when it gave up', () => {
 		expect(retryNote('POST', status(429), 3, 'exhausted')).toBe(
-			'Gave up after 4 tries; raise Max Retries or lower Concurrency.',
+			'Gave up after 4 tries; raise Max Retries or lower Max Concurrency (or Fixed Concurrency).',
 		);
 	});
 

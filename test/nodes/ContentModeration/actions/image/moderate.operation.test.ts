@@ -92,6 +92,30 @@ describe('Image > Moderate, immediate', () => {
 	});
 });
 
+describe('Image > Moderate, Max Image Size', () => {
+	const MB = 1024 * 1024;
+	const bigPng = () => Buffer.concat([makePng('cat'), Buffer.alloc(Math.round(1.5 * MB), 7)]);
+
+	it.each([
+		['Binary File', { inputType: 'binary', binaryPropertyName: 'data' }, () => binaryItem(bigPng())],
+		['Base64', { inputType: 'base64', imageBase64: '={{ $json.b64 }}' }, () => ({ json: { b64: bigPng().toString('base64') } })],
+	])('%s: an image over it fails its item before anything is sent, naming the option', async (_label, input, item) => {
+		const run = await mock.run(moderate({ ...input, requestOptions: { maxImageSizeMb: 1 } }), [item()]);
+		expect(run.status).toBe('error');
+		expect(imagePosts()).toHaveLength(0);
+		const error = nodeError(run);
+		expect(error?.message).toMatch(/^The image is 1\.5 MB, larger than Max Image Size \(1 MB\)/);
+		expect(error?.description).toContain('Max Image Size (MB)');
+		expect(error?.description).toContain('Nothing was sent');
+	});
+
+	it('accepts the same image at the default (20 MB)', async () => {
+		const run = await mock.run(moderate({ inputType: 'binary', binaryPropertyName: 'data' }), [binaryItem(bigPng())]);
+		expect(run.status).toBe('success');
+		expect(imagePosts()).toHaveLength(1);
+	});
+});
+
 describe('Image > Moderate, deferred modes', () => {
 	it('deferred: sends defer true (and the callback URL) and outputs only the id', async () => {
 		const run = await mock.run(

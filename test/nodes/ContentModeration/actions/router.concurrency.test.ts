@@ -1,0 +1,120 @@
+/**
+ * What the node promises about load on the service, checked where it counts: at the mock service
+ * (requests in flight counted by the server), through n8n-core's real engine.
+ *   - Fixed Concurrency N: exactly N in flight, never more;
+ *   - adaptive (the default): starts at INITIAL_LIMIT, grows, never passes Max Concurrency;
+ *   - one shared Retry-After pause: after a 429 no new request of the run reaches the service until the
+ *     time it named; every item still succeeds once, in order, paired;
+ *   - bytes in flight: large binary images are sent a few at a time whatever the request limit.
+ */
+import { randomBytes } from 'node:crypto';
+
+import { makePng } from '../../../../dev/mock/png';
+import { startMockService, type MockService } from '../../../../dev/mock/server';
+import { INITIAL_LIMIT, MAX_BODY_BYTES_IN_FLIGHT } from '../../../../nodes/ContentModeration/transport/limiter';
+import { imageItems } from '../../../bench/workloads';
+import { binaryItem, moderateUrlParameters, moderationNode, runWorkflow } from '../../../helpers/engine';
+
+let mock: MockService;
+
+beforeAll(async () => {
+	mock = await startMockService({ maxBodyBytes: 32 * 1024 * 1024 });
+});
+afterAll(async () => {
+	await mock?.stop();
+});
+beforeEach(() => {
+	mock.configure({ latencyMs: 0, rateLimit: 0, rateLimitBurst: 0 });
+	mock.reset();
+});
+
+const credentials = () => ({ contentModerationApi: { baseUrl: mock.url, accessToken: mock.token } });
+
+async function moderate(count: number, tag: string, requestOptions: Record<string, unknown>) {
+	const items = imageItems(count, tag);
+	const run = await runWorkflow({
+		nodes: [
+			moderationNode(
+				moderateUrlParameters({
+					options: { actorId: '={{ "actor-" + $json.index }}' },
+					requestOptions: requestOptions as never,
+				}),
+			),
+		],
+		credentials: credentials(),
+		items,
+	});
+	expect([run.error?.message, run.error?.description]).toEqual([undefined, undefined]);
+	const out = run.outputOf('Content Moderation');
+	expect(out).toHaveLength(count);
+	out.forEach((item, i) => {
+		expect(item.pairedItem).toEqual({ item: i });
+		expect(typeof item.json.isSafe).toBe('boolean');
+	});
+	// Each item was acted on exactly once.
+	expect(mock.submissionLog).toHaveLength(count);
+	expect([...mock.submissions.values()].every((n) => n === 1)).toBe(true);
+	return out;
+}
+
+describe('requests in flight, counted at the service', () => {
+	it('Fixed Concurrency N keeps exactly N in flight', async () => {
+		mock.configure({ latencyMs: 40 });
+		await moderate(60, 'fixed', { concurrency: 7 });
+		expect(mock.traffic.peakInFlight).toBe(7);
+	});
+
+	it('the default starts at INITIAL_LIMIT, grows while answers are healthy, and stops at Max Concurrency', async () => {
+		mock.configure({ latencyMs: 150 });
+		await moderate(120, 'adaptive-cap', { maxConcurrency: 24 });
+		const arrivals = mock.requests.map((r) => r.time).sort((a, b) => a - b);
+		// Nothing was answered before 150 ms: what arrived by then is the first round.
+		expect(arrivals.filter((t) => t < arrivals[0] + 120)).toHaveLength(INITIAL_LIMIT);
+		expect(mock.traffic.peakInFlight).toBe(24);
+	});
+});
+
+describe('one shared Retry-After pause', () => {
+	it('after a 429 no new request of the run reaches the service until Retry-After has passed', async () => {
+		// A token bucket of 5 requests refilled at 40/s: the first round of 10 overruns it. More items than
+		// the first round, so that a node pausing only the throttled items would go on sending the others.
+		mock.configure({ latencyMs: 30, rateLimit: 40, rateLimitBurst: 5 });
+		await moderate(60, 'pause', { maxConcurrency: 20, maxRetries: 10 });
+
+		const posts = mock.requests.filter((r) => r.method === 'POST').sort((a, b) => a.time - b.time);
+		const first429 = posts.find((r) => r.status === 429)!;
+		expect(first429).toBeDefined();
+		// The client sees that 429 after the latency; Retry-After is 1 s. Requests let through before it was
+		// seen still arrive a little later (n8n's request helper takes up to ~100 ms per request on a busy
+		// machine, seen here); then nothing until the second has passed.
+		const seenAt = first429.time + 30;
+		const during = posts.filter((r) => r.time > seenAt + 300 && r.time < seenAt + 950);
+		expect(during).toEqual([]);
+		expect(posts.filter((r) => r.time >= seenAt + 1000).length).toBeGreaterThan(0);
+		expect(posts.filter((r) => r.status === 200)).toHaveLength(60);
+	});
+});
+
+describe('bytes in flight', () => {
+	it('sends large binary images only as many at a time as the byte budget holds', async () => {
+		mock.configure({ latencyMs: 300 });
+		// 13 MB images are 17.3 MB of base64: three fit in the 64 MB budget, four do not.
+		const imageBytes = 13 * 1024 * 1024;
+		const perBody = Math.ceil(imageBytes / 3) * 4;
+		expect(3 * perBody).toBeLessThanOrEqual(MAX_BODY_BYTES_IN_FLIGHT);
+		expect(4 * perBody).toBeGreaterThan(MAX_BODY_BYTES_IN_FLIGHT);
+		const png = makePng('cat');
+		const items = Array.from({ length: 6 }, (_, i) =>
+			binaryItem(Buffer.concat([png, randomBytes(imageBytes - png.length)]), { json: { index: i } }),
+		);
+		const run = await runWorkflow({
+			nodes: [moderationNode({ resource: 'image', operation: 'moderate', inputType: 'binary', binaryPropertyName: 'data', mode: 'immediate' })],
+			credentials: credentials(),
+			items,
+		});
+		expect([run.error?.message, run.error?.description]).toEqual([undefined, undefined]);
+		const out = run.outputOf('Content Moderation');
+		expect(out.map((item) => item.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
+		expect(mock.traffic.peakInFlight).toBe(3);
+	}, 60_000);
+});

@@ -1,0 +1,301 @@
+/**
+ * The per-run limiter, driven by a fake clock: growth (slow start, then additive), backoff (429/503,
+ * timeouts, latency), the shared Retry-After pause, the hold below a refused level, the cap, the byte
+ * budget, Fixed mode and cancel.
+ */
+import {
+	AbortedWait,
+	HOLD_MS,
+	INITIAL_LIMIT,
+	RequestLimiter,
+	SLOW_START_STEP,
+	type LimiterClock,
+	type LimiterSettings,
+	type Permit,
+	type SendOutcome,
+} from '../../../../nodes/ContentModeration/transport/limiter';
+
+class FakeClock implements LimiterClock {
+	time = 1_000_000;
+	private timers: Array<{ at: number; resolve: () => void }> = [];
+	now = () => this.time;
+	sleep = (ms: number) => new Promise<void>((resolve) => this.timers.push({ at: this.time + ms, resolve }));
+	/** Moves time on, firing due timers (and those they start), and lets the promises they settle run. */
+	async advance(ms: number): Promise<void> {
+		this.time += ms;
+		await flush();
+		for (;;) {
+			const due = this.timers.filter((t) => t.at <= this.time);
+			if (due.length === 0) return;
+			this.timers = this.timers.filter((t) => t.at > this.time);
+			for (const t of due) t.resolve();
+			await flush();
+		}
+	}
+}
+
+const flush = async () => {
+	for (let i = 0; i < 10; i++) await Promise.resolve();
+};
+
+const adaptive = (maxLimit = 1000, maxBytesInFlight = 1000): LimiterSettings => ({ adaptive: true, maxLimit, maxBytesInFlight });
+const ok = (latencyMs = 200): SendOutcome => ({ kind: 'success', latencyMs });
+
+/** Takes every permit available now (without waiting). */
+async function takeAll(limiter: RequestLimiter): Promise<Permit[]> {
+	const permits: Permit[] = [];
+	while (limiter.snapshot().inFlight < limiter.limit) permits.push(await limiter.acquire());
+	return permits;
+}
+
+/** One round trip with the limit in full use: every permit answered with `outcome` after `ms`. */
+async function roundTrip(limiter: RequestLimiter, clock: FakeClock, outcome = ok(), ms = 200): Promise<number> {
+	const permits = await takeAll(limiter);
+	await clock.advance(ms);
+	for (const p of permits) p.release(outcome);
+	return permits.length;
+}
+
+/** Leaves slow start with one timeout: the limit is then INITIAL_LIMIT / 2. */
+async function leaveSlowStart(limiter: RequestLimiter, clock: FakeClock) {
+	const p = await limiter.acquire();
+	await clock.advance(1);
+	p.release({ kind: 'overloaded' });
+	await clock.advance(1);
+}
+
+describe('RequestLimiter (adaptive)', () => {
+	it(`starts at INITIAL_LIMIT and grows x${1 + SLOW_START_STEP} per round trip while the limit is in use (slow start)`, async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(), clock);
+		expect(limiter.limit).toBe(INITIAL_LIMIT);
+		for (let round = 1; round <= 2; round++) {
+			await roundTrip(limiter, clock);
+			expect(limiter.limit).toBe(INITIAL_LIMIT * (1 + SLOW_START_STEP) ** round);
+		}
+	});
+
+	it('does not grow while the limit is not in use', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(), clock);
+		for (let i = 0; i < 50; i++) {
+			const p = await limiter.acquire();
+			await clock.advance(200);
+			p.release(ok());
+		}
+		expect(limiter.limit).toBe(INITIAL_LIMIT);
+	});
+
+	it('never passes the cap', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(50), clock);
+		for (let round = 0; round < 4; round++) expect(await roundTrip(limiter, clock)).toBeLessThanOrEqual(50);
+		expect(limiter.limit).toBe(50);
+		expect(await takeAll(limiter)).toHaveLength(50);
+		let extra = false;
+		void limiter.acquire().then(() => (extra = true));
+		await clock.advance(10);
+		expect(extra).toBe(false);
+	});
+
+	it('a cap below INITIAL_LIMIT is the start', () => {
+		expect(new RequestLimiter(adaptive(3), new FakeClock()).limit).toBe(3);
+	});
+
+	it('halves on a timeout, once per round trip', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(), clock);
+		const permits = await takeAll(limiter);
+		await clock.advance(100);
+		permits[0].release({ kind: 'overloaded' });
+		expect(limiter.limit).toBe(INITIAL_LIMIT / 2);
+		// The other sends went out before that decrease: their timeouts are the same event.
+		for (const p of permits.slice(1, 5)) p.release({ kind: 'overloaded' });
+		for (const p of permits.slice(5)) p.release({ kind: 'neutral' });
+		expect(limiter.limit).toBe(INITIAL_LIMIT / 2);
+		await clock.advance(100);
+		const later = await limiter.acquire();
+		await clock.advance(100);
+		later.release({ kind: 'overloaded' });
+		expect(limiter.limit).toBe(INITIAL_LIMIT / 4);
+	});
+
+	it('after slow start ends, grows by one per round trip (additive)', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(), clock);
+		await leaveSlowStart(limiter, clock);
+		const start = limiter.limit;
+		for (let round = 1; round <= 3; round++) {
+			await roundTrip(limiter, clock);
+			expect(limiter.limit).toBe(start + round);
+		}
+	});
+
+	it('backs off gently on a clear latency rise, judged by the fastest answer of a round', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(), clock);
+		await leaveSlowStart(limiter, clock);
+		await roundTrip(limiter, clock, ok(100));
+		const before = limiter.limit;
+		// One slow answer in a round is no rise (this process may just have handled it late)...
+		const permits = await takeAll(limiter);
+		permits[0].release(ok(5000));
+		for (const p of permits.slice(1)) p.release(ok(100));
+		expect(limiter.limit).toBeGreaterThanOrEqual(before);
+		// ...a whole round slower than twice the baseline is: one gentle decrease (x0.9), not a collapse.
+		const level = limiter.limit;
+		await roundTrip(limiter, clock, ok(1000), 1000);
+		await roundTrip(limiter, clock, ok(1000), 1000);
+		expect(limiter.limit).toBeLessThan(level);
+		expect(limiter.limit).toBeGreaterThanOrEqual(Math.floor(level * 0.9));
+	});
+
+	it('a 429 with Retry-After pauses every new send until then; sends in flight finish', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(), clock);
+		const permits = await takeAll(limiter);
+		permits[0].release({ kind: 'throttled', retryAfterMs: 1000 });
+		expect(limiter.snapshot().pausedUntil).toBe(clock.time + 1000);
+
+		const started: number[] = [];
+		for (let i = 0; i < 3; i++) void limiter.acquire().then(() => started.push(clock.time));
+		// Room under the limit, but paused: nothing starts, while in-flight sends still finish.
+		for (const p of permits.slice(1)) p.release(ok());
+		await clock.advance(999);
+		expect(started).toEqual([]);
+		expect(limiter.snapshot().inFlight).toBe(0);
+		await clock.advance(1);
+		expect(started).toHaveLength(3);
+		expect(new Set(started)).toEqual(new Set([clock.time]));
+	});
+
+	it('answers that arrive together are all seen before waiting sends start (a 429 among successes stops them)', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(), clock);
+		const permits = await takeAll(limiter);
+		let started = 0;
+		for (let i = 0; i < 10; i++) void limiter.acquire().then(() => started++);
+		// Each answer is its own I/O callback: promise jobs run between them.
+		for (const p of permits.slice(0, 15)) {
+			p.release(ok());
+			await flush();
+		}
+		permits[15].release({ kind: 'throttled', retryAfterMs: 1000 });
+		await clock.advance(0);
+		expect(started).toBe(0);
+	});
+
+	it('leaving slow start on a 429 goes back to the round before the limit its refused request went out under', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(), clock);
+		const permits = await takeAll(limiter);
+		// Answers of the same round grow the limit before the 429 is read.
+		for (const p of permits.slice(0, 10)) p.release(ok());
+		expect(limiter.limit).toBe(INITIAL_LIMIT + 10 * SLOW_START_STEP);
+		permits[10].release({ kind: 'throttled' });
+		expect(limiter.limit).toBe(Math.floor(INITIAL_LIMIT / (1 + SLOW_START_STEP)));
+		expect(limiter.snapshot().pausedUntil).toBe(0);
+	});
+
+	it('a 429 after slow start lowers the limit to what the service accepted in the last round trip, then holds below the refused level', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(), clock);
+		await leaveSlowStart(limiter, clock);
+		await roundTrip(limiter, clock, ok(200));
+		const refusedAt = limiter.limit;
+		const permits = await takeAll(limiter);
+		await clock.advance(200);
+		// In the last 200 ms the service accepted 7 and refused the rest.
+		for (const p of permits.slice(0, 7)) p.release(ok(200));
+		permits[7].release({ kind: 'throttled', retryAfterMs: 0 });
+		expect(limiter.limit).toBe(7);
+		for (const p of permits.slice(8)) p.release({ kind: 'throttled', retryAfterMs: 0 });
+		expect(limiter.limit).toBe(7);
+
+		// It grows back, but not to the refused level during the hold...
+		for (let i = 0; i < 20; i++) await roundTrip(limiter, clock);
+		expect(limiter.limit).toBe(refusedAt - 1);
+		// ...after the hold it probes higher, one per round trip.
+		await clock.advance(HOLD_MS);
+		await roundTrip(limiter, clock);
+		await roundTrip(limiter, clock);
+		expect(limiter.limit).toBe(refusedAt + 1);
+
+		// Refused again: the next hold is twice as long.
+		const again = await takeAll(limiter);
+		await clock.advance(200);
+		again[0].release({ kind: 'throttled', retryAfterMs: 0 });
+		for (const p of again.slice(1)) p.release({ kind: 'neutral' });
+		for (let i = 0; i < 10; i++) await roundTrip(limiter, clock);
+		const held = limiter.limit;
+		await clock.advance(HOLD_MS);
+		for (let i = 0; i < 3; i++) await roundTrip(limiter, clock);
+		expect(limiter.limit).toBe(held);
+		await clock.advance(HOLD_MS);
+		await roundTrip(limiter, clock);
+		expect(limiter.limit).toBe(held + 1);
+	});
+
+	it('a 429 with nothing accepted in the last round trip halves the limit', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(), clock);
+		await leaveSlowStart(limiter, clock);
+		const permits = await takeAll(limiter);
+		await clock.advance(500);
+		permits[0].release({ kind: 'throttled' });
+		expect(limiter.limit).toBe(INITIAL_LIMIT / 4);
+	});
+
+	it('holds body bytes within the budget, in order; one larger body goes alone', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(100, 1000), clock);
+		const releaseA = await limiter.reserveBytes(600);
+		const order: string[] = [];
+		const b = limiter.reserveBytes(600).then((release) => (order.push('b'), release));
+		const c = limiter.reserveBytes(100).then((release) => (order.push('c'), release));
+		await flush();
+		// c would fit, but does not overtake b.
+		expect(order).toEqual([]);
+		expect(limiter.snapshot().bytesInFlight).toBe(600);
+		releaseA();
+		await flush();
+		expect(order).toEqual(['b', 'c']);
+		(await b)();
+		(await c)();
+		expect(limiter.snapshot().bytesInFlight).toBe(0);
+		const huge = await limiter.reserveBytes(5000);
+		expect(limiter.snapshot().bytesInFlight).toBe(5000);
+		huge();
+		huge();
+		expect(limiter.snapshot().bytesInFlight).toBe(0);
+	});
+
+	it('cancel stops a waiting send', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(1), clock);
+		await limiter.acquire();
+		const controller = new AbortController();
+		const waiting = limiter.acquire(controller.signal);
+		controller.abort();
+		await expect(waiting).rejects.toBeInstanceOf(AbortedWait);
+		await expect(limiter.acquire(controller.signal)).rejects.toBeInstanceOf(AbortedWait);
+	});
+});
+
+describe('RequestLimiter (fixed)', () => {
+	it('keeps exactly its number: no growth, no backoff, no shared pause, no byte budget', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter({ adaptive: false, maxLimit: 5, maxBytesInFlight: 10 }, clock);
+		const permits = await takeAll(limiter);
+		expect(permits).toHaveLength(5);
+		permits[0].release({ kind: 'throttled', retryAfterMs: 5000 });
+		permits[1].release({ kind: 'overloaded' });
+		permits[2].release(ok());
+		expect(limiter.limit).toBe(5);
+		expect(limiter.snapshot().pausedUntil).toBe(0);
+		expect(await takeAll(limiter)).toHaveLength(3);
+		await limiter.reserveBytes(1000);
+		await limiter.reserveBytes(1000);
+		expect(limiter.snapshot().bytesInFlight).toBe(0);
+	});
+});
