@@ -7,7 +7,6 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
-	IHttpRequestOptions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
@@ -15,10 +14,10 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { parseBaseUrl } from './baseUrl';
 import { addSecrets, redact } from './redact';
 import { addNote, apiError, networkError } from './errors';
-import { encodeLargeJsonBody } from './jsonBody';
+import { failureSignal, loadSignal, requestOptions, statusOutcome, type FullResponse } from './http';
 import { RequestLimiter } from './limiter';
-import type { LimiterSettings, SendOutcome } from './limiter';
-import { networkErrorCode, parseRetryAfter } from './retry';
+import type { LimiterSettings } from './limiter';
+import { networkErrorCode } from './retry';
 import type { RetrySettings, TryOutcome } from './retry';
 import { retryNote, withRetries } from './retryLoop';
 
@@ -68,57 +67,6 @@ export interface ApiClient {
 	 * callback URL). Whatever leaves the node run is redacted with these.
 	 */
 	readonly secrets: string[];
-}
-
-interface FullResponse {
-	statusCode: number;
-	headers?: Record<string, unknown>;
-	body?: unknown;
-}
-
-// The spec gives no timeouts; without one a hung connection would hold a concurrency slot forever.
-// 5 minutes, as n8n's HTTP Request node. A timed-out GET is retried, a timed-out POST is not (it may
-// have been acted on).
-const REQUEST_TIMEOUT_MS = 300_000;
-
-/** Network failures that suggest an overloaded service (as opposed to nothing listening at all). */
-const OVERLOAD_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED', 'ECONNRESET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-/** What one answer tells the limiter about the service's load. */
-function loadSignal(response: FullResponse, latencyMs: number): SendOutcome {
-	const status = response.statusCode;
-	if (status === 429 || status === 503) {
-		return { kind: 'throttled', retryAfterMs: parseRetryAfter(response.headers?.['retry-after']) };
-	}
-	if (status === 502 || status === 504) return { kind: 'overloaded' };
-	if (status >= 500) return { kind: 'neutral' };
-	return { kind: 'success', latencyMs };
-}
-
-/** A non-2xx response as the retry policy sees it; undefined for a success. */
-function statusOutcome(response: FullResponse): TryOutcome | undefined {
-	if (response.statusCode >= 200 && response.statusCode <= 299) return undefined;
-	return { kind: 'status', statusCode: response.statusCode, retryAfter: response.headers?.['retry-after'] };
-}
-
-function requestOptions(baseUrl: string, request: ApiRequest): IHttpRequestOptions {
-	const options: IHttpRequestOptions = {
-		method: request.method,
-		url: `${baseUrl}${request.path}`,
-		json: true,
-		returnFullResponse: true,
-		// Status errors are mapped by this client, with the service's message and without the request's headers.
-		ignoreHttpStatusErrors: true,
-		timeout: REQUEST_TIMEOUT_MS,
-	};
-	if (request.body !== undefined) {
-		// A multi-MB image is encoded once into bytes instead of field + JSON text + bytes (memory).
-		const large = encodeLargeJsonBody(request.body);
-		options.body = large ?? request.body;
-		if (large) options.headers = { 'content-type': 'application/json' };
-	}
-	if (request.qs !== undefined) options.qs = request.qs;
-	return options;
 }
 
 export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiClient {
@@ -189,10 +137,7 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 					// The limiter learns from every answer and failure; the caller gets them unchanged.
 					pending.then(
 						(response) => permit?.release(loadSignal(response, Date.now() - started)),
-						(error: unknown) => {
-							const code = networkErrorCode(error);
-							permit?.release({ kind: code !== undefined && OVERLOAD_CODES.has(code) ? 'overloaded' : 'neutral' });
-						},
+						(error: unknown) => permit?.release(failureSignal(error)),
 					);
 					return await pending;
 				},

@@ -3,16 +3,13 @@
  * timeouts, latency), the shared Retry-After pause, the hold below a refused level, the cap, the byte
  * budget, Fixed mode and cancel.
  */
+import { HOLD_MS, INITIAL_LIMIT, SLOW_START_STEP, type SendOutcome } from '../../../../nodes/ContentModeration/transport/aimd';
 import {
 	AbortedWait,
-	HOLD_MS,
-	INITIAL_LIMIT,
 	RequestLimiter,
-	SLOW_START_STEP,
 	type LimiterClock,
 	type LimiterSettings,
 	type Permit,
-	type SendOutcome,
 } from '../../../../nodes/ContentModeration/transport/limiter';
 
 class FakeClock implements LimiterClock {

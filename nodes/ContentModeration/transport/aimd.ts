@@ -1,0 +1,186 @@
+/**
+ * The adaptive limit of one node run: AIMD, as TCP congestion control.
+ *   - slow start: from INITIAL_LIMIT, +SLOW_START_STEP per healthy response while the limit is in use
+ *     (x3 per round trip), up to the user's cap;
+ *   - additive increase after the first sign of trouble: +1 per round trip (1/limit per response);
+ *   - multiplicative decrease on 429/503: leaving slow start, back to the previous round's level (/3);
+ *     later, to what the service accepted in the last round trip (the concurrency it sustains, by
+ *     Little's law; at most x0.9; halving when nothing was accepted); on timeouts and resets halving;
+ *     on a clear latency rise x0.9;
+ *   - after a throttle the limit holds below the level that was throttled for HOLD_MS before it probes
+ *     higher again, so a steady rate limit costs one pause per HOLD_MS at most, not one per sawtooth.
+ * Pure: the caller gives the time. Admission (who may send now, the pause, bytes) is limiter.ts.
+ */
+
+/** What one finished send tells the limiter about the service's load. */
+export type SendOutcome =
+	| { kind: 'success'; latencyMs: number }
+	/** 429, or 503: the service asks to slow down; `retryAfterMs` when it said for how long. */
+	| { kind: 'throttled'; retryAfterMs?: number }
+	/** A timeout or a reset connection: the service may be overloaded. */
+	| { kind: 'overloaded' }
+	/** Says nothing about load (a 4xx, a refused connection, a cancelled send). */
+	| { kind: 'neutral' };
+
+export interface SentAt {
+	at: number;
+	/** The limit the send went out under. */
+	limit: number;
+}
+
+/**
+ * Start of slow start: a probe a service on any paid plan takes (the bench's 50/s limit takes 20 in
+ * its first round trip), large enough that a fast service is reached in four round trips (20, 60, 180, 500).
+ */
+export const INITIAL_LIMIT = 20;
+/** Slow start adds this per healthy response: x3 per round trip, so a fast service is reached in a few. */
+export const SLOW_START_STEP = 2;
+/** Multiplicative decrease on timeouts and resets, and on a 429/503 when nothing was accepted. */
+export const BACKOFF = 0.5;
+/** Decrease on a 429/503 when the service accepted more than that in the last round trip. */
+export const THROTTLE_BACKOFF = 0.9;
+/** Decrease on a clear latency rise: gentle, as latency is a weaker signal than a refusal. */
+export const LATENCY_BACKOFF = 0.9;
+/** "Clear latency rise": a round's fastest answer above this multiple of the baseline (the lowest seen)... */
+export const LATENCY_RISE = 2;
+/** ...and at least this much slower, so that jitter of a very fast service is not a rise. */
+export const MIN_LATENCY_RISE_MS = 50;
+/** How long the limit stays below a throttled level before probing above it again (doubled per refusal). */
+export const HOLD_MS = 10_000;
+export const MAX_HOLD_MS = 60_000;
+
+export class AimdLimit {
+	private limitValue: number;
+	private slowStart = true;
+	/** No growth above this until `holdUntil` (set by a throttle). */
+	private ceiling = Infinity;
+	private holdUntil = 0;
+	/** Sends started before (or at) this moment do not cause another decrease (one decrease per round trip). */
+	private lastDecreaseAt = -Infinity;
+	private baselineMs = Infinity;
+	/** Completion times of recent successes, to estimate the rate the service accepts. */
+	private successTimes: number[] = [];
+	/** Most sends in flight since the last decrease: the limit grows only while it is used. */
+	private peakInFlight = 0;
+	/** Successes counted towards the next additive step. */
+	private growthCredit = 0;
+	private holdMs = HOLD_MS;
+	private roundCount = 0;
+	private roundMinMs = Infinity;
+	/** Answers per latency round: the limit when the round began. */
+	private roundSize = INITIAL_LIMIT;
+
+	/** `cap`: the user's Max Concurrency. */
+	constructor(private readonly cap: number) {
+		this.limitValue = Math.min(INITIAL_LIMIT, cap);
+		this.roundSize = this.limit;
+	}
+
+	/** Requests allowed in flight now (whole number). */
+	get limit(): number {
+		return Math.max(1, Math.floor(this.limitValue));
+	}
+
+	/** A send started with `inFlight` sends now out. */
+	sent(inFlight: number): void {
+		this.peakInFlight = Math.max(this.peakInFlight, inFlight);
+	}
+
+	/** A send came back with `outcome`; `inFlight` counts the sends still out. */
+	answered(outcome: SendOutcome, sent: SentAt, now: number, inFlight: number): void {
+		// Growth needs evidence that the limit is what holds sends back (TCP grows its window only while
+		// it is used): a good part of it was in flight at once since the last decrease.
+		const busy = (1 + SLOW_START_STEP) * this.peakInFlight >= this.limitValue;
+		this.adapt(outcome, sent, busy, now, inFlight);
+	}
+
+	private adapt(outcome: SendOutcome, sent: SentAt, busy: boolean, now: number, inFlight: number): void {
+		const startedAt = sent.at;
+		const cap = this.cap;
+		switch (outcome.kind) {
+			case 'success': {
+				this.successTimes.push(now);
+				if (this.successTimes.length > 2 * cap + 64) {
+					this.successTimes = this.successTimes.filter((t) => t > now - Math.max(1, this.baselineMs));
+				}
+				const latency = Math.max(0, outcome.latencyMs);
+				this.baselineMs = Math.min(latency, this.baselineMs);
+				// A clear rise: even the fastest answer of a round (a limit's worth of answers) took more than
+				// LATENCY_RISE x the baseline. The fastest, so that this process's own queueing (answers
+				// handled one after another) does not count as the service slowing down.
+				this.roundMinMs = Math.min(this.roundMinMs, latency);
+				if (++this.roundCount >= this.roundSize) {
+					const roundMin = this.roundMinMs;
+					const rise = roundMin - this.baselineMs >= MIN_LATENCY_RISE_MS && roundMin > LATENCY_RISE * this.baselineMs;
+					// The baseline drifts up a little per round, so a service that became slower for good is
+					// not held against it forever.
+					this.baselineMs += (roundMin - this.baselineMs) * 0.05;
+					this.startRound();
+					if (rise) {
+						this.decrease(now, startedAt, inFlight, this.limitValue * LATENCY_BACKOFF);
+						return;
+					}
+				}
+				if (!busy) return;
+				// Slow start: +1 per success. After it: +1 once a full limit's worth of successes came back.
+				const step = this.slowStart ? SLOW_START_STEP : 1;
+				if (!this.slowStart) {
+					this.growthCredit++;
+					if (this.growthCredit < this.limit) return;
+					this.growthCredit = 0;
+				}
+				let next = Math.min(cap, Math.floor(this.limitValue) + step);
+				if (now < this.holdUntil) next = Math.min(next, Math.max(this.limitValue, this.ceiling));
+				// Past the throttled level without a refusal: the service allows more again.
+				if (next >= this.ceiling + 2) this.holdMs = HOLD_MS;
+				this.limitValue = next;
+				return;
+			}
+			case 'throttled': {
+				// What the service accepted over the last round trip is the concurrency it sustains now
+				// (Little's law: its rate times the round trip); halve when nothing was accepted.
+				const roundTrip = Number.isFinite(this.baselineMs) ? Math.max(1, this.baselineMs) : now - startedAt;
+				const accepted = this.successTimes.filter((t) => t > now - roundTrip).length;
+				// Leaving slow start the limit had just grown blindly: back to the level of the round before,
+				// the last one the service took whole (TCP halves for the same reason: it doubles per round).
+				// From the limit the refused send went out under: answers of its round grew it since.
+				const target = this.slowStart
+					? Math.min(this.limitValue, sent.limit) / (1 + SLOW_START_STEP)
+					: accepted < 1
+						? this.limitValue * BACKOFF
+						: Math.min(accepted, this.limitValue * THROTTLE_BACKOFF);
+				if (this.decrease(now, startedAt, inFlight, target)) {
+					// Grow back up to just below the level the refused request went out under, and hold there;
+					// each further refusal doubles the hold, so a steady limit costs a pause rarely.
+					if (this.holdUntil > 0) this.holdMs = Math.min(MAX_HOLD_MS, this.holdMs * 2);
+					this.ceiling = Math.max(this.limit + 1, sent.limit - 1);
+					this.holdUntil = now + this.holdMs;
+				}
+				return;
+			}
+			case 'overloaded':
+				this.decrease(now, startedAt, inFlight, this.limitValue * BACKOFF);
+				return;
+			case 'neutral':
+				return;
+		}
+	}
+
+	/** Lowers the limit to `target`, once per round trip: sends started before the last decrease do not count again. */
+	private decrease(now: number, startedAt: number, inFlight: number, target: number): boolean {
+		this.slowStart = false;
+		if (startedAt <= this.lastDecreaseAt) return false;
+		this.limitValue = Math.max(1, Math.min(this.limitValue, target));
+		this.lastDecreaseAt = now;
+		this.peakInFlight = inFlight;
+		this.growthCredit = 0;
+		this.startRound();
+		return true;
+	}
+
+	private startRound(): void {
+		this.roundCount = 0;
+		this.roundMinMs = Infinity;
+		this.roundSize = this.limit;
+	}
+}

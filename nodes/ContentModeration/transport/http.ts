@@ -1,0 +1,65 @@
+/** One request as n8n's HTTP helper takes it, and what its answer means for retries and for the limiter. */
+import type { IHttpRequestOptions } from 'n8n-workflow';
+
+import type { SendOutcome } from './aimd';
+import type { ApiRequest } from './client';
+import { encodeLargeJsonBody } from './jsonBody';
+import { networkErrorCode, parseRetryAfter } from './retry';
+import type { TryOutcome } from './retry';
+
+export interface FullResponse {
+	statusCode: number;
+	headers?: Record<string, unknown>;
+	body?: unknown;
+}
+
+// The spec gives no timeouts; without one a hung connection would hold a concurrency slot forever.
+// 5 minutes, as n8n's HTTP Request node. A timed-out GET is retried, a timed-out POST is not (it may
+// have been acted on).
+const REQUEST_TIMEOUT_MS = 300_000;
+
+/** Network failures that suggest an overloaded service (as opposed to nothing listening at all). */
+const OVERLOAD_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED', 'ECONNRESET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** What one answer tells the limiter about the service's load. */
+export function loadSignal(response: FullResponse, latencyMs: number): SendOutcome {
+	const status = response.statusCode;
+	if (status === 429 || status === 503) {
+		return { kind: 'throttled', retryAfterMs: parseRetryAfter(response.headers?.['retry-after']) };
+	}
+	if (status === 502 || status === 504) return { kind: 'overloaded' };
+	if (status >= 500) return { kind: 'neutral' };
+	return { kind: 'success', latencyMs };
+}
+
+/** A non-2xx response as the retry policy sees it; undefined for a success. */
+export function statusOutcome(response: FullResponse): TryOutcome | undefined {
+	if (response.statusCode >= 200 && response.statusCode <= 299) return undefined;
+	return { kind: 'status', statusCode: response.statusCode, retryAfter: response.headers?.['retry-after'] };
+}
+
+export function requestOptions(baseUrl: string, request: ApiRequest): IHttpRequestOptions {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${baseUrl}${request.path}`,
+		json: true,
+		returnFullResponse: true,
+		// Status errors are mapped by this client, with the service's message and without the request's headers.
+		ignoreHttpStatusErrors: true,
+		timeout: REQUEST_TIMEOUT_MS,
+	};
+	if (request.body !== undefined) {
+		// A multi-MB image is encoded once into bytes instead of field + JSON text + bytes (memory).
+		const large = encodeLargeJsonBody(request.body);
+		options.body = large ?? request.body;
+		if (large) options.headers = { 'content-type': 'application/json' };
+	}
+	if (request.qs !== undefined) options.qs = request.qs;
+	return options;
+}
+
+/** What a failed send (no answer) tells the limiter: overload for timeouts and resets, nothing otherwise. */
+export function failureSignal(error: unknown): SendOutcome {
+	const code = networkErrorCode(error);
+	return { kind: code !== undefined && OVERLOAD_CODES.has(code) ? 'overloaded' : 'neutral' };
+}
