@@ -144,8 +144,10 @@ export async function burst(ctx: E2eContext, count = 200): Promise<string> {
 	const url = callbackUrl(ctx);
 	// One processing delay for all, so the service calls back all at once; a per-attempt timeout that
 	// allows for 200 executions queued on a small machine (a timed-out attempt is retried, which would
-	// measure the retry policy rather than n8n).
-	ctx.mock.configure({ processMs: BURST_PROCESS_MS, callbackTimeoutMs: 120_000 });
+	// measure the retry policy rather than n8n). Retries as a webhook sender makes them (seconds apart):
+	// n8n on 2 cores may answer a few calls of such a burst 503 "Database is not ready!", or the trigger
+	// 500 when it cannot read its credential, both asking the service to call again.
+	ctx.mock.configure({ processMs: BURST_PROCESS_MS, callbackTimeoutMs: 120_000, callbackRetries: 6, callbackBackoffMs: 500 });
 	const ids = await submitDeferred(ctx, count, url);
 	const idSet = new Set(ids);
 	const t0 = Date.now();
@@ -173,7 +175,8 @@ export async function burst(ctx: E2eContext, count = 200): Promise<string> {
 		})
 		.finally(() => {
 			// Deliveries read the settings when they start, so restore only once they are done.
-			ctx.mock.configure({ processMs: DEFAULT_OPTIONS.processMs, callbackTimeoutMs: DEFAULT_OPTIONS.callbackTimeoutMs });
+			const { processMs, callbackTimeoutMs, callbackRetries, callbackBackoffMs } = DEFAULT_OPTIONS;
+			ctx.mock.configure({ processMs, callbackTimeoutMs, callbackRetries, callbackBackoffMs });
 		});
 	const seconds = ((Date.now() - t0) / 1000).toFixed(1);
 	await sleep(2000);
@@ -183,9 +186,11 @@ export async function burst(ctx: E2eContext, count = 200): Promise<string> {
 	const failed = fresh.filter((r) => r.status !== 'success');
 	assert(failed.length === 0, `${failed.length} trigger executions not successful: ${failed.slice(0, 5).map((r) => `${r.id}:${r.status}`)}`);
 	const attempts = ctx.mock.callbacks.filter((c) => idSet.has(c.moderationId));
-	const bad = attempts.filter((c) => c.status !== 200);
-	assert(bad.length === 0, `${bad.length} callback attempts not answered 200 (e.g. ${JSON.stringify(bad[0])})`);
-	assert(attempts.length === count, `mock made ${attempts.length} callback attempts for ${count} moderations`);
+	// Every delivery ends in a 200; a refused attempt was retried (counted, not hidden).
+	const acknowledged = new Set(attempts.filter((c) => c.status === 200).map((c) => c.moderationId));
+	const unacknowledged = ids.filter((id) => !acknowledged.has(id));
+	assert(unacknowledged.length === 0, `${unacknowledged.length} callbacks never answered 200 (${describe()})`);
+	const retried = new Set(attempts.filter((c) => c.status !== 200).map((c) => c.moderationId)).size;
 	// Each moderation started exactly one execution, carrying its own result.
 	const delivered = new Map<string, number>();
 	for (const row of fresh) {
@@ -194,5 +199,5 @@ export async function burst(ctx: E2eContext, count = 200): Promise<string> {
 	}
 	const missing = ids.filter((id) => delivered.get(id) !== 1);
 	assert(missing.length === 0, `${missing.length} moderations not delivered exactly once (e.g. ${missing[0]})`);
-	return `${count} callbacks -> ${fresh.length} successful executions in ${seconds}s`;
+	return `${count} callbacks -> ${fresh.length} successful executions in ${seconds}s; ${retried} needed a retry (${describe()})`;
 }
