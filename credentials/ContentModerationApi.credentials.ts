@@ -34,17 +34,6 @@ export class ContentModerationApi implements ICredentialType {
 				'Address of the Content Moderation Service, with http:// or https://. A trailing slash is ignored.',
 		},
 		{
-			displayName: 'The Base URL must start with http:// or https://',
-			name: 'baseUrlSchemeNotice',
-			type: 'notice',
-			default: '',
-			// Shown while the field is filled in but has no scheme (no look-ahead: n8n may use a safe-regex engine).
-			displayOptions: {
-				show: { baseUrl: [{ _cnd: { regex: '\\S' } }] },
-				hide: { baseUrl: [{ _cnd: { regex: '^\\s*[hH][tT][tT][pP][sS]?://' } }] },
-			},
-		},
-		{
 			displayName: 'Access Token',
 			name: 'accessToken',
 			type: 'string',
