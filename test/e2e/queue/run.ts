@@ -52,7 +52,7 @@ const queueCases: E2eCase[] = [
 	{ id: 10, name: 'Deferred and Wait runs on a worker and returns the full result', run: (c) => deferredAndWaitOnWorker(c as QueueContext) },
 	{
 		id: 11,
-		name: `${BURST} callbacks at once (per-attempt timeout ${LONG_TIMEOUT_MS / 1000} s, as case 4): exactly ${BURST} successful executions, each id once, over both workers`,
+		name: `${BURST} callbacks at once (per-attempt timeout ${LONG_TIMEOUT_MS / 1000} s): exactly ${BURST} successful executions, each id once, over both workers`,
 		run: (c) => queueBurst(c as QueueContext, BURST, figures),
 	},
 	{
