@@ -274,6 +274,8 @@ export async function killWorkerMidBurst(ctx: QueueContext, count: number, killA
 		}
 	}
 	const rerunElsewhere = held.filter((id) => others.has(id)).length;
+	// Back to two workers for what follows.
+	await victim.start();
 	const f = run.figures;
 	report.push({ killedAfter, held, outcome, rerunElsewhere, figures: f, errorMessages });
 	assert(held.length > 0, `${victim.name} held no unfinished execution when killed: the kill proved nothing`);

@@ -55,12 +55,12 @@ const queueCases: E2eCase[] = [
 		name: `${BURST} callbacks at once (per-attempt timeout ${LONG_TIMEOUT_MS / 1000} s): exactly ${BURST} successful executions, each id once, over both workers`,
 		run: (c) => queueBurst(c as QueueContext, BURST, figures),
 	},
+	{ id: 12, name: `a worker SIGKILLed in the middle of a ${BURST}-callback burst`, run: (c) => killWorkerMidBurst(c as QueueContext, BURST, KILL_AFTER, kills) },
 	{
-		id: 12,
+		id: 13,
 		name: `${BURST} callbacks at once with the mock's default timeout and retries: measured; every acknowledged callback has its execution`,
 		run: (c) => measuredBurst(c, QUEUE_MODE, BURST, undefined, figures),
 	},
-	{ id: 13, name: `a worker SIGKILLed in the middle of a ${BURST}-callback burst`, run: (c) => killWorkerMidBurst(c as QueueContext, BURST, KILL_AFTER, kills) },
 ];
 // The same bursts on one regular n8n process (sqlite), measured in the same run for the side-by-side table.
 const regularCases: E2eCase[] = [
@@ -71,7 +71,7 @@ const regularCases: E2eCase[] = [
 	},
 	{
 		id: 15,
-		name: `regular mode, the burst of case 12 (mock defaults): measured`,
+		name: `regular mode, the burst of case 13 (mock defaults): measured`,
 		run: (c) => measuredBurst(c, REGULAR_MODE, BURST, undefined, figures),
 	},
 ];
