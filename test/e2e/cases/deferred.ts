@@ -2,7 +2,7 @@
  * Cases 2-4: deferred moderations whose callbackUrl is the trigger's production URL. The results are read
  * from n8n's own records (execution_entity / execution_data), not from logs.
  */
-import { readWorkflow, EXAMPLES_DIR } from '../../../dev/n8n/stack';
+import { readWorkflow, EXAMPLES_DIR, WorkflowFile } from '../../../dev/n8n/stack';
 import { executeWorkflow } from '../../../dev/n8n/summary';
 import { join } from 'node:path';
 import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
@@ -14,8 +14,10 @@ const SUBMIT_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03b-deferred-moderation
 const triggerNode = TRIGGER_WORKFLOW.nodes.find((n) => /contentModerationTrigger$/.test(n.type))!;
 export const CALLBACK_TOKEN: string = triggerNode.parameters.callbackToken;
 
-export function callbackUrl(ctx: E2eContext, token = CALLBACK_TOKEN): string {
-	return `${ctx.stack.webhookUrl}/webhook/${triggerNode.webhookId}/callback?token=${encodeURIComponent(token)}`;
+/** The production URL of `workflow`'s Content Moderation Trigger (the deferred example's by default). */
+export function callbackUrl(ctx: E2eContext, token = CALLBACK_TOKEN, workflow: WorkflowFile = TRIGGER_WORKFLOW): string {
+	const node = workflow === TRIGGER_WORKFLOW ? triggerNode : workflow.nodes.find((n: any) => /contentModerationTrigger$/.test(n.type))!;
+	return `${ctx.stack.webhookUrl}/webhook/${node.webhookId}/callback?token=${encodeURIComponent(token)}`;
 }
 
 async function triggerRuns(ctx: E2eContext) {

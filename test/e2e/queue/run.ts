@@ -28,6 +28,7 @@ import {
 	queueBurst,
 	ranOnWorkers,
 	REGULAR_MODE,
+	SLOW_TRIGGER,
 } from './cases';
 import { BurstFigures, figuresTable } from './figures';
 
@@ -98,6 +99,7 @@ async function main(): Promise<number> {
 					serviceToken: mock.token,
 					extraWorkflows: e2eWorkflows(),
 					db: DB_SETTINGS,
+					publish: [SLOW_TRIGGER.id],
 					log,
 				});
 				return { stack, db: stack.records };
@@ -133,7 +135,7 @@ async function main(): Promise<number> {
 		console.log(`\nCallback bursts, ${BURST} at once, mock retries 3 (backoff 100 ms doubling):\n${figuresTable(figures)}`);
 		for (const k of kills) {
 			console.log(
-				`Worker killed after starting ${k.killedAfter}: it held ${k.held.length} unfinished -> ${JSON.stringify(k.outcome)}; re-run on another worker ${k.rerunElsewhere}; errors ${JSON.stringify(k.errorMessages)}`,
+				`Worker killed after starting ${k.killedAfter}: it held ${k.held.length} unfinished -> ${JSON.stringify(k.outcome)}; re-run on another worker ${k.rerunElsewhere}; errors ${JSON.stringify(k.errorMessages)}; records no longer naming their callback ${k.payloadGone.length}`,
 			);
 		}
 		const out = join(PROJECT_ROOT, 'bench-results');
