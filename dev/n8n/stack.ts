@@ -19,7 +19,7 @@ export const CREDENTIAL_NAME = 'Content Moderation account';
 /** Host the example files use for n8n's own URLs (the callback URL); replaced by the real one on import. */
 const EXAMPLE_N8N_URL = 'http://localhost:5678';
 
-interface WorkflowFile {
+export interface WorkflowFile {
 	id: string;
 	name: string;
 	nodes: any[];
@@ -65,6 +65,8 @@ export interface StackOptions {
 	userFolder?: string;
 	/** Base URL of production webhooks (queue mode: the webhook processor); n8n's own URL when not given */
 	webhookBaseUrl?: string;
+	/** Ids of extra workflows to publish as well */
+	publish?: string[];
 }
 
 export interface Stack {
@@ -141,8 +143,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 			for (const [from, to] of replace) text = text.split(from).join(to);
 			const wf = JSON.parse(text) as WorkflowFile;
 			workflows.push(wf);
-			// Only the examples' triggers go live; extra (test) workflows stay unpublished.
-			if (examples.includes(file) && needsPublish(wf)) toPublish.push(wf.id);
+			// The examples' triggers go live; extra (test) workflows stay unpublished unless named in `publish`.
+			if ((examples.includes(file) && needsPublish(wf)) || opts.publish?.includes(wf.id)) toPublish.push(wf.id);
 		}
 		log(`importing 1 credential and ${workflows.length} workflows...`);
 		await importIntoN8n(n8n, [credential], workflows);

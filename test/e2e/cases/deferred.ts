@@ -2,7 +2,7 @@
  * Cases 2-4: deferred moderations whose callbackUrl is the trigger's production URL. The results are read
  * from n8n's own records (execution_entity / execution_data), not from logs.
  */
-import { readWorkflow, EXAMPLES_DIR } from '../../../dev/n8n/stack';
+import { readWorkflow, EXAMPLES_DIR, WorkflowFile } from '../../../dev/n8n/stack';
 import { executeWorkflow } from '../../../dev/n8n/summary';
 import { join } from 'node:path';
 import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
@@ -13,14 +13,15 @@ export const TRIGGER_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03-deferred-mod
 const SUBMIT_WORKFLOW = readWorkflow(join(EXAMPLES_DIR, '03b-deferred-moderation-submit.json'));
 const triggerNode = TRIGGER_WORKFLOW.nodes.find((n) => /contentModerationTrigger$/.test(n.type))!;
 
-/** The trigger's production URL, without a token. */
-export function triggerUrl(ctx: E2eContext): string {
-	return `${ctx.stack.webhookUrl}/webhook/${triggerNode.webhookId}/callback`;
+/** The production URL of `workflow`'s Content Moderation Trigger (the deferred example's by default), without a token. */
+export function triggerUrl(ctx: E2eContext, workflow: WorkflowFile = TRIGGER_WORKFLOW): string {
+	const node = workflow === TRIGGER_WORKFLOW ? triggerNode : workflow.nodes.find((n: any) => /contentModerationTrigger$/.test(n.type))!;
+	return `${ctx.stack.webhookUrl}/webhook/${node.webhookId}/callback`;
 }
 
 /** The production URL with a token (by default the credential's Callback Secret, as the action node adds it). */
-export function callbackUrl(ctx: E2eContext, token = ctx.stack.callbackSecret): string {
-	return `${triggerUrl(ctx)}?token=${encodeURIComponent(token)}`;
+export function callbackUrl(ctx: E2eContext, token = ctx.stack.callbackSecret, workflow: WorkflowFile = TRIGGER_WORKFLOW): string {
+	return `${triggerUrl(ctx, workflow)}?token=${encodeURIComponent(token)}`;
 }
 
 async function triggerRuns(ctx: E2eContext) {
