@@ -1,6 +1,5 @@
 import type {
 	IExecuteFunctions,
-	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -17,6 +16,7 @@ import { waitCallbackWebhook, webhook } from './actions/image/waitForCallback';
 import { requestOptionsProperty } from './descriptions/requestOptions';
 import { CREDENTIAL_TYPE } from './transport/client';
 import { verdictOutputs } from './verdict/description';
+import { unregisteredWebhookMethods } from './helpers/webhookMethods';
 
 export class ContentModeration implements INodeType {
 	description: INodeTypeDescription = {
@@ -59,21 +59,8 @@ export class ContentModeration implements INodeType {
 		return await router.call(this);
 	}
 
-	// n8n never registers a restart webhook (WebhookService.getNodeWebhooks skips them on publish), so
-	// there is nothing to create at the service: these only satisfy the webhook lifecycle contract.
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	// n8n never registers a restart webhook (WebhookService.getNodeWebhooks skips them on publish).
+	webhookMethods = unregisteredWebhookMethods;
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await webhook.call(this);

@@ -1,5 +1,4 @@
 import type {
-	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -10,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../ContentModeration/transport/client';
 import { handleCallback } from './callback';
 import { EVENT_OPTIONS } from './events';
+import { unregisteredWebhookMethods } from '../ContentModeration/helpers/webhookMethods';
 
 export class ContentModerationTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -100,21 +100,8 @@ export class ContentModerationTrigger implements INodeType {
 		],
 	};
 
-	// The service has no API to register or remove a callback: the user pastes the URL into the
-	// Content Moderation node, so there is nothing to check, create or delete.
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	// The service has no API to register a callback: the user pastes the URL into the action node.
+	webhookMethods = unregisteredWebhookMethods;
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await handleCallback.call(this);
