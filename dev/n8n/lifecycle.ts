@@ -36,3 +36,19 @@ export function teardownOnSignals(
 	}
 	return teardown;
 }
+
+/**
+ * Runs a test runner's `main` and exits with its code; a crash tears everything down first and still ends
+ * with the `N passed, N failed` line CI reads.
+ */
+export function exitWhenDone(main: () => Promise<number>, cleanup: () => Promise<void>): void {
+	main().then(
+		(code) => process.exit(code),
+		async (e) => {
+			console.error(e);
+			await cleanup();
+			console.log('0 passed, 1 failed');
+			process.exit(1);
+		},
+	);
+}

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { N8nDb } from '../../dev/n8n/db';
-import { Running, teardownOnSignals } from '../../dev/n8n/lifecycle';
+import { exitWhenDone, Running, teardownOnSignals } from '../../dev/n8n/lifecycle';
 import { newCallbackSecret, startStack } from '../../dev/n8n/stack';
 import { startMockService, type MockService } from '../../dev/mock/server';
 import { E2eContext, e2eWorkflows } from './context';
@@ -57,12 +57,4 @@ async function main(): Promise<number> {
 	return failed ? 1 : 0;
 }
 
-main().then(
-	(code) => process.exit(code),
-	async (e) => {
-		console.error(e);
-		await cleanup();
-		console.log('0 passed, 1 failed');
-		process.exit(1);
-	},
-);
+exitWhenDone(main, cleanup);

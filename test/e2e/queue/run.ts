@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { N8nDb } from '../../../dev/n8n/db';
 import { PROJECT_ROOT } from '../../../dev/n8n/install';
-import { Running, teardownOnSignals } from '../../../dev/n8n/lifecycle';
+import { exitWhenDone, Running, teardownOnSignals } from '../../../dev/n8n/lifecycle';
 import { startQueueStack } from '../../../dev/n8n/queue';
 import { newCallbackSecret, startStack } from '../../../dev/n8n/stack';
 import { startMockService } from '../../../dev/mock/server';
@@ -176,12 +176,4 @@ async function stopStack(): Promise<void> {
 	running.stack = undefined;
 }
 
-main().then(
-	(code) => process.exit(code),
-	async (e) => {
-		console.error(e);
-		await cleanup();
-		console.log('0 passed, 1 failed');
-		process.exit(1);
-	},
-);
+exitWhenDone(main, cleanup);
