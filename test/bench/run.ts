@@ -376,6 +376,9 @@ async function main() {
 	writeFileSync(join(outDir, 'bench.json'), JSON.stringify(result, null, 2) + '\n');
 	console.log(`\nWritten: ${join(outDir, 'bench.json')}`);
 	if (panels.length > 0) {
+		// Every exchange the chart draws, for a closer look at where time and 429s go.
+		const traffic = panels.map((p) => ({ title: p.title, series: p.series.map((s) => ({ label: s.label, exchanges: s.exchanges })) }));
+		writeFileSync(join(outDir, 'traffic.json'), JSON.stringify(traffic) + '\n');
 		writeFileSync(join(outDir, 'bench.svg'), renderChart(panels));
 		console.log(`Written: ${join(outDir, 'bench.svg')}`);
 	}

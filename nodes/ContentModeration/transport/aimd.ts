@@ -4,13 +4,13 @@
  *     (x3 per round trip), up to the user's cap;
  *   - additive increase after the first sign of trouble: +1 per round trip (1/limit per response);
  *   - multiplicative decrease on 429/503: leaving slow start, back to the previous round's level (/3);
- *     later, to what the service accepted in the last round trip (the concurrency it sustains, by
- *     Little's law; at most x0.9; halving when nothing was accepted); on timeouts and resets halving;
- *     on a clear latency rise x0.9;
- *   - after a throttle the limit holds below the level that was throttled for HOLD_MS before it probes
- *     higher again, so a steady rate limit costs one pause per HOLD_MS at most, not one per sawtooth.
+ *     later, to the concurrency the service sustains (accepted rate x latency, accepted.ts; at most x0.9;
+ *     halving when nothing was accepted); on timeouts and resets halving; on a clear latency rise x0.9;
+ *   - after a throttle the limit holds at most one above that level for HOLD_MS before it probes
+ *     higher again, so a steady rate limit costs one refusal per HOLD_MS at most, not one per sawtooth.
  * Pure: the caller gives the time. Admission (who may send now, the pause, bytes) is limiter.ts.
  */
+import { AcceptedLog } from './accepted';
 
 /** What one finished send tells the limiter about the service's load. */
 export type SendOutcome =
@@ -37,7 +37,7 @@ export const INITIAL_LIMIT = 20;
 export const SLOW_START_STEP = 2;
 /** Multiplicative decrease on timeouts and resets, and on a 429/503 when nothing was accepted. */
 export const BACKOFF = 0.5;
-/** Decrease on a 429/503 when the service accepted more than that in the last round trip. */
+/** Decrease on a 429/503 when the service sustains more than that. */
 export const THROTTLE_BACKOFF = 0.9;
 /** Decrease on a clear latency rise: gentle, as latency is a weaker signal than a refusal. */
 export const LATENCY_BACKOFF = 0.9;
@@ -45,7 +45,7 @@ export const LATENCY_BACKOFF = 0.9;
 export const LATENCY_RISE = 2;
 /** ...and at least this much slower, so that jitter of a very fast service is not a rise. */
 export const MIN_LATENCY_RISE_MS = 50;
-/** How long the limit stays below a throttled level before probing above it again (doubled per refusal). */
+/** How long the limit stays at most one above the level a throttle set, before probing (x2 per refusal). */
 export const HOLD_MS = 10_000;
 export const MAX_HOLD_MS = 60_000;
 
@@ -55,11 +55,14 @@ export class AimdLimit {
 	/** No growth above this until `holdUntil` (set by a throttle). */
 	private ceiling = Infinity;
 	private holdUntil = 0;
+	/** The limit the last refused send went out under; passing it without a refusal resets the hold. */
+	private refusedLevel = Infinity;
+	private firstThrottleAt: number | undefined;
 	/** Sends started before (or at) this moment do not cause another decrease (one decrease per round trip). */
 	private lastDecreaseAt = -Infinity;
 	private baselineMs = Infinity;
-	/** Completion times of recent successes, to estimate the rate the service accepts. */
-	private successTimes: number[] = [];
+	/** Recent successes, to estimate the rate the service accepts. */
+	private readonly accepted = new AcceptedLog();
 	/** Most sends in flight since the last decrease: the limit grows only while it is used. */
 	private peakInFlight = 0;
 	/** Successes counted towards the next additive step. */
@@ -81,6 +84,11 @@ export class AimdLimit {
 		return Math.max(1, Math.floor(this.limitValue));
 	}
 
+	/** Whether the limit still grows blindly (no sign of trouble yet). */
+	get inSlowStart(): boolean {
+		return this.slowStart;
+	}
+
 	/** A send started with `inFlight` sends now out. */
 	sent(inFlight: number): void {
 		this.peakInFlight = Math.max(this.peakInFlight, inFlight);
@@ -96,14 +104,10 @@ export class AimdLimit {
 
 	private adapt(outcome: SendOutcome, sent: SentAt, busy: boolean, now: number, inFlight: number): void {
 		const startedAt = sent.at;
-		const cap = this.cap;
 		switch (outcome.kind) {
 			case 'success': {
-				this.successTimes.push(now);
-				if (this.successTimes.length > 2 * cap + 64) {
-					this.successTimes = this.successTimes.filter((t) => t > now - Math.max(1, this.baselineMs));
-				}
 				const latency = Math.max(0, outcome.latencyMs);
+				this.accepted.add(now, latency);
 				this.baselineMs = Math.min(latency, this.baselineMs);
 				// A clear rise: even the fastest answer of a round (a limit's worth of answers) took more than
 				// LATENCY_RISE x the baseline. The fastest, so that this process's own queueing (answers
@@ -122,38 +126,36 @@ export class AimdLimit {
 					}
 				}
 				if (!busy) return;
-				// Slow start: +1 per success. After it: +1 once a full limit's worth of successes came back.
+				// Slow start: +SLOW_START_STEP per success. After it: +1 once a limit's worth of successes came back.
 				const step = this.slowStart ? SLOW_START_STEP : 1;
 				if (!this.slowStart) {
 					this.growthCredit++;
 					if (this.growthCredit < this.limit) return;
 					this.growthCredit = 0;
 				}
-				let next = Math.min(cap, Math.floor(this.limitValue) + step);
+				let next = Math.min(this.cap, Math.floor(this.limitValue) + step);
 				if (now < this.holdUntil) next = Math.min(next, Math.max(this.limitValue, this.ceiling));
-				// Past the throttled level without a refusal: the service allows more again.
-				if (next >= this.ceiling + 2) this.holdMs = HOLD_MS;
+				if (next >= this.refusedLevel + 2) this.holdMs = HOLD_MS; // past the refused level: it allows more again
 				this.limitValue = next;
 				return;
 			}
 			case 'throttled': {
-				// What the service accepted over the last round trip is the concurrency it sustains now
-				// (Little's law: its rate times the round trip); halve when nothing was accepted.
-				const roundTrip = Number.isFinite(this.baselineMs) ? Math.max(1, this.baselineMs) : now - startedAt;
-				const accepted = this.successTimes.filter((t) => t > now - roundTrip).length;
+				const sustained = this.sustainedConcurrency(now, startedAt);
 				// Leaving slow start the limit had just grown blindly: back to the level of the round before,
 				// the last one the service took whole (TCP halves for the same reason: it doubles per round).
 				// From the limit the refused send went out under: answers of its round grew it since.
 				const target = this.slowStart
 					? Math.min(this.limitValue, sent.limit) / (1 + SLOW_START_STEP)
-					: accepted < 1
+					: sustained < 1
 						? this.limitValue * BACKOFF
-						: Math.min(accepted, this.limitValue * THROTTLE_BACKOFF);
+						: Math.min(sustained, this.limitValue * THROTTLE_BACKOFF);
+				this.firstThrottleAt ??= now;
 				if (this.decrease(now, startedAt, inFlight, target)) {
-					// Grow back up to just below the level the refused request went out under, and hold there;
-					// each further refusal doubles the hold, so a steady limit costs a pause rarely.
+					// Hold at most one above the new level; each further refusal doubles the hold, so a steady
+					// limit costs a refusal rarely.
 					if (this.holdUntil > 0) this.holdMs = Math.min(MAX_HOLD_MS, this.holdMs * 2);
-					this.ceiling = Math.max(this.limit + 1, sent.limit - 1);
+					this.ceiling = this.limit + 1;
+					this.refusedLevel = sent.limit;
 					this.holdUntil = now + this.holdMs;
 				}
 				return;
@@ -164,6 +166,18 @@ export class AimdLimit {
 			case 'neutral':
 				return;
 		}
+	}
+
+	/**
+	 * Requests the service sustains in flight, by Little's law: the rate it accepted since the first
+	 * refusal (so a Retry-After pause and the burst after it both count) times the latency. Before a
+	 * first refusal, what it accepted in the last round trip.
+	 */
+	private sustainedConcurrency(now: number, startedAt: number): number {
+		const roundTrip = Number.isFinite(this.baselineMs) ? Math.max(1, this.baselineMs) : Math.max(1, now - startedAt);
+		const span = this.firstThrottleAt === undefined ? 0 : now - this.firstThrottleAt;
+		if (span < roundTrip) return this.accepted.countSince(now - roundTrip);
+		return this.accepted.sustainedInFlight(now, span, roundTrip);
 	}
 
 	/** Lowers the limit to `target`, once per round trip: sends started before the last decrease do not count again. */

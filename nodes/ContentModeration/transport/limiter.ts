@@ -1,10 +1,13 @@
 /**
- * What one node run has in flight: requests and body bytes. Adaptive (default): aimd.ts's limit, one
- * Retry-After pause shared by every new send (those in flight finish), a byte budget. Fixed: exactly the
- * given number and nothing else, as before. Time comes from an injected clock (tests use a fake one).
+ * What one node run has in flight: requests and body bytes. Adaptive (default): aimd.ts's limit, sent in
+ * rounds while it grows blindly (rounds.ts), one Retry-After pause shared by every new send (those in
+ * flight finish), a byte budget. Fixed: exactly the given number and nothing else, as before. Time comes
+ * from an injected clock (tests use a fake one).
  */
 import { AimdLimit } from './aimd';
 import type { SendOutcome, SentAt } from './aimd';
+import { SlowStartRounds } from './rounds';
+import { enqueue, once, type Waiter } from './waiters';
 
 export interface LimiterClock {
 	now(): number;
@@ -40,17 +43,10 @@ export interface LimiterSnapshot {
  */
 export const MAX_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
-export class AbortedWait extends Error {}
-
-interface Waiter {
-	resolve: () => void;
-	reject: (error: unknown) => void;
-	bytes: number;
-}
-
 export class RequestLimiter {
 	/** Adaptive mode's limit (undefined: Fixed). */
 	private readonly aimd: AimdLimit | undefined;
+	private readonly rounds = new SlowStartRounds();
 	/** Fixed: the limit; adaptive: the cap. */
 	private readonly fixedLimit: number;
 	private inFlightCount = 0;
@@ -86,31 +82,21 @@ export class RequestLimiter {
 		if (this.byteWaiters.length > 0 || !this.bytesFit(bytes)) {
 			await this.wait(this.byteWaiters, bytes, signal);
 		} else this.bytesHeld += bytes;
-		let released = false;
-		return () => {
-			if (released) return;
-			released = true;
+		return once(() => {
 			this.bytesHeld -= bytes;
 			this.drain();
-		};
+		});
 	}
 
 	/** Waits (FIFO) until a send may start: below the limit and not paused. */
 	async acquire(signal?: AbortSignal): Promise<Permit> {
 		if (this.slotWaiters.length > 0 || !this.canStart()) {
-			this.schedulePauseEnd();
+			this.scheduleWake();
 			await this.wait(this.slotWaiters, 0, signal);
 		} else this.inFlightCount++;
 		this.aimd?.sent(this.inFlightCount);
-		const sent = { at: this.clock.now(), limit: this.limit };
-		let released = false;
-		return {
-			release: (outcome) => {
-				if (released) return;
-				released = true;
-				this.finish(outcome, sent);
-			},
-		};
+		const sent = { at: this.clock.now(), limit: this.limit, round: this.rounds.sent() };
+		return { release: once((outcome: SendOutcome) => this.finish(outcome, sent)) };
 	}
 
 	private bytesFit(bytes: number): boolean {
@@ -118,26 +104,13 @@ export class RequestLimiter {
 	}
 
 	private canStart(): boolean {
-		return this.inFlightCount < this.limit && this.clock.now() >= this.pausedUntilMs;
+		const now = this.clock.now();
+		if (this.inFlightCount >= this.limit || now < this.pausedUntilMs) return false;
+		return !this.aimd?.inSlowStart || this.rounds.open(now);
 	}
 
 	private wait(queue: Waiter[], bytes: number, signal?: AbortSignal): Promise<void> {
-		if (signal?.aborted) return Promise.reject(new AbortedWait('cancelled while waiting to send'));
-		return new Promise<void>((resolve, reject) => {
-			const waiter: Waiter = { resolve, reject, bytes };
-			const onAbort = () => {
-				const at = queue.indexOf(waiter);
-				if (at >= 0) queue.splice(at, 1);
-				reject(new AbortedWait('cancelled while waiting to send'));
-				this.drain();
-			};
-			waiter.resolve = () => {
-				signal?.removeEventListener('abort', onAbort);
-				resolve();
-			};
-			signal?.addEventListener('abort', onAbort, { once: true });
-			queue.push(waiter);
-		});
+		return enqueue(queue, bytes, signal, () => this.drain());
 	}
 
 	/** Admits waiters in order while there is room. */
@@ -148,7 +121,7 @@ export class RequestLimiter {
 			waiter.resolve();
 		}
 		if (this.slotWaiters.length > 0 && this.canStart()) this.scheduleAdmission();
-		if (this.slotWaiters.length > 0) this.schedulePauseEnd();
+		if (this.slotWaiters.length > 0) this.scheduleWake();
 	}
 
 	private admissionScheduled = false;
@@ -167,27 +140,30 @@ export class RequestLimiter {
 				this.slotWaiters.shift()!.resolve();
 				this.inFlightCount++;
 			}
-			if (this.slotWaiters.length > 0) this.schedulePauseEnd();
+			if (this.slotWaiters.length > 0) this.scheduleWake();
 		});
 	}
 
-	private pauseTimer: number | undefined;
+	private wakeAt: number | undefined;
 
-	/** While paused with waiters, one wake-up at the end of the pause. */
-	private schedulePauseEnd(): void {
-		const wait = this.pausedUntilMs - this.clock.now();
-		if (wait <= 0 || this.pauseTimer === this.pausedUntilMs) return;
-		this.pauseTimer = this.pausedUntilMs;
-		void this.clock.sleep(wait).then(() => {
-			if (this.pauseTimer === this.pausedUntilMs) this.pauseTimer = undefined;
+	/** While waiters wait for the pause's end (or a slow-start round's grace), one wake-up then. */
+	private scheduleWake(): void {
+		const now = this.clock.now();
+		const opensAt = this.aimd?.inSlowStart ? this.rounds.opensAt() : undefined;
+		const at = Math.max(this.pausedUntilMs, opensAt ?? 0);
+		if (at <= now || this.wakeAt === at) return;
+		this.wakeAt = at;
+		void this.clock.sleep(at - now).then(() => {
+			if (this.wakeAt === at) this.wakeAt = undefined;
 			this.drain();
 		});
 	}
 
-	private finish(outcome: SendOutcome, sent: SentAt): void {
+	private finish(outcome: SendOutcome, sent: SentAt & { round: number }): void {
 		this.inFlightCount--;
 		if (this.aimd) {
 			const now = this.clock.now();
+			this.rounds.answered(sent.round, now, now - sent.at);
 			if (outcome.kind === 'throttled' && outcome.retryAfterMs !== undefined && outcome.retryAfterMs > 0) {
 				this.pausedUntilMs = Math.max(this.pausedUntilMs, now + outcome.retryAfterMs);
 			}

@@ -1,11 +1,12 @@
 /**
  * The per-run limiter, driven by a fake clock: growth (slow start, then additive), backoff (429/503,
- * timeouts, latency), the shared Retry-After pause, the hold below a refused level, the cap, the byte
+ * timeouts, latency), slow-start rounds, the shared Retry-After pause, the hold after a refusal, the cap, the byte
  * budget, Fixed mode and cancel.
  */
 import { HOLD_MS, INITIAL_LIMIT, SLOW_START_STEP, type SendOutcome } from '../../../../nodes/ContentModeration/transport/aimd';
+import { ROUND_GRACE } from '../../../../nodes/ContentModeration/transport/rounds';
+import { AbortedWait } from '../../../../nodes/ContentModeration/transport/waiters';
 import {
-	AbortedWait,
 	RequestLimiter,
 	type LimiterClock,
 	type LimiterSettings,
@@ -194,12 +195,11 @@ describe('RequestLimiter (adaptive)', () => {
 		expect(limiter.snapshot().pausedUntil).toBe(0);
 	});
 
-	it('a 429 after slow start lowers the limit to what the service accepted in the last round trip, then holds below the refused level', async () => {
+	it('a first 429 after slow start lowers the limit to what the service accepted in the last round trip', async () => {
 		const clock = new FakeClock();
 		const limiter = new RequestLimiter(adaptive(), clock);
 		await leaveSlowStart(limiter, clock);
 		await roundTrip(limiter, clock, ok(200));
-		const refusedAt = limiter.limit;
 		const permits = await takeAll(limiter);
 		await clock.advance(200);
 		// In the last 200 ms the service accepted 7 and refused the rest.
@@ -208,29 +208,79 @@ describe('RequestLimiter (adaptive)', () => {
 		expect(limiter.limit).toBe(7);
 		for (const p of permits.slice(8)) p.release({ kind: 'throttled', retryAfterMs: 0 });
 		expect(limiter.limit).toBe(7);
+	});
 
-		// It grows back, but not to the refused level during the hold...
+	it('after a 429 the limit holds at most one above its new level for HOLD_MS, then probes; each refusal doubles the hold', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(), clock);
+		await leaveSlowStart(limiter, clock);
+		for (let i = 0; i < 5; i++) await roundTrip(limiter, clock);
+		/** One refused send among successes; returns the level the refusal set. */
+		const refusal = async () => {
+			const permits = await takeAll(limiter);
+			await clock.advance(200);
+			permits[0].release({ kind: 'throttled', retryAfterMs: 0 });
+			const level = limiter.limit;
+			for (const p of permits.slice(1)) p.release(ok(200));
+			return level;
+		};
+		const level = await refusal();
 		for (let i = 0; i < 20; i++) await roundTrip(limiter, clock);
-		expect(limiter.limit).toBe(refusedAt - 1);
-		// ...after the hold it probes higher, one per round trip.
+		expect(limiter.limit).toBe(level + 1);
+		// After the hold it probes higher, one per round trip.
 		await clock.advance(HOLD_MS);
 		await roundTrip(limiter, clock);
 		await roundTrip(limiter, clock);
-		expect(limiter.limit).toBe(refusedAt + 1);
+		expect(limiter.limit).toBe(level + 3);
 
 		// Refused again: the next hold is twice as long.
-		const again = await takeAll(limiter);
-		await clock.advance(200);
-		again[0].release({ kind: 'throttled', retryAfterMs: 0 });
-		for (const p of again.slice(1)) p.release({ kind: 'neutral' });
+		const again = await refusal();
 		for (let i = 0; i < 10; i++) await roundTrip(limiter, clock);
-		const held = limiter.limit;
+		expect(limiter.limit).toBe(again + 1);
 		await clock.advance(HOLD_MS);
 		for (let i = 0; i < 3; i++) await roundTrip(limiter, clock);
-		expect(limiter.limit).toBe(held);
+		expect(limiter.limit).toBe(again + 1);
 		await clock.advance(HOLD_MS);
 		await roundTrip(limiter, clock);
-		expect(limiter.limit).toBe(held + 1);
+		expect(limiter.limit).toBe(again + 2);
+	});
+
+	it('in slow start a round is read whole before the next goes out: a 429 answered last stops the sends its successes would release', async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(), clock);
+		const permits = await takeAll(limiter);
+		let started = 0;
+		for (let i = 0; i < 60; i++) void limiter.acquire().then(() => started++);
+		await clock.advance(200);
+		// The bucket ran dry at the end of the round: 15 successes first, each its own I/O turn...
+		for (const p of permits.slice(0, 15)) {
+			p.release(ok());
+			await clock.advance(1);
+		}
+		expect(limiter.limit).toBe(INITIAL_LIMIT + 15 * SLOW_START_STEP);
+		expect(started).toBe(0);
+		// ...then the refusals.
+		for (const p of permits.slice(15)) p.release({ kind: 'throttled', retryAfterMs: 1000 });
+		await clock.advance(1);
+		expect(started).toBe(0);
+		expect(limiter.limit).toBe(Math.floor(INITIAL_LIMIT / (1 + SLOW_START_STEP)));
+		await clock.advance(1000);
+		expect(started).toBe(limiter.limit);
+	});
+
+	it(`in slow start a round waiting for a straggler opens ${ROUND_GRACE} x its first answer's latency after that answer`, async () => {
+		const clock = new FakeClock();
+		const limiter = new RequestLimiter(adaptive(), clock);
+		const permits = await takeAll(limiter);
+		let started = 0;
+		for (let i = 0; i < 100; i++) void limiter.acquire().then(() => started++);
+		await clock.advance(200);
+		for (const p of permits.slice(1)) p.release(ok(200));
+		await clock.advance(200 * ROUND_GRACE - 1);
+		expect(started).toBe(0);
+		await clock.advance(1);
+		// The next round: the grown limit less the straggler still out.
+		expect(started).toBe(limiter.limit - 1);
 	});
 
 	it('a 429 with nothing accepted in the last round trip halves the limit', async () => {
