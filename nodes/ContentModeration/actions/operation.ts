@@ -3,11 +3,18 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import type { ApiClient } from '../transport/client';
 import type { VerdictFacts } from '../verdict/outputs';
 
+/** What one node run hands each item: its API client and the Request Options items use. */
+export interface NodeRun {
+	client: ApiClient;
+	/** Request Options > Max Image Size, in bytes. */
+	maxImageBytes: number;
+}
+
 /** One operation: its fields, its per-item work and, when its result can be routed, its verdict facts. */
 export interface Operation {
 	description: INodeProperties[];
-	/** Checks the item's inputs, sends its request(s) through `client` and returns its result. */
-	execute(this: IExecuteFunctions, itemIndex: number, client: ApiClient): Promise<IDataObject>;
+	/** Checks the item's inputs, sends its request(s) through the run's client and returns its result. */
+	execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject>;
 	/** Present on operations whose result carries a moderation, so Route by Verdict is offered. */
 	verdict?: VerdictFacts;
 	/**

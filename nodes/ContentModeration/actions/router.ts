@@ -10,7 +10,7 @@ import { redactError, redactValue } from '../transport/redact';
 import { DEFAULT_RETRY_SETTINGS } from '../transport/retry';
 import { isVerdictRoutingOn, routeByVerdict } from '../verdict/outputs';
 import * as image from './image';
-import type { Operation } from './operation';
+import type { NodeRun, Operation } from './operation';
 import * as queue from './queue';
 import * as text from './text';
 
@@ -33,12 +33,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	// State of this node run, handed to every item explicitly.
-	const { concurrency, maxRetries } = readRequestOptions(this);
+	const { concurrency, maxRetries, maxImageBytes } = readRequestOptions(this);
 	const client = createApiClient(this, {
 		retry: { ...DEFAULT_RETRY_SETTINGS, maxRetries },
 		signal: this.getExecutionCancelSignal(),
 		limiter: { adaptive: concurrency.adaptive, maxLimit: concurrency.limit, maxBytesInFlight: MAX_BODY_BYTES_IN_FLIGHT },
 	});
+	const nodeRun: NodeRun = { client, maxImageBytes };
 	const routing = isVerdictRoutingOn.call(this, run.verdict);
 
 	/** All work for one input item: its output items paired to it, or one error item under continueOnFail. */
@@ -46,7 +47,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			const refusal = routing ? run.verdict?.refusal?.call(this, itemIndex) : undefined;
 			if (refusal) throw refusal;
-			const json = await run.execute.call(this, itemIndex, client);
+			const json = await run.execute.call(this, itemIndex, nodeRun);
 			// A service that echoes a request (its callback URL, say) must not put a secret in an output.
 			return [{ json: redactValue(json, client.secrets), pairedItem: { item: itemIndex } }];
 		} catch (error) {

@@ -17,7 +17,7 @@ const STATUS_HINTS: Record<number, string> = {
 	401: 'The service rejected the access token. Check the Access Token of the Content Moderation API credential.',
 	403: 'The service rejected the access token. Check the Access Token of the Content Moderation API credential.',
 	404: 'Nothing was found under this id. Check the id (it is case-sensitive) and that it was not deleted.',
-	429: 'The service is rate limiting requests. Lower the concurrency or try again later.',
+	429: 'The service is rate limiting requests. Try again later, or lower Request Options > Max Concurrency (or raise Max Retries).',
 };
 
 /** The service's own message, from `{"error":{"message"}}`, `{"message"}` or a plain-text body. */

@@ -2,7 +2,6 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readRequestOptions } from '../descriptions/requestOptions';
 import { checkHttpUrl, checkId, InputProblem, isProblem, normalizeBase64 } from './checks';
 
 type ImageInputType = 'url' | 'base64' | 'binary';
@@ -62,10 +61,15 @@ function checkImageSize(ctx: IExecuteFunctions, itemIndex: number, bytes: number
 
 /**
  * The image the service accepts (URL or plain base64) from the image input parameters: `inputType`,
- * `imageUrl`, `imageBase64`, `binaryPropertyName`. A binary image waits for room in `budget` before it
- * is read, so a run holds a bounded number of large bodies at once.
+ * `imageUrl`, `imageBase64`, `binaryPropertyName`. One larger than `maxImageBytes` is refused; a binary
+ * image waits for room in `budget` before it is read, so a run holds a bounded number of large bodies.
  */
-export async function readImage(ctx: IExecuteFunctions, itemIndex: number, budget: ImageBudget): Promise<ImageInput> {
+export async function readImage(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	budget: ImageBudget,
+	maxImageBytes: number,
+): Promise<ImageInput> {
 	const inputType = ctx.getNodeParameter('inputType', itemIndex, 'url') as ImageInputType;
 	const noRelease = () => {};
 	if (inputType === 'url') {
@@ -78,12 +82,12 @@ export async function readImage(ctx: IExecuteFunctions, itemIndex: number, budge
 			itemIndex,
 			normalizeBase64(ctx.getNodeParameter('imageBase64', itemIndex, ''), 'Image (Base64)'),
 		);
-		checkImageSize(ctx, itemIndex, decodedLength(text), readRequestOptions(ctx).maxImageBytes);
+		checkImageSize(ctx, itemIndex, decodedLength(text), maxImageBytes);
 		// Already in memory as the parameter's value: nothing new to reserve.
 		return { image: text, release: noRelease };
 	}
 	if (inputType === 'binary') {
-		return await readBinaryAsBase64(ctx, itemIndex, budget, readRequestOptions(ctx).maxImageBytes);
+		return await readBinaryAsBase64(ctx, itemIndex, budget, maxImageBytes);
 	}
 	return fail(
 		ctx,

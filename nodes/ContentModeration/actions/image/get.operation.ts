@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { pathSegment } from '../../transport/baseUrl';
-import type { ApiClient } from '../../transport/client';
+import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
 
 const properties: INodeProperties[] = [
@@ -23,7 +23,7 @@ export const description = updateDisplayOptions({ show: { resource: ['image'], o
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	client: ApiClient,
+	{ client }: NodeRun,
 ): Promise<IDataObject> {
 	const id = getId(this, itemIndex, 'imageId', 'Image ID');
 	const response = await client.request({ method: 'GET', path: `/image/${pathSegment(id)}`, itemIndex });

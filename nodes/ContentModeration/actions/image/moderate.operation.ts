@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { imageInputProperties } from '../../descriptions/imageInput';
 import { tokensInUrl, withCallbackSecret } from '../../helpers/callbackUrl';
 import { optionsCollection } from '../../descriptions/options';
-import type { ApiClient } from '../../transport/client';
+import type { NodeRun } from '../operation';
 import { addSecrets } from '../../transport/redact';
 import { checkHttpUrl, parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, optionalString, readImage } from '../../validation/parameters';
@@ -132,8 +132,9 @@ export const verdict: VerdictFacts = {
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	client: ApiClient,
+	run: NodeRun,
 ): Promise<IDataObject> {
+	const { client } = run;
 	const mode = this.getNodeParameter('mode', itemIndex, 'immediate') as ModerationMode;
 	const options = getOptions(this, itemIndex);
 	const deferred = deferredModes.includes(mode);
@@ -159,7 +160,7 @@ export async function execute(
 	if (deferred) requestOptions.defer = true;
 
 	// Last, as it may wait for room in the run's byte budget; released once the request is answered.
-	const { image, release } = await readImage(this, itemIndex, client);
+	const { image, release } = await readImage(this, itemIndex, client, run.maxImageBytes);
 
 	const body: IDataObject = { image };
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { imageInputProperties } from '../../descriptions/imageInput';
 import { optionsCollection } from '../../descriptions/options';
 import { pathSegment } from '../../transport/baseUrl';
-import type { ApiClient } from '../../transport/client';
+import type { NodeRun } from '../operation';
 import { checkNotEmpty } from '../../validation/checks';
 import { ensure, getId, getOptions, optionalString, readImage } from '../../validation/parameters';
 import { queueIdProperty } from './queueId';
@@ -53,8 +53,9 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	client: ApiClient,
+	run: NodeRun,
 ): Promise<IDataObject> {
+	const { client } = run;
 	// Identifier path parameters have at least 3 characters (spec 8), this one too.
 	const queueId = getId(this, itemIndex, 'queueId', 'Queue ID');
 	const type = this.getNodeParameter('contentType', itemIndex, 'text') as 'text' | 'image';
@@ -68,7 +69,7 @@ export async function execute(
 	// An image is read last, as it may wait for room in the run's byte budget; released once answered.
 	const { image, release } =
 		type === 'image'
-			? await readImage(this, itemIndex, client)
+			? await readImage(this, itemIndex, client, run.maxImageBytes)
 			: { image: undefined, release: () => {} };
 	const content =
 		image ??

@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
 import { pathSegment } from '../../transport/baseUrl';
-import type { ApiClient } from '../../transport/client';
+import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
@@ -43,7 +43,7 @@ export const verdict: VerdictFacts = {
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	client: ApiClient,
+	{ client }: NodeRun,
 ): Promise<IDataObject> {
 	// The spec gives this operation's path parameters a minimum length of 3.
 	const queueId = getId(this, itemIndex, 'queueId', 'Queue ID');

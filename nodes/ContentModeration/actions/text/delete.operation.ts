@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { pathSegment } from '../../transport/baseUrl';
-import type { ApiClient } from '../../transport/client';
+import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
 import { textIdProperty } from './textId';
 
@@ -13,7 +13,7 @@ export const description = updateDisplayOptions({ show: { resource: ['text'], op
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	client: ApiClient,
+	{ client }: NodeRun,
 ): Promise<IDataObject> {
 	const id = getId(this, itemIndex, 'textId', 'Text ID');
 	await client.request({ method: 'DELETE', path: `/text/${pathSegment(id)}`, itemIndex });

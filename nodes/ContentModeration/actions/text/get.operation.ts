@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { pathSegment } from '../../transport/baseUrl';
-import type { ApiClient } from '../../transport/client';
+import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
@@ -18,7 +18,7 @@ export const verdict: VerdictFacts = { analysisOf: (result) => result };
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	client: ApiClient,
+	{ client }: NodeRun,
 ): Promise<IDataObject> {
 	const id = getId(this, itemIndex, 'textId', 'Text ID');
 	const response = await client.request({ method: 'GET', path: `/text/${pathSegment(id)}`, itemIndex });
