@@ -200,10 +200,12 @@ export async function startQueueStack(opts: QueueStackOptions): Promise<QueueSta
 /**
  * `n8n execute` does not support queue mode (it falls back to running in its own process), so a workflow
  * is run the way the editor's button does: REST, from its Manual Trigger; main enqueues it for a worker.
+ * Returns once the execution has finished or waits, as `n8n execute` does.
  */
 async function runManually(stack: Stack, records: PgN8nDb, workflowId: string, timeoutMs: number): Promise<number> {
-	const wf = stack.workflows.find((w) => w.id === workflowId);
-	const trigger = wf?.nodes.find((n) => /manualTrigger$/.test(n.type));
+	// Workflows imported after the start (by a case) are read from n8n itself.
+	const wf = stack.workflows.find((w) => w.id === workflowId) ?? (await stack.rest.request('GET', `/rest/workflows/${workflowId}`)).json?.data;
+	const trigger = (wf?.nodes as Array<{ name: string; type: string }> | undefined)?.find((n) => /manualTrigger$/.test(n.type));
 	if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger to start from`);
 	const r = await stack.rest.request('POST', `/rest/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger.name } });
 	const id = Number(r.json?.data?.executionId);
@@ -211,7 +213,7 @@ async function runManually(stack: Stack, records: PgN8nDb, workflowId: string, t
 	const t0 = Date.now();
 	while (Date.now() - t0 < timeoutMs) {
 		const row = (await records.executions(workflowId)).find((e) => e.id === id);
-		if (row && !['new', 'running', 'waiting'].includes(row.status)) return id;
+		if (row && !['new', 'running'].includes(row.status)) return id;
 		await new Promise((res) => setTimeout(res, 300));
 	}
 	throw new Error(`execution ${id} of ${workflowId} not finished within ${timeoutMs / 1000}s`);

@@ -63,7 +63,7 @@ async function startWaiting(ctx: E2eContext) {
 	assert(submitted.length === 3, `the execution submitted ${submitted.length} images, expected 3`);
 	const urls = submissionsSince(ctx, since).map((s) => s.callbackUrl);
 	// n8n 2.x signs resume URLs with the execution's resume token; 1.x does not.
-	const prefix = `${ctx.stack.n8n.url}/webhook-waiting/${run.executionId}/callback?${N8N_MAJOR >= 2 ? 'signature=' : 'item='}`;
+	const prefix = `${ctx.stack.webhookUrl}/webhook-waiting/${run.executionId}/callback?${N8N_MAJOR >= 2 ? 'signature=' : 'item='}`;
 	assert(
 		urls.every((url) => url.startsWith(prefix)),
 		`callback URLs are not this execution's resume URLs: ${urls.join(' ')}`,

@@ -48,11 +48,8 @@ const cleanup = teardownOnSignals(running, { keep, log, onSignal: () => process.
 const figures: BurstFigures[] = [];
 const kills: KillReport[] = [];
 
-// Every regular case but: 13 and 15, which restart one process (not what a queue deployment does); 12 and
-// 14, whose executions, started over REST as the editor's Run button does, ended `success` instead of
-// waiting here (queue mode's Wait for Callback is case 26, through a published trigger); and 11, whose AI
-// Agent workflow has no Manual Trigger for that REST run to start from.
-const NOT_IN_QUEUE_MODE = new Set([11, 12, 13, 14, 15]);
+// Every regular case but 13 and 15, which restart one process (not what a queue deployment does).
+const NOT_IN_QUEUE_MODE = new Set([13, 15]);
 
 const queueCases: E2eCase[] = [
 	...cases.filter((c) => !NOT_IN_QUEUE_MODE.has(c.id)),
