@@ -6,35 +6,12 @@
 import { HOLD_MS, INITIAL_LIMIT, SLOW_START_STEP, type SendOutcome } from '../../../../nodes/ContentModeration/transport/aimd';
 import { ROUND_GRACE } from '../../../../nodes/ContentModeration/transport/rounds';
 import { AbortedWait } from '../../../../nodes/ContentModeration/transport/waiters';
+import { FakeClock, flush } from '../../../helpers/fakeClock';
 import {
 	RequestLimiter,
-	type LimiterClock,
 	type LimiterSettings,
 	type Permit,
 } from '../../../../nodes/ContentModeration/transport/limiter';
-
-class FakeClock implements LimiterClock {
-	time = 1_000_000;
-	private timers: Array<{ at: number; resolve: () => void }> = [];
-	now = () => this.time;
-	sleep = (ms: number) => new Promise<void>((resolve) => this.timers.push({ at: this.time + ms, resolve }));
-	/** Moves time on, firing due timers (and those they start), and lets the promises they settle run. */
-	async advance(ms: number): Promise<void> {
-		this.time += ms;
-		await flush();
-		for (;;) {
-			const due = this.timers.filter((t) => t.at <= this.time);
-			if (due.length === 0) return;
-			this.timers = this.timers.filter((t) => t.at > this.time);
-			for (const t of due) t.resolve();
-			await flush();
-		}
-	}
-}
-
-const flush = async () => {
-	for (let i = 0; i < 10; i++) await Promise.resolve();
-};
 
 const adaptive = (maxLimit = 1000, maxBytesInFlight = 1000): LimiterSettings => ({ adaptive: true, maxLimit, maxBytesInFlight });
 const ok = (latencyMs = 200): SendOutcome => ({ kind: 'success', latencyMs });
