@@ -53,20 +53,27 @@ function req(): NodeJS.Require {
 }
 
 export class N8nDb implements ExecutionRecords {
-	private db: any;
-	constructor(file: string) {
-		const r = req();
-		const sqlite3 = r(join(installDir(), 'node_modules', 'sqlite3'));
-		this.db = new sqlite3.Database(file, sqlite3.OPEN_READONLY);
-		this.db.configure('busyTimeout', 10_000);
+	private readonly sqlite3: any;
+	constructor(private readonly file: string) {
+		this.sqlite3 = req()(join(installDir(), 'node_modules', 'sqlite3'));
 	}
 
 	static forUserFolder(userFolder: string): N8nDb {
 		return new N8nDb(join(userFolder, '.n8n', 'database.sqlite'));
 	}
 
+	/**
+	 * A connection per query: one kept open across an n8n restart can go on reading the snapshot from
+	 * before it (a CI run once saw a resumed execution stay `waiting` and later executions missing).
+	 */
 	all<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
-		return new Promise((res, rej) => this.db.all(sql, params, (e: Error | null, rows: T[]) => (e ? rej(e) : res(rows))));
+		return new Promise((res, rej) => {
+			const db = new this.sqlite3.Database(this.file, this.sqlite3.OPEN_READONLY, (opened: Error | null) => {
+				if (opened) return rej(opened);
+				db.configure('busyTimeout', 10_000);
+				db.all(sql, params, (e: Error | null, rows: T[]) => db.close(() => (e ? rej(e) : res(rows))));
+			});
+		});
 	}
 
 	executions(workflowId: string): Promise<ExecutionRow[]> {
@@ -86,7 +93,8 @@ export class N8nDb implements ExecutionRecords {
 		return toExecutionDetail(row);
 	}
 
+	/** Nothing stays open (a connection per query). */
 	close(): Promise<void> {
-		return new Promise((res) => this.db.close(() => res()));
+		return Promise.resolve();
 	}
 }
