@@ -60,8 +60,14 @@ export async function ranOnWorkers(ctx: QueueContext): Promise<string> {
 	);
 	assert(rows.length > 0, 'no executions in the database yet');
 	const { started, finished } = workerRuns(stack.workers);
-	const notOnWorker = rows.filter((r) => started.get(Number(r.id))?.length !== 1 || finished.get(Number(r.id))?.length !== 1);
-	assert(notOnWorker.length === 0, `${notOnWorker.length} executions not started and finished once by a worker: ${notOnWorker.slice(0, 5).map((r) => `${r.id}(${r.workflowId})`)}`);
+	// A Wait for Callback execution is two jobs: the run up to the wait, then the resume.
+	const waits = await stack.records.all<{ id: string }>(`SELECT id FROM workflow_entity WHERE nodes::text LIKE '%"waitCallback"%'`);
+	const jobs = (workflowId: string) => (waits.some((w) => w.id === workflowId) ? 2 : 1);
+	const notOnWorker = rows.filter(
+		(r) => started.get(Number(r.id))?.length !== jobs(r.workflowId) || finished.get(Number(r.id))?.length !== jobs(r.workflowId),
+	);
+	assert(notOnWorker.length === 0, `${notOnWorker.length} executions not started and finished by a worker once per job: ${notOnWorker.slice(0, 5).map((r) => `${r.id}(${r.workflowId})`)}`);
+	const resumed = rows.filter((r) => jobs(r.workflowId) === 2).length;
 	const perWorker: Record<string, number> = {};
 	for (const names of started.values()) for (const n of names) perWorker[n] = (perWorker[n] ?? 0) + 1;
 	const triggerRuns = rows.filter((r) => r.workflowId === TRIGGER_WORKFLOW.id).map((r) => Number(r.id));
@@ -77,7 +83,7 @@ export async function ranOnWorkers(ctx: QueueContext): Promise<string> {
 	});
 	assert(main.status === 404, `main answered a production callback with ${main.status}, expected 404 (N8N_DISABLE_PRODUCTION_MAIN_PROCESS)`);
 	const manual = rows.length - triggerRuns.length;
-	return `${rows.length} executions, each started and finished by one worker (${Object.entries(perWorker).map(([k, v]) => `${k}: ${v}`).join(', ')}); ${triggerRuns.length} trigger executions enqueued by the webhook processor, 0 by main (main: ${main.status} to callbacks); ${manual} manual runs enqueued by main`;
+	return `${rows.length} executions, each started and finished by one worker per job (${resumed} waited and were resumed: 2 jobs) (${Object.entries(perWorker).map(([k, v]) => `${k}: ${v}`).join(', ')}); ${triggerRuns.length} trigger executions enqueued by the webhook processor, 0 by main (main: ${main.status} to callbacks); ${manual} manual runs enqueued by main`;
 }
 
 /** Deferred and Wait: the all-operations run's "Moderate and Wait" ran on a worker, polled, and output the full result. */
