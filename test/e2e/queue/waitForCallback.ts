@@ -15,8 +15,8 @@ export async function waitForCallbackOnWorkers(ctx: QueueContext): Promise<strin
 	try {
 		const before = Math.max(0, ...(await ctx.db.executions(ROUTED.id)).map((row) => row.id));
 		const since = Date.now();
-		// Resolves once the execution has a final status (main enqueues the manual run for a worker).
-		const finished = ctx.stack.run(ROUTED.id, 240_000).then(
+		// Resolves once the execution waits or ends, as `n8n execute` (main enqueues the manual run for a worker).
+		const run = ctx.stack.run(ROUTED.id, 240_000).then(
 			(id) => ({ id }),
 			(error: Error) => ({ error }),
 		);
@@ -37,9 +37,11 @@ export async function waitForCallbackOnWorkers(ctx: QueueContext): Promise<strin
 			`callback URLs do not point at the webhook processor: ${urls.join(' ')}`,
 		);
 
-		const result = await finished;
+		const result = await run;
 		if ('error' in result) throw result.error;
-		assert(result.id === waiting.id, `run finished execution ${result.id}, the waiting one was ${waiting.id}`);
+		assert(result.id === waiting.id, `run started execution ${result.id}, the waiting one was ${waiting.id}`);
+		const status = async () => (await ctx.db.executions(ROUTED.id)).find((row) => row.id === waiting.id)?.status;
+		await waitFor('the execution to finish', async () => ((await status()) === 'success' ? true : undefined), 240_000, 500);
 		const routed = await expectRouted(ctx, waiting.id, ids);
 		await expectOneResume(ctx, waiting.id);
 
