@@ -14,7 +14,7 @@ import { Postgres, startPostgres } from './postgres';
 import { Redis, startRedis } from './redis';
 import { Stack, StackOptions, startStack } from './stack';
 import { freePort } from '../ports';
-import { killTree, spawnGroup } from './server';
+import { killTree, READY_LINES, spawnGroup, waitUntilStarted } from './server';
 
 export interface QueueProcess {
 	name: string;
@@ -86,6 +86,7 @@ function queueProcess(
 	log: (l: string) => void,
 ): QueueProcess {
 	let stream: WriteStream | undefined;
+	const readyLine = READY_LINES[args[0] as 'worker' | 'webhook'];
 	const p: QueueProcess = {
 		name,
 		args,
@@ -97,22 +98,7 @@ function queueProcess(
 			p.process = child;
 			child.stdout!.pipe(stream, { end: false });
 			child.stderr!.pipe(stream, { end: false });
-			const t0 = Date.now();
-			while (Date.now() - t0 < timeoutMs) {
-				if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} during start; see ${logFile}`);
-				try {
-					const r = await fetch(`${p.url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-					if (r.ok) {
-						log(`${name} ready at ${p.url} after ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-						return;
-					}
-				} catch {
-					// not listening yet
-				}
-				await new Promise((r) => setTimeout(r, 500));
-			}
-			await killTree(child);
-			throw new Error(`${name} not ready within ${timeoutMs / 1000}s; see ${logFile}`);
+			await waitUntilStarted(child, { name, url: p.url, readyLine, logFile, timeoutMs, log });
 		},
 		async stop() {
 			await killTree(p.process);

@@ -132,26 +132,7 @@ export async function createN8n(opts: CreateOptions = {}): Promise<N8nInstance> 
 			inst.process = child;
 			child.stdout!.pipe(logStream, { end: false });
 			child.stderr!.pipe(logStream, { end: false });
-			let exitCode: number | null = null;
-			child.once('exit', (code) => {
-				exitCode = code ?? -1;
-			});
-			const t0 = Date.now();
-			while (Date.now() - t0 < timeoutMs) {
-				if (exitCode !== null) throw new Error(`n8n exited with code ${exitCode} during start; see ${logFile}`);
-				try {
-					const r = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-					if (r.ok) {
-						log(`n8n ready at ${url} after ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-						return;
-					}
-				} catch {
-					// not listening yet
-				}
-				await new Promise((r) => setTimeout(r, 500));
-			}
-			await killTree(child);
-			throw new Error(`n8n did not become healthy within ${timeoutMs / 1000}s; see ${logFile}`);
+			await waitUntilStarted(child, { name: 'n8n', url, readyLine: READY_LINES.start, logFile, timeoutMs, log });
 		},
 		async stop() {
 			await killTree(inst.process);
@@ -174,4 +155,55 @@ export async function createN8n(opts: CreateOptions = {}): Promise<N8nInstance> 
 		},
 	};
 	return inst;
+}
+
+/** What each n8n command prints once it is done starting (checked in n8n 1.123.81 and 2.41.1). */
+export const READY_LINES = {
+	// commands/start.js: after server.start() (the last routes, /types/*.json among them) and the
+	// activation of published workflows. /healthz/readiness answers before either.
+	start: 'Editor is now accessible via',
+	worker: 'n8n worker is now ready',
+	webhook: 'Webhook listener waiting for requests.',
+};
+
+/**
+ * Resolves once the process has printed `readyLine` and answers /healthz/readiness; readiness alone
+ * is not enough: n8n 1.x answered it, then 404 on /types/nodes.json (a CI run after a restart).
+ */
+export async function waitUntilStarted(
+	child: ChildProcess,
+	o: { name: string; url: string; readyLine: string; logFile: string; timeoutMs: number; log: (l: string) => void },
+): Promise<void> {
+	let printed = '';
+	let seen = false;
+	const watch = (d: Buffer) => {
+		if (seen) return;
+		printed = (printed + d.toString()).slice(-4096);
+		seen = printed.includes(o.readyLine);
+	};
+	child.stdout!.on('data', watch);
+	child.stderr!.on('data', watch);
+	const t0 = Date.now();
+	try {
+		while (Date.now() - t0 < o.timeoutMs) {
+			if (child.exitCode !== null) throw new Error(`${o.name} exited with ${child.exitCode} during start; see ${o.logFile}`);
+			if (seen) {
+				try {
+					const r = await fetch(`${o.url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+					if (r.ok) {
+						o.log(`${o.name} ready at ${o.url} after ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+						return;
+					}
+				} catch {
+					// not listening yet
+				}
+			}
+			await new Promise((r) => setTimeout(r, 250));
+		}
+	} finally {
+		child.stdout!.off('data', watch);
+		child.stderr!.off('data', watch);
+	}
+	await killTree(child);
+	throw new Error(`${o.name} not ready within ${o.timeoutMs / 1000}s (no "${o.readyLine}" and readiness); see ${o.logFile}`);
 }
