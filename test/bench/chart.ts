@@ -82,9 +82,19 @@ function decades(max: number): number[] {
 	return out;
 }
 
-function chart(panel: Panel, ox: number, oy: number, kind: 'done' | 'inFlight'): string {
+/** A panel's time span and each series' curves, computed once for both of its charts. */
+function panelCurves(panel: Panel) {
 	const endMs = Math.max(1, panel.limit?.endMs ?? 0, ...panel.series.flatMap((s) => s.exchanges.map((e) => e.end)));
-	const all = panel.series.map((s) => ({ s, c: curves(s.exchanges, endMs) }));
+	return { endMs, all: panel.series.map((s) => ({ s, c: curves(s.exchanges, endMs) })) };
+}
+
+function chart(
+	panel: Panel,
+	{ endMs, all }: ReturnType<typeof panelCurves>,
+	ox: number,
+	oy: number,
+	kind: 'done' | 'inFlight',
+): string {
 	const peak = Math.max(1, ...all.flatMap(({ c }) => c.inFlight.map(([, v]) => v)));
 	// In flight on a log scale: the node's ~10 and HTTP Request's ~500 must both be readable.
 	const maxY = kind === 'done' ? panel.items : 10 ** Math.ceil(Math.log10(peak + 1));
@@ -139,8 +149,9 @@ export function renderChart(panels: Panel[]): string {
 	const height = 2 * H + 22 + legendRows * 16;
 	const body: string[] = [];
 	panels.forEach((panel, i) => {
-		body.push(chart(panel, i * W, 0, 'done'));
-		body.push(chart(panel, i * W, H + 10, 'inFlight'));
+		const computed = panelCurves(panel);
+		body.push(chart(panel, computed, i * W, 0, 'done'));
+		body.push(chart(panel, computed, i * W, H + 10, 'inFlight'));
 		let ly = 2 * H + 30;
 		const lx = i * W + PAD.left;
 		for (const s of panel.series) {

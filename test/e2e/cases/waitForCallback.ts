@@ -28,6 +28,11 @@ async function statusOf(ctx: E2eContext, id: number, workflowId = WORKFLOW.id): 
 	return rows.find((row) => row.id === id)?.status ?? 'missing';
 }
 
+/** Waits until execution `id` of `workflowId` has ended `success` in n8n's records. */
+export async function untilSucceeded(ctx: E2eContext, id: number, timeoutMs: number, everyMs: number, workflowId = WORKFLOW.id) {
+	await waitFor('the execution to finish', async () => ((await statusOf(ctx, id, workflowId)) === 'success' ? true : undefined), timeoutMs, everyMs);
+}
+
 /** n8n 1.x: the routed example fails before anything is sent, naming the n8n version it needs. */
 async function expectRoutingRefused(ctx: E2eContext): Promise<string> {
 	const since = Date.now();
@@ -167,7 +172,7 @@ export async function waitForCallback(ctx: E2eContext): Promise<string> {
 		assert(keyStatus === 401, `a wrong key was answered ${keyStatus}`);
 		assert((await statusOf(ctx, executionId)) === 'waiting', `execution #${executionId} left the wait after refused calls`);
 
-		await waitFor('the execution to finish', async () => ((await statusOf(ctx, executionId)) === 'success' ? true : undefined), 90_000, 500);
+		await untilSucceeded(ctx, executionId, 90_000, 500);
 		const routed = await expectRouted(ctx, executionId, ids);
 		await expectOneResume(ctx, executionId);
 		const attempts = ctx.mock.callbacks.filter((c) => ids.includes(c.moderationId));
@@ -205,7 +210,7 @@ export async function waitForCallbackAcrossRestart(ctx: E2eContext): Promise<str
 		assert((await statusOf(ctx, executionId)) === 'waiting', `execution #${executionId} is not waiting after the restart`);
 		assert(readsOf(ctx, ids).length === 0, `the service saw reads before any result was ready`);
 
-		await waitFor('the execution to finish', async () => ((await statusOf(ctx, executionId)) === 'success' ? true : undefined), 150_000, 1_000);
+		await untilSucceeded(ctx, executionId, 150_000, 1_000);
 		const routed = await expectRouted(ctx, executionId, ids);
 		await expectOneResume(ctx, executionId);
 		return `#${executionId} waited across an n8n restart (${restartSeconds} s), then resumed: ${routed}`;

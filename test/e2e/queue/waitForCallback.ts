@@ -6,7 +6,7 @@
  */
 import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
 import { waitFor } from '../../../dev/wait';
-import { expectOneResume, expectRouted, readsOf, ROUTED } from '../cases/waitForCallback';
+import { expectOneResume, expectRouted, readsOf, ROUTED, untilSucceeded } from '../cases/waitForCallback';
 import { assert } from '../context';
 import { enqueuedBy, QueueContext, workerRuns } from './cases';
 
@@ -40,8 +40,7 @@ export async function waitForCallbackOnWorkers(ctx: QueueContext): Promise<strin
 		const result = await run;
 		if ('error' in result) throw result.error;
 		assert(result.id === waiting.id, `run started execution ${result.id}, the waiting one was ${waiting.id}`);
-		const status = async () => (await ctx.db.executions(ROUTED.id)).find((row) => row.id === waiting.id)?.status;
-		await waitFor('the execution to finish', async () => ((await status()) === 'success' ? true : undefined), 240_000, 500);
+		await untilSucceeded(ctx, waiting.id, 240_000, 500, ROUTED.id);
 		const routed = await expectRouted(ctx, waiting.id, ids);
 		await expectOneResume(ctx, waiting.id);
 
