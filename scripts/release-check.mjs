@@ -2,14 +2,14 @@
 // fields n8n's verification and npm provenance depend on. Placeholders in repository/bugs/homepage/author are
 // only reported day to day; in a release run (RELEASE=1, set by .github/workflows/publish.yml) they fail, and
 // on GitHub Actions the pushed tag must be v<version> and the repository running the workflow package.json's.
-// Usage: node scripts/release-check.mjs [package folder, default: this repository]
+// Usage: node scripts/release-check.mjs [package folder, default: packages/n8n-nodes-content-moderation]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
-const dir = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+const dir = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'packages', 'n8n-nodes-content-moderation'));
 const env = process.env;
 const release = env.RELEASE === '1';
 const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));

@@ -14,7 +14,7 @@ import {
 	SOURCE_FILE_PATTERNS,
 } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'packages', 'n8n-nodes-content-moderation');
 
 async function findings(dir, patterns) {
 	const eslint = new ESLint({

@@ -5,20 +5,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+const PACKAGE_DIR = 'packages/n8n-nodes-content-moderation';
 const npx = (args) => ['npx', ['--no-install', ...args]];
+// [name, command, args, cwd]: lint is n8n's own `n8n-node lint`, run in the package's folder as n8n would.
 const steps = [
-	['lint', ...npx(['eslint', '--max-warnings', '0', 'nodes', 'credentials', 'package.json'])],
+	['lint', ...npx(['n8n-node', 'lint']), PACKAGE_DIR],
 	['build', 'npm', ['run', '--silent', 'build']],
 	['scan', 'npm', ['run', '--silent', 'scan']],
 	['release', 'node', ['scripts/release-check.mjs']],
-	['typecheck', ...npx(['tsc', '-p', 'tsconfig.test.json', '--noEmit'])],
+	['typecheck', ...npx(['tsc', '-p', 'tsconfig.test.json'])],
 ];
 
 const results = [];
-for (const [name, cmd, args] of steps) {
+for (const [name, cmd, args, cwd] of steps) {
 	const started = Date.now();
-	console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
-	const run = spawnSync(cmd, args, { stdio: 'inherit' });
+	console.log(`\n=== ${name}: ${cwd ? `(in ${cwd}) ` : ''}${cmd} ${args.join(' ')}`);
+	const run = spawnSync(cmd, args, { stdio: 'inherit', cwd });
 	results.push({ name, ok: run.status === 0, seconds: (Date.now() - started) / 1000 });
 }
 

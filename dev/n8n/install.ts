@@ -27,6 +27,8 @@ function installOverrides(major = N8N_MAJOR): Record<string, string> {
 	return overrides;
 }
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
+/** The published package's own folder (an npm workspace): what `npm pack` ships and `n8n-node` lints. */
+export const PACKAGE_DIR = join(PROJECT_ROOT, 'packages', 'n8n-nodes-content-moderation');
 const MARKER = '.install-complete';
 
 function cacheRoot(): string {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { node24Env, PROJECT_ROOT } from './install';
+import { node24Env, PACKAGE_DIR, PROJECT_ROOT } from './install';
 
 export const PACKAGE_NAME = 'n8n-nodes-content-moderation';
 export const ACTION_TYPE = `${PACKAGE_NAME}.contentModeration`;
@@ -31,7 +31,7 @@ export async function buildAndPack(log: (l: string) => void = () => undefined): 
 	log('building the package (npm run build)...');
 	await sh('npm', ['run', 'build', '--silent'], PROJECT_ROOT);
 	const dir = mkdtempSync(join(tmpdir(), 'cm-pack-'));
-	await sh('npm', ['pack', '--silent', '--pack-destination', dir], PROJECT_ROOT);
+	await sh('npm', ['pack', '--silent', '--pack-destination', dir], PACKAGE_DIR);
 	const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
 	if (!tgz) throw new Error('npm pack produced no tarball');
 	log(`packed ${tgz}`);
@@ -43,7 +43,7 @@ export async function buildAndPack(log: (l: string) => void = () => undefined): 
  * of this package), with the package name replaced by `tarball`.
  */
 export function readmeInstallScript(tarball: string): string {
-	const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+	const readme = readFileSync(join(PACKAGE_DIR, 'README.md'), 'utf8');
 	const section = readme.split(/^## /m).find((s) => s.startsWith('Installation\n'));
 	const block = section?.match(/```bash\n([\s\S]*?)```/)?.[1];
 	const npmLine = new RegExp(`^npm install\\b.*\\s${PACKAGE_NAME}$`, 'm');

@@ -26,7 +26,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { ensureN8n, N8N_VERSION } from '../../dev/n8n/install';
 import { startMockService, type MockService } from '../../dev/mock/server';
-import { DEFAULT_MAX_CONCURRENCY } from '../../nodes/ContentModeration/descriptions/requestOptions';
+import { DEFAULT_MAX_CONCURRENCY } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/descriptions/requestOptions';
 import { renderChart, type Exchange, type Panel, type Series } from './chart';
 import {
 	checkOutput,

@@ -18,7 +18,7 @@ import type {
 } from 'n8n-workflow';
 import { Pool } from 'undici';
 
-import { mapConcurrent } from '../../nodes/ContentModeration/helpers/pool';
+import { mapConcurrent } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/pool';
 import { installDir, N8N_VERSION } from '../../dev/n8n/install';
 import { ACTION_TYPE } from '../../dev/n8n/package';
 import { loadNodeType, moderateUrlParameters, moderationNode, runWorkflow } from '../helpers/engine';
@@ -63,7 +63,7 @@ export function checkOutput(out: INodeExecutionData[], count: number, label: str
  */
 export function ourNodeType(): INodeType {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const mod = require('../../nodes/ContentModeration/ContentModeration.node.ts') as {
+	const mod = require('../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModeration.node.ts') as {
 		ContentModeration: new () => INodeType;
 	};
 	return new mod.ContentModeration();

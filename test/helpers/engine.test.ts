@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { createApiClient } from '../../nodes/ContentModeration/transport/client';
-import { DEFAULT_RETRY_SETTINGS } from '../../nodes/ContentModeration/transport/retry';
+import { createApiClient } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/client';
+import { DEFAULT_RETRY_SETTINGS } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/retry';
 import { binaryItem, dumpRun, runWorkflow, START_NODE_NAME } from './engine';
 
 interface Received {

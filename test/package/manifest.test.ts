@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkNodesApiVersion } from 'n8n-workflow';
 
-const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'packages', 'n8n-nodes-content-moderation', 'package.json'), 'utf8'));
 
 /** n8n 1.123.x declares engines.node ">=20.19 <= 24.x": the oldest Node an n8n user may have. */
 const OLDEST_NODE_OF_N8N_1 = [20, 19];

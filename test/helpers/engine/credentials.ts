@@ -19,7 +19,7 @@ import { CREDENTIAL_TYPE } from '../../../dev/n8n/package';
 const OWN_CREDENTIAL_LOADERS: Record<string, () => ICredentialType> = {
 	[CREDENTIAL_TYPE]: () =>
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		new (require('../../../credentials/ContentModerationApi.credentials').ContentModerationApi)(),
+		new (require('../../../packages/n8n-nodes-content-moderation/credentials/ContentModerationApi.credentials').ContentModerationApi)(),
 };
 
 

@@ -20,10 +20,10 @@ export type AnyNodeType = INodeType | IVersionedNodeType;
 const OWN_NODE_LOADERS: Record<string, () => AnyNodeType> = {
 	[ACTION_TYPE]: () =>
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		new (require('../../../nodes/ContentModeration/ContentModeration.node').ContentModeration)(),
+		new (require('../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModeration.node').ContentModeration)(),
 	[TRIGGER_TYPE]: () =>
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		new (require('../../../nodes/ContentModerationTrigger/ContentModerationTrigger.node')
+		new (require('../../../packages/n8n-nodes-content-moderation/nodes/ContentModerationTrigger/ContentModerationTrigger.node')
 			.ContentModerationTrigger)(),
 };
 

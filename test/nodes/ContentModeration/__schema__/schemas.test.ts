@@ -17,7 +17,7 @@ interface Schema {
 	items?: Schema;
 }
 
-const ROOT = path.join(__dirname, '..', '..', '..', '..', 'nodes');
+const ROOT = path.join(__dirname, '..', '..', '..', '..', 'packages', 'n8n-nodes-content-moderation', 'nodes');
 
 function schemaOf(file: string): Schema {
 	return JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Schema;

@@ -5,8 +5,8 @@ import {
 	MAX_CONCURRENCY,
 	readRequestOptions,
 	requestOptionsProperty,
-} from '../../../../nodes/ContentModeration/descriptions/requestOptions';
-import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../../../../nodes/ContentModeration/transport/retry';
+} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/descriptions/requestOptions';
+import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/retry';
 
 /** What the node reads when Request Options holds `raw` (n8n hands the collection to getNodeParameter). */
 const read = (raw: unknown) => readRequestOptions({ getNodeParameter: (() => raw) as never });

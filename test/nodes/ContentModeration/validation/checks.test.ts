@@ -7,7 +7,7 @@ import {
 	isProblem,
 	normalizeBase64,
 	parseMetaJson,
-} from '../../../../nodes/ContentModeration/validation/checks';
+} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/validation/checks';
 import { makePng } from '../../../../dev/mock/png';
 
 function problem(value: unknown): InputProblem {

@@ -7,8 +7,8 @@ import {
 	isItemKey,
 	itemKey,
 	waitCallbackRoutingRefusal,
-} from '../../../../../../nodes/ContentModeration/actions/image/waitForCallback/urls';
-import { STATE_KEY } from '../../../../../../nodes/ContentModeration/actions/image/waitForCallback/state';
+} from '../../../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/image/waitForCallback/urls';
+import { STATE_KEY } from '../../../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/image/waitForCallback/state';
 
 const node: INode = {
 	id: '1',
