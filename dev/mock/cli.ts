@@ -8,6 +8,8 @@ const USAGE = `Usage: npm run mock -- [flags]
   --latency-ms N         added before every response (default 0)
   --process-ms N         time a deferred image or queue item takes (default 200)
   --processed-status S   status of a processed queue item: completed (default) or pending
+  --text-process-ms N    time a text queue item takes (default: --process-ms)
+  --queue-moderation M   a processed queue item's moderation: full (default) or id (only {id})
   --fault-rate F         fraction of requests answered 503 + Retry-After (default 0)
   --throttle-rate F      fraction of requests answered 429 + Retry-After (default 0)
   --retry-after S        Retry-After seconds for faults and throttling (default 1)
@@ -22,6 +24,7 @@ const NUMBER_FLAGS = {
 	port: 'port',
 	'latency-ms': 'latencyMs',
 	'process-ms': 'processMs',
+	'text-process-ms': 'textProcessMs',
 	'fault-rate': 'faultRate',
 	'throttle-rate': 'throttleRate',
 	'retry-after': 'retryAfterSeconds',
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
 				token: { type: 'string' },
 				host: { type: 'string' },
 				'processed-status': { type: 'string' },
+				'queue-moderation': { type: 'string' },
 				help: { type: 'boolean' },
 			},
 			strict: true,
@@ -71,6 +75,10 @@ async function main(): Promise<void> {
 	if (values.host !== undefined) options.host = String(values.host);
 	if (values['processed-status'] !== undefined) {
 		options.processedStatus = String(values['processed-status']) as MockServiceOptions['processedStatus'];
+	}
+
+	if (values['queue-moderation'] !== undefined) {
+		options.queueModeration = String(values['queue-moderation']) as MockServiceOptions['queueModeration'];
 	}
 
 	let service;

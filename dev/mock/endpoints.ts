@@ -24,7 +24,8 @@ interface QueueItem {
 	/** `pending` while processing (the spec's sample), then `options.processedStatus`. */
 	status: 'pending' | 'completed';
 	content: string;
-	moderation: ImageResult | TextModeration | null;
+	/** The full result, or only `{ id }` with `queueModeration: 'id'`; null until processed. */
+	moderation: ImageResult | TextModeration | { id: string } | null;
 }
 
 interface Services {
@@ -112,15 +113,18 @@ export function serviceRoutes({ options, scheduler, deliverer, recorder }: Servi
 			meta: input.meta,
 		});
 		const stamp = requestStamp();
-		scheduler.process(options.processMs, () => {
+		const ms = image ? options.processMs : (options.textProcessMs ?? options.processMs);
+		scheduler.process(ms, () => {
+			let result: ImageResult | TextModeration;
 			if (image) {
 				images.set(image.id, { status: 'done', result: image });
-				item.moderation = image;
+				result = image;
 			} else {
-				const text: TextModeration = { id: randomUUID(), ...analyzeText(input.content), request: stamp, meta: input.meta ?? null };
-				texts.set(text.id, text);
-				item.moderation = text;
+				result = { id: randomUUID(), ...analyzeText(input.content), request: stamp, meta: input.meta ?? null };
+				texts.set(result.id, result);
 			}
+			// Read at completion, like the status: `id` gives the reading where only the id is there.
+			item.moderation = options.queueModeration === 'id' ? { id: result.id } : result;
 			// Read at completion, so a test can switch the reading while the service runs.
 			item.status = options.processedStatus;
 			item.accepted = true;

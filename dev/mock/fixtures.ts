@@ -15,10 +15,12 @@ export const SAFE_IMAGE_BASE64 = makePng('cat').toString('base64');
 export const UNSAFE_IMAGE_BASE64 = makePng('nsfw').toString('base64');
 export const REVIEW_IMAGE_BASE64 = makePng('casino gambling').toString('base64');
 
-/** Texts for queue items: one clean English text and one with profanity (and its filteredContent). */
+/** Texts for queue items: a clean English text, one with profanity (and its filteredContent), one for review. */
 export const SAFE_TEXT = 'What a wonderful sunny afternoon for a picnic in the park with friends.';
 export const PROFANE_TEXT = 'This fucking product is shit.';
 export const PROFANE_TEXT_FILTERED = 'This ****ing product is ****.';
+/** gambling words: overall 53, isSafe true, review true, no profanity */
+export const REVIEW_TEXT = "Let's play poker at the casino tonight";
 
 /**
  * Exact numbers for an image URL: any `mock_*` parameter (docs/service-interface.md, "Asking for exact numbers"), with

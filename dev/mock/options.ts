@@ -14,6 +14,13 @@ export interface MockServiceOptions {
 	 * the other reading (the status never changes, only `moderation` tells).
 	 */
 	processedStatus?: 'completed' | 'pending';
+	/** How long a text queue item takes; null (default) = `processMs`. Lets a test slow texts alone. */
+	textProcessMs?: number | null;
+	/**
+	 * What a processed queue item's `moderation` holds. The spec does not show its fields: `full` (default)
+	 * is the whole result; `id` is only `{ id }`, the result then read with `GET /text/{id}` or `GET /image/{id}`.
+	 */
+	queueModeration?: 'full' | 'id';
 	/**
 	 * Up to this much more per deferred image, from a seeded generator (the same sequence on every run),
 	 * so that results complete, and callbacks go out, in another order than the submissions
@@ -52,6 +59,8 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	latencyMs: 0,
 	processMs: 200,
 	processedStatus: 'completed',
+	textProcessMs: null,
+	queueModeration: 'full',
 	processJitterMs: 0,
 	faultRate: 0,
 	throttleRate: 0,
@@ -71,6 +80,8 @@ export type RuntimeOptions = Pick<
 	| 'latencyMs'
 	| 'processMs'
 	| 'processedStatus'
+	| 'textProcessMs'
+	| 'queueModeration'
 	| 'processJitterMs'
 	| 'faultRate'
 	| 'throttleRate'
@@ -104,6 +115,11 @@ function checkOptions(options: ResolvedOptions): void {
 	if (!options.token) throw new RangeError('token must not be empty');
 	if (options.processedStatus !== 'completed' && options.processedStatus !== 'pending') {
 		throw new RangeError('processedStatus must be completed or pending');
+	}
+	const text = options.textProcessMs;
+	if (text !== null && !(Number.isFinite(text) && text >= 0)) throw new RangeError('textProcessMs must be a number >= 0 or null');
+	if (options.queueModeration !== 'full' && options.queueModeration !== 'id') {
+		throw new RangeError('queueModeration must be full or id');
 	}
 }
 

@@ -147,6 +147,46 @@ describe('queues and texts', () => {
 		expect(() => mock.service.configure({ processedStatus: 'done' as 'pending' })).toThrow(RangeError);
 	});
 
+	it('keeps only the id in moderation when asked to; GET /text/{id} and GET /image/{id} give the results', async () => {
+		mock.service.configure({ queueModeration: 'id' });
+		try {
+			const text = await api('POST', '/queues/main', { json: { type: 'text', content: PROFANE_TEXT } });
+			const image = await api('POST', '/queues/photos', { json: { type: 'image', content: REVIEW_IMAGE_URL } });
+			const read = async (queue: string, id: string) =>
+				await waitFor('the item to be processed', async () => {
+					const r = await api('GET', `/queues/${queue}/items/${id}`);
+					return r.body.moderation !== null ? r : undefined;
+				}, 2_000, 20);
+			const [textItem, imageItem] = [await read('main', text.body.id), await read('photos', image.body.id)];
+			expect(textItem.body).toMatchObject({ status: 'completed', accepted: true, moderation: { id: expect.stringMatching(UUID) } });
+			expect(Object.keys(textItem.body.moderation)).toEqual(['id']);
+			expect(Object.keys(imageItem.body.moderation)).toEqual(['id']);
+			const full = await api('GET', `/text/${textItem.body.moderation.id}`);
+			expect(full.body).toMatchObject({ isSafe: false, filteredContent: PROFANE_TEXT_FILTERED });
+			expect((await api('GET', `/image/${imageItem.body.moderation.id}`)).body).toMatchObject({ suggestedActions: { review: true } });
+		} finally {
+			mock.service.configure({ queueModeration: 'full' });
+		}
+		expect(() => mock.service.configure({ queueModeration: 'ids' as 'id' })).toThrow(RangeError);
+	});
+
+	it('processes text items in textProcessMs, image items in processMs', async () => {
+		mock.service.configure({ textProcessMs: 400 });
+		try {
+			const text = await api('POST', '/queues/main', { json: { type: 'text', content: SAFE_TEXT } });
+			const image = await api('POST', '/queues/photos', { json: { type: 'image', content: SAFE_IMAGE_URL } });
+			await new Promise((done) => setTimeout(done, 200));
+			// processMs is 50 here: the image is done, the text (400 ms) is not.
+			expect((await api('GET', `/queues/photos/items/${image.body.id}`)).body.moderation).not.toBeNull();
+			expect((await api('GET', `/queues/main/items/${text.body.id}`)).body.moderation).toBeNull();
+			await mock.service.whenIdle(2_000);
+			expect((await api('GET', `/queues/main/items/${text.body.id}`)).body.moderation).toMatchObject({ isSafe: true });
+		} finally {
+			mock.service.configure({ textProcessMs: null });
+		}
+		expect(() => mock.service.configure({ textProcessMs: -1 })).toThrow(RangeError);
+	});
+
 	it('gives unique ids across queues and hides an item under another queue', async () => {
 		const one = await api('POST', '/queues/first', { json: { type: 'text', content: SAFE_TEXT } });
 		const two = await api('POST', '/queues/second', { json: { type: 'text', content: SAFE_TEXT } });
