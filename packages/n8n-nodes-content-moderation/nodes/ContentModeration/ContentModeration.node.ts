@@ -27,7 +27,7 @@ export class ContentModeration implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Moderate images (immediately or deferred), read image and text moderations, and manage moderation queues',
+			'Moderate images (immediately or deferred) and texts (through a queue), read image and text moderations, and manage moderation queues',
 		defaults: { name: 'Content Moderation' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -44,7 +44,7 @@ export class ContentModeration implements INodeType {
 				options: [
 					{ name: 'Image', value: 'image', description: 'Moderate images and read their results' },
 					{ name: 'Queue', value: 'queue', description: 'Add content to a moderation queue and read its items' },
-					{ name: 'Text', value: 'text', description: 'Read or delete text moderations' },
+					{ name: 'Text', value: 'text', description: 'Moderate texts through a queue, read or delete text moderations' },
 				],
 				default: 'image',
 			},

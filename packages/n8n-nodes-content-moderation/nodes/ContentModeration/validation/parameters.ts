@@ -2,7 +2,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkHttpUrl, checkId, InputProblem, isProblem, normalizeBase64 } from './checks';
+import { checkHttpUrl, checkId, checkNotEmpty, InputProblem, isProblem, normalizeBase64 } from './checks';
 
 type ImageInputType = 'url' | 'base64' | 'binary';
 
@@ -25,6 +25,12 @@ export function ensure<T>(ctx: IExecuteFunctions, itemIndex: number, result: T |
 
 export function getId(ctx: IExecuteFunctions, itemIndex: number, parameter: string, field: string): string {
 	return ensure(ctx, itemIndex, checkId(ctx.getNodeParameter(parameter, itemIndex, ''), field));
+}
+
+/** The Text field of a text to moderate: not blank (sent as typed). */
+export function getText(ctx: IExecuteFunctions, itemIndex: number): string {
+	const hint = 'Enter the text to moderate, or map it from a previous node (for example {{ $json.comment }}).';
+	return ensure(ctx, itemIndex, checkNotEmpty(ctx.getNodeParameter('text', itemIndex, ''), 'Text', hint));
 }
 
 /** Optional string option: trimmed, undefined when empty so that it is not sent. */

@@ -12,7 +12,8 @@ import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description
 import type { VerdictFacts } from '../../verdict/outputs';
 import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from './waitForCallback/settle';
 import { callbackSecrets, callbackUrl as waitCallbackUrl, waitCallbackRoutingRefusal } from './waitForCallback/urls';
-import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, MIN_POLL_INTERVAL_SECONDS, pollResult } from './pollResult';
+import { MIN_POLL_INTERVAL_SECONDS } from '../poll';
+import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, pollResult } from './pollResult';
 
 type ModerationMode = 'immediate' | 'deferred' | 'deferredWait' | typeof WAIT_CALLBACK_MODE;
 

@@ -3,11 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
 import { optionsCollection } from '../../descriptions/options';
-import { pathSegment } from '../../transport/baseUrl';
 import type { NodeRun } from '../operation';
-import { checkNotEmpty } from '../../validation/checks';
-import { ensure, getId, getOptions, optionalString, readImage } from '../../validation/parameters';
-import { queueIdProperty } from './queueId';
+import { getId, getText, readImage } from '../../validation/parameters';
+import { queueIdProperty, queueMetaOption } from './queueId';
+import { addQueueItem, queueItemOptions } from './requests';
 
 const properties: INodeProperties[] = [
 	queueIdProperty,
@@ -34,15 +33,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { contentType: ['text'] } },
 	},
 	...updateDisplayOptions({ show: { contentType: ['image'] } }, imageInputProperties),
-	optionsCollection([
-		{
-			displayName: 'Metadata',
-			name: 'meta',
-			type: 'string',
-			default: '',
-			description: 'Text stored with the item, for example an order number or a JSON string',
-		},
-	]),
+	optionsCollection([queueMetaOption]),
 ];
 
 export const description = updateDisplayOptions(
@@ -59,37 +50,17 @@ export async function execute(
 	// Identifier path parameters have at least 3 characters (spec 8), this one too.
 	const queueId = getId(this, itemIndex, 'queueId', 'Queue ID');
 	const type = this.getNodeParameter('contentType', itemIndex, 'text') as 'text' | 'image';
-	const options = getOptions(this, itemIndex);
-	const fields: IDataObject = {};
-	const meta = optionalString(options.meta);
-	if (meta !== undefined) fields.meta = meta;
-	const actorId = optionalString(options.actorId);
-	if (actorId !== undefined) fields.actorId = actorId;
+	const fields = queueItemOptions(this, itemIndex);
 
 	// An image is read last, as it may wait for room in the run's byte budget; released once answered.
 	const { image, release } =
 		type === 'image'
 			? await readImage(this, itemIndex, client, run.maxImageBytes)
 			: { image: undefined, release: () => {} };
-	const content =
-		image ??
-		ensure(
-			this,
-			itemIndex,
-			checkNotEmpty(
-				this.getNodeParameter('text', itemIndex, ''),
-				'Text',
-				'Enter the text to moderate, or map it from a previous node (for example {{ $json.comment }}).',
-			),
-		);
-	const body: IDataObject = { type, content, ...fields };
-
-	let response;
+	const content = image ?? getText(this, itemIndex);
 	try {
-		response = await client.request<IDataObject>({ method: 'POST', path: `/queues/${pathSegment(queueId)}`, body, itemIndex });
+		return await addQueueItem(client, queueId, { type, content, ...fields }, itemIndex);
 	} finally {
 		release();
 	}
-	// queueId is added so that a following Queue > Get Item can use {{ $json.queueId }} and {{ $json.id }}.
-	return { ...response.body, queueId };
 }

@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
-import { pathSegment } from '../../transport/baseUrl';
 import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { queueIdProperty } from './queueId';
+import { getQueueItem } from './requests';
 
 const properties: INodeProperties[] = [
 	queueIdProperty,
@@ -48,10 +48,5 @@ export async function execute(
 	// The spec gives this operation's path parameters a minimum length of 3.
 	const queueId = getId(this, itemIndex, 'queueId', 'Queue ID');
 	const itemId = getId(this, itemIndex, 'itemId', 'Item ID');
-	const response = await client.request({
-		method: 'GET',
-		path: `/queues/${pathSegment(queueId)}/items/${pathSegment(itemId)}`,
-		itemIndex,
-	});
-	return response.body;
+	return await getQueueItem(client, queueId, itemId, itemIndex);
 }

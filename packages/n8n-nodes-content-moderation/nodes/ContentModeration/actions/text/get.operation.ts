@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { pathSegment } from '../../transport/baseUrl';
 import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
+import { getTextModeration } from './requests';
 import { textIdProperty } from './textId';
 
 export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['get'] } }, [
@@ -21,6 +21,5 @@ export async function execute(
 	{ client }: NodeRun,
 ): Promise<IDataObject> {
 	const id = getId(this, itemIndex, 'textId', 'Text ID');
-	const response = await client.request({ method: 'GET', path: `/text/${pathSegment(id)}`, itemIndex });
-	return response.body;
+	return (await getTextModeration(client, id, itemIndex)).body;
 }

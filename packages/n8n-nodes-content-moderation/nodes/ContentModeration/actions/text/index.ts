@@ -3,8 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { Operation } from '../operation';
 import * as del from './delete.operation';
 import * as get from './get.operation';
+import * as moderate from './moderate.operation';
 
-export const operations: Record<string, Operation> = { get, delete: del };
+export const operations: Record<string, Operation> = { moderate, get, delete: del };
 
 export const description: INodeProperties[] = [
 	{
@@ -27,9 +28,18 @@ export const description: INodeProperties[] = [
 				description:
 					'Read a text moderation by its ID: isSafe, scores, sentiment, language and the text with profanity masked',
 			},
+			{
+				name: 'Moderate (via Queue)',
+				value: 'moderate',
+				action: 'Moderate a text',
+				description:
+					'Moderate a text (e.g. a chat message or comment) through a moderation queue and wait for the verdict. Takes the text. Returns isSafe (false: do not use it), suggestedActions (reject, review), nsfwCategories (flagged categories with severity), riskScores, sentiment, summary and filteredContent: the text with profanity masked by *, to use instead of the original.',
+			},
 		],
+		// Stays Get: workflows saved with the default operation keep what they did.
 		default: 'get',
 	},
+	...moderate.description,
 	...get.description,
 	...del.description,
 ];

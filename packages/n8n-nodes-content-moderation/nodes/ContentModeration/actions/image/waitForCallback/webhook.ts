@@ -16,7 +16,7 @@ import { createApiClient } from '../../../transport/client';
 import type { RetrySettings } from '../../../transport/retry';
 import type { VerdictFacts } from '../../../verdict/outputs';
 import { hasAnalysis } from '../../../verdict/rules';
-import { isResultReady } from '../pollResult';
+import { isResultReady } from '../../poll';
 import { finalOutputs } from './outputs';
 import type { WaitState } from './state';
 import { readState, waitingId } from './state';

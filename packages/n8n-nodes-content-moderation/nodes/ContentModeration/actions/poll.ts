@@ -1,0 +1,69 @@
+/** The poll loop of the operations that wait for a result: Image > Moderate "Deferred and Wait" and Text > Moderate. */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+import { hasAnalysis } from '../verdict/rules';
+
+/** The smallest Poll Interval the fields accept (seconds). */
+export const MIN_POLL_INTERVAL_SECONDS = 0.1;
+
+export interface PollTiming {
+	intervalSeconds: number;
+	timeoutSeconds: number;
+}
+
+/** Reads the item's Poll Interval and Wait Timeout fields, with the operation's defaults. */
+export function readPollTiming(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	defaults: PollTiming,
+): PollTiming {
+	const interval = Number(ctx.getNodeParameter('pollInterval', itemIndex, defaults.intervalSeconds));
+	const timeout = Number(ctx.getNodeParameter('waitTimeout', itemIndex, defaults.timeoutSeconds));
+	return {
+		intervalSeconds: Math.max(MIN_POLL_INTERVAL_SECONDS, interval || defaults.intervalSeconds),
+		timeoutSeconds: Math.max(0, timeout || 0),
+	};
+}
+
+/**
+ * Whether an answer is the finished result. The mock answers 202 with {status: "processing"} while it
+ * works; anything without a boolean isSafe is not a result yet.
+ */
+export function isResultReady(statusCode: number, body: unknown): boolean {
+	if (statusCode === 202) return false;
+	return hasAnalysis(body as IDataObject);
+}
+
+/**
+ * A 404 while polling counts as "not ready": the id came from the service itself a moment ago, so a
+ * 404 means the result is not stored yet rather than a wrong id.
+ */
+export function isNotFound(error: unknown): boolean {
+	return error instanceof NodeApiError && error.httpCode === '404';
+}
+
+/**
+ * Calls `check` every interval until it returns a value, and returns it; undefined once the timeout
+ * has passed. `firstAfterInterval`: the first check waits one interval (nothing can be ready at once).
+ */
+export async function pollUntil<T>(
+	timing: PollTiming,
+	check: () => Promise<T | undefined>,
+	firstAfterInterval = false,
+): Promise<T | undefined> {
+	const intervalMs = timing.intervalSeconds * 1000;
+	const deadline = Date.now() + timing.timeoutSeconds * 1000;
+	// Bounded by count as well as by time, in case the clock jumps.
+	const maxChecks = Math.ceil(timing.timeoutSeconds / timing.intervalSeconds) + 1;
+	if (firstAfterInterval) await sleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())));
+
+	for (let attempt = 0; attempt < maxChecks; attempt++) {
+		const value = await check();
+		if (value !== undefined) return value;
+		const remaining = deadline - Date.now();
+		if (remaining <= 0) break;
+		await sleep(Math.min(intervalMs, remaining));
+	}
+	return undefined;
+}
