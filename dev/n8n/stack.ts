@@ -45,7 +45,8 @@ function exampleFiles(): string[] {
 
 /** Workflows that hold a trigger which must be published to receive production webhooks. */
 function needsPublish(wf: WorkflowFile): boolean {
-	return wf.nodes.some((n) => /Trigger$/.test(n.type) && !/manualTrigger$/.test(n.type));
+	// A Webhook node (example 07) is a trigger too, though its type does not say so.
+	return wf.nodes.some((n) => (/Trigger$/.test(n.type) && !/manualTrigger$/.test(n.type)) || n.type === 'n8n-nodes-base.webhook');
 }
 
 export interface StackOptions {

@@ -80,6 +80,11 @@ describe('output schemas match real outputs', () => {
 		expect(mismatches(deleted, schemaOf('ContentModeration/__schema__/v1.0.0/text/delete.json'))).toEqual([]);
 	});
 
+	it('text/moderate (Wait for Result)', async () => {
+		const moderated = await runOne({ resource: 'text', operation: 'moderate', text: SAFE_TEXT, pollInterval: 0.1 });
+		expect(mismatches(moderated, schemaOf('ContentModeration/__schema__/v1.0.0/text/moderate.json'))).toEqual([]);
+	});
+
 	it('the trigger', async () => {
 		const result = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL });
 		const server = await startTriggerServer({
