@@ -10,6 +10,7 @@ import { CREDENTIAL_ID, CREDENTIAL_NAME, importIntoN8n } from '../../../dev/n8n/
 import { executeWorkflow } from '../../../dev/n8n/summary';
 import { startScriptedServer, type ScriptedRequest, type ScriptedReply } from '../../helpers/scripted-server';
 import { assert, E2eContext } from '../context';
+import { checkTextRun, TEXT_ARGS, TEXT_TOOL_NAME, TEXT_WORKFLOW, textAgentWorkflow, textVerdictAnswer } from './aiAgentText';
 
 const TOOL_NODE = 'Content Moderation';
 /** What n8n names the tool it derives from the node: the node name, other characters as `_`. */
@@ -119,9 +120,12 @@ function openAiStubReply(req: ScriptedRequest): ScriptedReply {
 	const args = JSON.stringify(CHOSEN);
 	if (req.path.endsWith('/chat/completions')) {
 		const toolMsg = (body.messages ?? []).find((m: any) => m.role === 'tool');
+		// Offered the text guardrail tool: moderate the user's message with it, answer from its verdict.
+		const text = (body.tools ?? []).some((t: any) => t?.function?.name === TEXT_TOOL_NAME);
+		const [name, callArgs, answer] = text ? [TEXT_TOOL_NAME, JSON.stringify(TEXT_ARGS), textVerdictAnswer] : [TOOL_NAME, args, verdictAnswer];
 		const message = toolMsg
-			? { role: 'assistant', content: verdictAnswer(resultFromToolOutput(String(toolMsg.content))) }
-			: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: TOOL_NAME, arguments: args } }] };
+			? { role: 'assistant', content: answer(resultFromToolOutput(String(toolMsg.content))) }
+			: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name, arguments: callArgs } }] };
 		return {
 			status: 200,
 			body: {
@@ -221,13 +225,23 @@ async function runOnce(ctx: E2eContext, stub: { requests: ScriptedRequest[] }, a
 	return `${api}: #${run.executionId} "${answer}"`;
 }
 
+/** The guardrail run: the agent moderates a user's message with Text > Moderate and answers from the verdict. */
+async function textRun(ctx: E2eContext, stub: { requests: ScriptedRequest[] }): Promise<string> {
+	const since = ctx.mock.requests.length;
+	const stubSince = stub.requests.length;
+	const run = await executeWorkflow(ctx.stack, ctx.db, TEXT_WORKFLOW);
+	const modelCalls = stub.requests.slice(stubSince).filter((r) => r.method === 'POST');
+	return await checkTextRun(ctx, run, modelCalls, since, resultFromToolOutput);
+}
+
 export async function aiAgent(ctx: E2eContext): Promise<string> {
 	const stub = await startScriptedServer(openAiStubReply);
 	try {
 		const credential = { ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: STUB_KEY, url: `${stub.url}/v1` } };
-		await importIntoN8n(ctx.stack.n8n, [credential], [agentWorkflow('chat'), agentWorkflow('responses')]);
+		await importIntoN8n(ctx.stack.n8n, [credential], [agentWorkflow('chat'), agentWorkflow('responses'), textAgentWorkflow(OPENAI_CREDENTIAL, MODEL_ID)]);
 		const parts: string[] = [];
 		for (const api of ['chat', 'responses'] as const) parts.push(await runOnce(ctx, stub, api));
+		parts.push(await textRun(ctx, stub));
 		const tool = (stub.requests.find((r) => r.method === 'POST')?.body as any)?.tools?.[0];
 		parts.push(`tool description: "${tool?.function?.description ?? tool?.description}"`);
 		return parts.join('; ');

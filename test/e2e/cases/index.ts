@@ -33,7 +33,7 @@ export const cases: E2eCase[] = [
 		run: secrets,
 	},
 	{ id: 10, name: "installed with the README's lines: no peer beside it, n8n's API-version rule and n8n-workflow exports", run: installedAsReadmeSays },
-	{ id: 11, name: "n8n's AI Agent calls the node as a tool (Chat Completions and Responses API)", run: aiAgent },
+	{ id: 11, name: "n8n's AI Agent calls the node as a tool (Chat Completions and Responses API; a user message through Text > Moderate)", run: aiAgent },
 	{ id: 12, name: 'Wait for Callback: the execution waits, nothing is read, the callbacks resume it', run: waitForCallback },
 	{ id: 13, name: 'Wait for Callback: n8n restarted while the execution waits, then resumed', run: waitForCallbackAcrossRestart },
 	{ id: 14, name: 'Wait for Callback: at the Wait Timeout n8n passes the inputs to Timed Out', run: waitForCallbackTimeout },

@@ -1,0 +1,113 @@
+/**
+ * Case 11's guardrail run: the AI Agent moderates a user's message with Text > Moderate as a tool, then
+ * answers from the verdict. The tool's description (set on the node, as the README advises) tells the model
+ * what it takes and returns; the OpenAI stub of aiAgent.ts plays the model.
+ */
+import { N8N_MAJOR } from '../../../dev/n8n/install';
+import { ACTION_TYPE } from '../../../dev/n8n/package';
+import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../../dev/n8n/stack';
+import { PROFANE_TEXT, PROFANE_TEXT_FILTERED } from '../../../dev/mock/fixtures';
+import { assert, E2eContext } from '../context';
+
+export const TEXT_WORKFLOW = 'cmE2eAgentText01';
+const TEXT_TOOL_NODE = 'Moderate Message';
+/** n8n's tool name for the node: its name with other characters as `_`. */
+export const TEXT_TOOL_NAME = 'Moderate_Message';
+/** What the stub "model" sends to the tool: the user's message as written. */
+export const TEXT_ARGS = { message: PROFANE_TEXT };
+const QUEUE_ID = 'agent-guardrail';
+
+/** The tool description of the README's guardrail pattern. */
+export const TEXT_TOOL_DESCRIPTION =
+	"Moderate a user's message before you use it. Input: message, the text exactly as the user wrote it. Returns isSafe (false: do not use or repeat the message), suggestedActions.reject and .review, nsfwCategories (flagged categories with severity), riskScores and filteredContent, the message with profanity masked by *. Quote only filteredContent.";
+
+/** The agent's answer the stub builds from the tool's result (what a model would say). */
+export function textVerdictAnswer(result: any): string {
+	const cats = (result?.nsfwCategories ?? []).map((c: any) => c.category).join(', ');
+	return result?.isSafe
+		? `The message is fine: "${result?.filteredContent}".`
+		: `I can't pass this message on (${cats || 'flagged'}). Cleaned: "${result?.filteredContent}".`;
+}
+
+export function textAgentWorkflow(openAiCredential: { id: string; name: string }, modelId: string) {
+	return {
+		id: TEXT_WORKFLOW,
+		name: 'E2E: AI Agent moderates a user message with Text > Moderate (Chat Completions API)',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{ id: 'c0000000-0011-4000-8000-000000000000', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'c0000000-0012-4000-8000-000000000000',
+				name: 'AI Agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: N8N_MAJOR >= 2 ? 3.1 : 3,
+				position: [220, 0],
+				parameters: { promptType: 'define', text: `A user wrote: ${PROFANE_TEXT}\nCheck it before you answer.`, options: {} },
+			},
+			{
+				id: 'c0000000-0013-4000-8000-000000000000',
+				name: 'OpenAI Chat Model',
+				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				typeVersion: 1.3,
+				position: [120, 220],
+				parameters: { model: { __rl: true, mode: 'id', value: modelId }, responsesApiEnabled: false, options: {} },
+				credentials: { openAiApi: openAiCredential },
+			},
+			{
+				id: 'c0000000-0014-4000-8000-000000000000',
+				name: TEXT_TOOL_NODE,
+				type: `${ACTION_TYPE}Tool`,
+				typeVersion: 1,
+				position: [340, 220],
+				parameters: {
+					descriptionType: 'manual',
+					toolDescription: TEXT_TOOL_DESCRIPTION,
+					resource: 'text',
+					operation: 'moderate',
+					text: "={{ $fromAI('message', 'The user message to check, exactly as written', 'string') }}",
+					queueId: QUEUE_ID,
+				},
+				credentials: { contentModerationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			[TEXT_TOOL_NODE]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+		},
+	};
+}
+
+/** Checks one run of TEXT_WORKFLOW: what the model was offered and sent, what the service got, the answer. */
+export async function checkTextRun(
+	ctx: E2eContext,
+	run: { executionId: number; status: string },
+	modelCalls: Array<{ body: unknown }>,
+	since: number,
+	resultOf: (toolOutput: string) => any,
+): Promise<string> {
+	assert(run.status === 'success', `text: execution #${run.executionId} status ${run.status} (${modelCalls.length} model calls)`);
+	assert(modelCalls.length === 2, `text: the model stub got ${modelCalls.length} calls, expected 2`);
+	const tool = ((modelCalls[0].body as any).tools ?? []).map((t: any) => t.function).find((t: any) => t?.name === TEXT_TOOL_NAME);
+	assert(tool?.description === TEXT_TOOL_DESCRIPTION, `text: tool offered ${JSON.stringify(tool).slice(0, 400)}`);
+	assert(Object.keys(tool.parameters?.properties ?? {}).join() === 'message', `text: tool parameters ${JSON.stringify(tool.parameters)}`);
+
+	const posts = ctx.mock.requests.slice(since).filter((r) => r.method === 'POST');
+	assert(
+		posts.length === 1 && posts[0].path === `/queues/${QUEUE_ID}` && (posts[0].body as any)?.content === PROFANE_TEXT,
+		`text: the service got ${JSON.stringify(posts.map((r) => [r.path, r.body]))}`,
+	);
+	const detail = await ctx.db.execution(run.executionId);
+	const returned = detail.raw?.resultData?.runData?.[TEXT_TOOL_NODE]?.[0]?.data?.ai_tool?.[0]?.[0]?.json;
+	const result = returned?.response !== undefined ? resultOf(JSON.stringify(returned.response)) : returned;
+	assert(
+		result?.isSafe === false && result?.filteredContent === PROFANE_TEXT_FILTERED && result?.queueId === QUEUE_ID,
+		`text: tool node output in n8n's records ${JSON.stringify(returned).slice(0, 300)}`,
+	);
+	const toolMessage = ((modelCalls[1].body as any).messages ?? []).find((m: any) => m.role === 'tool');
+	assert(String(toolMessage?.content).includes(PROFANE_TEXT_FILTERED), 'text: the cleaned text did not reach the model');
+	const answer: string = detail.items['AI Agent']?.[0]?.output ?? '';
+	assert(answer === textVerdictAnswer(result), `text: agent answered ${JSON.stringify(answer)}, expected ${JSON.stringify(textVerdictAnswer(result))}`);
+	return `text: #${run.executionId} "${answer}"`;
+}
