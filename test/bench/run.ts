@@ -367,6 +367,7 @@ async function main() {
 		await mock.stop();
 	}
 
+	if (wanted('T1')) result.T1 = await (await import('./text')).textBench();
 	if (wanted('memory')) {
 		console.log('\nMemory: 200 binary images of 10 MB through Image > Moderate (child processes, --expose-gc)...');
 		const memory: Record<string, unknown> = {};

@@ -11,7 +11,7 @@ import { executeWorkflow } from '../../../dev/n8n/summary';
 import { assert, E2eContext, finishedExecutions } from '../context';
 
 export const GUARDRAIL = readWorkflow(join(EXAMPLES_DIR, '06-text-guardrail.json'));
-const COMMENTS = readWorkflow(join(EXAMPLES_DIR, '07-comments-webhook.json'));
+export const COMMENTS = readWorkflow(join(EXAMPLES_DIR, '07-comments-webhook.json'));
 const COMMENTS_PATH = COMMENTS.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path as string;
 
 /** Both readings of spec 2.4: what the mock does by default, and only an id in a still-pending item. */
@@ -61,7 +61,7 @@ export async function textGuardrail(ctx: E2eContext): Promise<string> {
 	});
 }
 
-async function postComment(ctx: E2eContext, comment: object): Promise<{ status: number; body: any }> {
+export async function postComment(ctx: E2eContext, comment: object): Promise<{ status: number; body: any }> {
 	const response = await fetch(`${ctx.stack.webhookUrl}/webhook/${COMMENTS_PATH}`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },

@@ -31,6 +31,7 @@ import {
 	SLOW_TRIGGER,
 } from './cases';
 import { waitForCallbackOnWorkers } from './waitForCallback';
+import { textModerationOnWorkers } from './textModeration';
 import { BurstFigures, figuresTable } from './figures';
 
 const started = Date.now();
@@ -71,6 +72,7 @@ const queueCases: E2eCase[] = [
 		name: 'Wait for Callback: waits on a worker, callbacks through the webhook processor, resumed once on a worker',
 		run: (c) => waitForCallbackOnWorkers(c as QueueContext),
 	},
+	{ id: 30, name: 'Text > Moderate: polls on a worker; a webhook comment enqueued by the webhook processor is answered with the cleaned text', run: (c) => textModerationOnWorkers(c as QueueContext) },
 ];
 // The same bursts on one regular n8n process (sqlite), measured in the same run for the side-by-side table.
 const regularCases: E2eCase[] = [
