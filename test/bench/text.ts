@@ -9,7 +9,9 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { startMockService, type MockService, type MockServiceOptions } from '../../dev/mock/server';
 import { TEXT_POLL_DEFAULTS } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/text/moderate.operation';
+import { ACTION_TYPE } from '../../dev/n8n/package';
 import { moderationNode, runWorkflow } from '../helpers/engine';
+import { ourNodeType } from './workloads';
 
 const TEXTS = 300;
 const PROCESS_MS = 500;
@@ -27,12 +29,15 @@ function textItems(count: number, tag: string): INodeExecutionData[] {
 	}));
 }
 
+let ourNode: ReturnType<typeof ourNodeType> | undefined;
+
 /** One node run over `count` texts: seconds, and the requests the service saw per item. */
 async function runTexts(mock: MockService, count: number, tag: string) {
 	mock.reset();
 	const items = textItems(count, tag);
 	const started = process.hrtime.bigint();
 	const run = await runWorkflow({
+		nodeTypes: { [ACTION_TYPE]: (ourNode ??= ourNodeType()) },
 		nodes: [moderationNode({ resource: 'text', operation: 'moderate', text: '={{ $json.text }}' })],
 		credentials: { contentModerationApi: { baseUrl: mock.url, accessToken: mock.token } },
 		items,
