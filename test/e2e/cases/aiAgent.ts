@@ -10,7 +10,7 @@ import { CREDENTIAL_ID, CREDENTIAL_NAME, importIntoN8n } from '../../../dev/n8n/
 import { executeWorkflow } from '../../../dev/n8n/summary';
 import { startScriptedServer, type ScriptedRequest, type ScriptedReply } from '../../helpers/scripted-server';
 import { assert, E2eContext } from '../context';
-import { checkTextRun, TEXT_ARGS, TEXT_TOOL_NAME, TEXT_WORKFLOW, textAgentWorkflow, textVerdictAnswer } from './aiAgentText';
+import { checkTextRun, TEXT_AGENT, TEXT_ARGS, TEXT_TOOL_NAME, textVerdictAnswer } from './aiAgentText';
 
 const TOOL_NODE = 'Content Moderation';
 /** What n8n names the tool it derives from the node: the node name, other characters as `_`. */
@@ -30,10 +30,20 @@ type Api = 'chat' | 'responses';
 const WORKFLOWS: Record<Api, string> = { chat: 'cmE2eAgentChat01', responses: 'cmE2eAgentResp01' };
 const ENDPOINT: Record<Api, string> = { chat: '/v1/chat/completions', responses: '/v1/responses' };
 
-function agentWorkflow(api: Api) {
+/** What differs between the agent workflows: the tool node (the rest is one trigger, agent and stub model). */
+export interface AgentWorkflowSpec {
+	id: string;
+	name: string;
+	prompt: string;
+	responsesApi: boolean;
+	toolNode: string;
+	toolParameters: Record<string, unknown>;
+}
+
+function agentWorkflowWith(spec: AgentWorkflowSpec) {
 	return {
-		id: WORKFLOWS[api],
-		name: `E2E: AI Agent moderates an image (${api === 'chat' ? 'Chat Completions' : 'Responses'} API)`,
+		id: spec.id,
+		name: spec.name,
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
@@ -52,11 +62,7 @@ function agentWorkflow(api: Api) {
 				// 3.1 is the current version in 2.x; 1.123 has 3.
 				typeVersion: N8N_MAJOR >= 2 ? 3.1 : 3,
 				position: [220, 0],
-				parameters: {
-					promptType: 'define',
-					text: 'A user posted an image. Check whether it can be published and tell me the verdict.',
-					options: {},
-				},
+				parameters: { promptType: 'define', text: spec.prompt, options: {} },
 			},
 			{
 				id: 'c0000000-0003-4000-8000-000000000000',
@@ -66,34 +72,45 @@ function agentWorkflow(api: Api) {
 				position: [120, 220],
 				parameters: {
 					model: { __rl: true, mode: 'id', value: MODEL_ID },
-					responsesApiEnabled: api === 'responses',
+					responsesApiEnabled: spec.responsesApi,
 					options: {},
 				},
 				credentials: { openAiApi: OPENAI_CREDENTIAL },
 			},
 			{
 				id: 'c0000000-0004-4000-8000-000000000000',
-				name: TOOL_NODE,
+				name: spec.toolNode,
 				type: `${ACTION_TYPE}Tool`,
 				typeVersion: 1,
 				position: [340, 220],
-				parameters: {
-					resource: 'image',
-					operation: 'moderate',
-					inputType: 'url',
-					imageUrl: "={{ $fromAI('imageUrl', 'The http or https URL of the image to moderate', 'string') }}",
-					mode: 'immediate',
-					options: { actorId: "={{ $fromAI('actorId', 'The ID of the user who posted the image', 'string') }}" },
-				},
+				parameters: spec.toolParameters,
 				credentials: { contentModerationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
 			},
 		],
 		connections: {
 			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
 			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
-			[TOOL_NODE]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+			[spec.toolNode]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 		},
 	};
+}
+
+function agentWorkflow(api: Api) {
+	return agentWorkflowWith({
+		id: WORKFLOWS[api],
+		name: `E2E: AI Agent moderates an image (${api === 'chat' ? 'Chat Completions' : 'Responses'} API)`,
+		prompt: 'A user posted an image. Check whether it can be published and tell me the verdict.',
+		responsesApi: api === 'responses',
+		toolNode: TOOL_NODE,
+		toolParameters: {
+			resource: 'image',
+			operation: 'moderate',
+			inputType: 'url',
+			imageUrl: "={{ $fromAI('imageUrl', 'The http or https URL of the image to moderate', 'string') }}",
+			mode: 'immediate',
+			options: { actorId: "={{ $fromAI('actorId', 'The ID of the user who posted the image', 'string') }}" },
+		},
+	});
 }
 
 /** The moderation result inside what the tool returned to the model (a JSON text of the node's items). */
@@ -229,7 +246,7 @@ async function runOnce(ctx: E2eContext, stub: { requests: ScriptedRequest[] }, a
 async function textRun(ctx: E2eContext, stub: { requests: ScriptedRequest[] }): Promise<string> {
 	const since = ctx.mock.requests.length;
 	const stubSince = stub.requests.length;
-	const run = await executeWorkflow(ctx.stack, ctx.db, TEXT_WORKFLOW);
+	const run = await executeWorkflow(ctx.stack, ctx.db, TEXT_AGENT.id);
 	const modelCalls = stub.requests.slice(stubSince).filter((r) => r.method === 'POST');
 	return await checkTextRun(ctx, run, modelCalls, since, resultFromToolOutput);
 }
@@ -238,7 +255,7 @@ export async function aiAgent(ctx: E2eContext): Promise<string> {
 	const stub = await startScriptedServer(openAiStubReply);
 	try {
 		const credential = { ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: STUB_KEY, url: `${stub.url}/v1` } };
-		await importIntoN8n(ctx.stack.n8n, [credential], [agentWorkflow('chat'), agentWorkflow('responses'), textAgentWorkflow(OPENAI_CREDENTIAL, MODEL_ID)]);
+		await importIntoN8n(ctx.stack.n8n, [credential], [agentWorkflow('chat'), agentWorkflow('responses'), agentWorkflowWith(TEXT_AGENT)]);
 		const parts: string[] = [];
 		for (const api of ['chat', 'responses'] as const) parts.push(await runOnce(ctx, stub, api));
 		parts.push(await textRun(ctx, stub));

@@ -3,13 +3,10 @@
  * answers from the verdict. The tool's description (set on the node, as the README advises) tells the model
  * what it takes and returns; the OpenAI stub of aiAgent.ts plays the model.
  */
-import { N8N_MAJOR } from '../../../dev/n8n/install';
-import { ACTION_TYPE } from '../../../dev/n8n/package';
-import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../../dev/n8n/stack';
 import { PROFANE_TEXT, PROFANE_TEXT_FILTERED } from '../../../dev/mock/fixtures';
 import { assert, E2eContext } from '../context';
+import type { AgentWorkflowSpec } from './aiAgent';
 
-export const TEXT_WORKFLOW = 'cmE2eAgentText01';
 const TEXT_TOOL_NODE = 'Moderate Message';
 /** n8n's tool name for the node: its name with other characters as `_`. */
 export const TEXT_TOOL_NAME = 'Moderate_Message';
@@ -29,57 +26,24 @@ export function textVerdictAnswer(result: any): string {
 		: `I can't pass this message on (${cats || 'flagged'}). Cleaned: "${result?.filteredContent}".`;
 }
 
-export function textAgentWorkflow(openAiCredential: { id: string; name: string }, modelId: string) {
-	return {
-		id: TEXT_WORKFLOW,
-		name: 'E2E: AI Agent moderates a user message with Text > Moderate (Chat Completions API)',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{ id: 'c0000000-0011-4000-8000-000000000000', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'c0000000-0012-4000-8000-000000000000',
-				name: 'AI Agent',
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: N8N_MAJOR >= 2 ? 3.1 : 3,
-				position: [220, 0],
-				parameters: { promptType: 'define', text: `A user wrote: ${PROFANE_TEXT}\nCheck it before you answer.`, options: {} },
-			},
-			{
-				id: 'c0000000-0013-4000-8000-000000000000',
-				name: 'OpenAI Chat Model',
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: 1.3,
-				position: [120, 220],
-				parameters: { model: { __rl: true, mode: 'id', value: modelId }, responsesApiEnabled: false, options: {} },
-				credentials: { openAiApi: openAiCredential },
-			},
-			{
-				id: 'c0000000-0014-4000-8000-000000000000',
-				name: TEXT_TOOL_NODE,
-				type: `${ACTION_TYPE}Tool`,
-				typeVersion: 1,
-				position: [340, 220],
-				parameters: {
-					descriptionType: 'manual',
-					toolDescription: TEXT_TOOL_DESCRIPTION,
-					resource: 'text',
-					operation: 'moderate',
-					text: "={{ $fromAI('message', 'The user message to check, exactly as written', 'string') }}",
-					queueId: QUEUE_ID,
-				},
-				credentials: { contentModerationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
-			[TEXT_TOOL_NODE]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
-		},
-	};
-}
+/** The guardrail agent: the text tool with the description above, the rest as the image runs. */
+export const TEXT_AGENT: AgentWorkflowSpec = {
+	id: 'cmE2eAgentText01',
+	name: 'E2E: AI Agent moderates a user message with Text > Moderate (Chat Completions API)',
+	prompt: `A user wrote: ${PROFANE_TEXT}\nCheck it before you answer.`,
+	responsesApi: false,
+	toolNode: TEXT_TOOL_NODE,
+	toolParameters: {
+		descriptionType: 'manual',
+		toolDescription: TEXT_TOOL_DESCRIPTION,
+		resource: 'text',
+		operation: 'moderate',
+		text: "={{ $fromAI('message', 'The user message to check, exactly as written', 'string') }}",
+		queueId: QUEUE_ID,
+	},
+};
 
-/** Checks one run of TEXT_WORKFLOW: what the model was offered and sent, what the service got, the answer. */
+/** Checks one run of TEXT_AGENT: what the model was offered and sent, what the service got, the answer. */
 export async function checkTextRun(
 	ctx: E2eContext,
 	run: { executionId: number; status: string },

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
 import { optionsCollection } from '../../descriptions/options';
+import { textInputProperty } from '../../descriptions/textInput';
 import type { NodeRun } from '../operation';
 import { getId, getText, readImage } from '../../validation/parameters';
 import { queueIdProperty, queueMetaOption } from './queueId';
@@ -22,16 +23,7 @@ const properties: INodeProperties[] = [
 		default: 'text',
 		description: 'What kind of content to add to the queue',
 	},
-	{
-		displayName: 'Text',
-		name: 'text',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: '',
-		required: true,
-		description: 'The text to moderate',
-		displayOptions: { show: { contentType: ['text'] } },
-	},
+	{ ...textInputProperty, displayOptions: { show: { contentType: ['text'] } } },
 	...updateDisplayOptions({ show: { contentType: ['image'] } }, imageInputProperties),
 	optionsCollection([queueMetaOption]),
 ];

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../descriptions/options';
+import { textInputProperty } from '../../descriptions/textInput';
 import { getId, getText } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
@@ -27,16 +28,7 @@ type TextMode = 'wait' | 'submit';
 const showWhenWaiting = { show: { mode: ['wait'] } };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Text',
-		name: 'text',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: '',
-		required: true,
-		placeholder: 'e.g. {{ $json.chatInput }}',
-		description: 'The text to moderate, for example a chat message or a comment',
-	},
+	textInputProperty,
 	{
 		...queueIdProperty,
 		default: DEFAULT_TEXT_QUEUE_ID,
