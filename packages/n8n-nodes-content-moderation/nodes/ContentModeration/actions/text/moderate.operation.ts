@@ -21,7 +21,12 @@ export const DEFAULT_TEXT_QUEUE_ID = 'n8n-text-moderation';
  * second: reading every second adds at most one second to a chat answer, and 60 s is long enough for a
  * busy service while a chat user still gets an answer.
  */
-export const TEXT_POLL_DEFAULTS: PollTiming = { intervalSeconds: 1, timeoutSeconds: 60 };
+export const TEXT_POLL_INTERVAL_SECONDS = 1;
+export const TEXT_WAIT_TIMEOUT_SECONDS = 60;
+export const TEXT_POLL_DEFAULTS: PollTiming = {
+	intervalSeconds: TEXT_POLL_INTERVAL_SECONDS,
+	timeoutSeconds: TEXT_WAIT_TIMEOUT_SECONDS,
+};
 
 type TextMode = 'wait' | 'submit';
 
@@ -61,7 +66,7 @@ const properties: INodeProperties[] = [
 		name: 'pollInterval',
 		type: 'number',
 		typeOptions: { minValue: MIN_POLL_INTERVAL_SECONDS, numberPrecision: 1 },
-		default: TEXT_POLL_DEFAULTS.intervalSeconds,
+		default: TEXT_POLL_INTERVAL_SECONDS,
 		description: 'How long to wait between two reads of the queue item',
 		displayOptions: showWhenWaiting,
 	},
@@ -70,7 +75,7 @@ const properties: INodeProperties[] = [
 		name: 'waitTimeout',
 		type: 'number',
 		typeOptions: { minValue: 1 },
-		default: TEXT_POLL_DEFAULTS.timeoutSeconds,
+		default: TEXT_WAIT_TIMEOUT_SECONDS,
 		description:
 			'How long to wait for the verdict in total. When it passes, the item fails with the queue item ID so that you can read it later with Queue > Get Item.',
 		displayOptions: showWhenWaiting,
