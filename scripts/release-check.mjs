@@ -58,6 +58,13 @@ for (const field of ['overrides', 'resolutions']) {
 	if (pkg[field] !== undefined) problems.push(`package.json has "${field}": not allowed in a community package`);
 }
 
+// Built, linted and released with n8n's own tool, as n8n's verification guidelines ask; prepublishOnly stops a
+// bare `npm publish` (n8n-node prerelease lets it through only under `n8n-node release`, which sets RELEASE_MODE).
+const N8N_NODE_SCRIPTS = { build: 'n8n-node build', lint: 'n8n-node lint', release: 'n8n-node release', prepublishOnly: 'n8n-node prerelease' };
+for (const [script, command] of Object.entries(N8N_NODE_SCRIPTS)) {
+	if (pkg.scripts?.[script] !== command) problems.push(`package.json scripts.${script} must be "${command}", is ${JSON.stringify(pkg.scripts?.[script])}`);
+}
+
 // Metadata. npm provenance names the GitHub repository the workflow ran in; the registry refuses a
 // repository.url that differs, and n8n's scanner fetches the attested commit from that public repository.
 const PLACEHOLDER = /change-me|\.invalid\b/i;

@@ -3,7 +3,8 @@
  * sqlite3 module of the n8n install (built for Node 24) and n8n's `flatted` for the data column.
  */
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { installDir } from './install';
 
 export interface ExecutionRow {
@@ -29,6 +30,8 @@ export interface ExecutionDetail extends ExecutionRow {
 export interface ExecutionRecords {
 	executions(workflowId: string): Promise<ExecutionRow[]>;
 	execution(id: number | string): Promise<ExecutionDetail>;
+	/** Everything the database holds, as bytes to search (secret-at-rest checks): its files, or a dump. */
+	contents(): Promise<Array<{ name: string; bytes: Buffer }>>;
 	close(): Promise<void>;
 }
 
@@ -91,6 +94,14 @@ export class N8nDb implements ExecutionRecords {
 		);
 		if (!row) throw new Error(`execution ${id} not found`);
 		return toExecutionDetail(row);
+	}
+
+	/** The database file with its journal files (database.sqlite-wal, -shm, -journal) as they are on disk. */
+	async contents(): Promise<Array<{ name: string; bytes: Buffer }>> {
+		const dir = dirname(this.file);
+		return readdirSync(dir)
+			.filter((f) => f.startsWith(basename(this.file)))
+			.map((name) => ({ name, bytes: readFileSync(join(dir, name)) }));
 	}
 
 	/** Nothing stays open (a connection per query). */

@@ -4,15 +4,20 @@
  * uses, so the project gains no dependency and needs no `psql` output parsing.
  */
 import { ExecutionDetail, ExecutionRecords, ExecutionRow, toExecutionDetail } from './db';
-import { pgModule } from './postgres';
+import { pgDump, pgModule } from './postgres';
 
 const COLUMNS = `e.id, e."workflowId", e.status, e.finished, e.mode, e."startedAt", e."stoppedAt"`;
 
 export class PgN8nDb implements ExecutionRecords {
 	private pool: any;
-	constructor(conn: { host: string; port: number; user: string; database: string }) {
+	constructor(private readonly conn: { host: string; port: number; user: string; database: string }) {
 		const pg = pgModule();
 		this.pool = new pg.Pool({ ...conn, max: 4 });
+	}
+
+	/** A plain-SQL `pg_dump` of n8n's database: every table n8n wrote, with its rows. */
+	async contents(): Promise<Array<{ name: string; bytes: Buffer }>> {
+		return [{ name: `pg_dump of ${this.conn.database}`, bytes: pgDump(this.conn) }];
 	}
 
 	async all<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {

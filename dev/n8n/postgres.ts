@@ -25,6 +25,15 @@ function pgBin(): string | undefined {
 	return majors.length ? join(PG_ROOT, majors[0], 'bin') : undefined;
 }
 
+/** `pg_dump` (plain SQL, data included) of a database of a cluster started here (trust auth on 127.0.0.1). */
+export function pgDump(conn: { host: string; port: number; user: string; database: string }): Buffer {
+	const bin = pgBin();
+	if (!bin) throw new Error('pg_dump: no PostgreSQL installed under /usr/lib/postgresql');
+	return execFileSync(join(bin, 'pg_dump'), ['-h', conn.host, '-p', String(conn.port), '-U', conn.user, '-d', conn.database], {
+		maxBuffer: 1 << 30,
+	});
+}
+
 /** The `pg` client that n8n itself uses, from the cached n8n install (no extra dependency for this project). */
 export function pgModule(): any {
 	return createRequire(join(installDir(), 'node_modules', 'n8n', 'package.json'))('pg');

@@ -68,6 +68,18 @@ export interface StackOptions {
 	webhookBaseUrl?: string;
 	/** Ids of extra workflows to publish as well */
 	publish?: string[];
+	/**
+	 * Puts the package where n8n loads it, before n8n starts. Default: build, pack and install the tarball with
+	 * the README's manual-install lines (what users get); `npm run dev` compiles into the folder instead.
+	 */
+	installPackage?: (userFolder: string, log: (line: string) => void) => Promise<void>;
+}
+
+async function installTarball(userFolder: string, log: (line: string) => void): Promise<void> {
+	const tarball = await buildAndPack(log);
+	log("installing the package into the n8n user folder with the README's manual-install lines...");
+	await installIntoUserFolder(tarball, userFolder);
+	removeTarball(tarball);
 }
 
 export interface Stack {
@@ -119,13 +131,10 @@ export async function importIntoN8n(n8n: N8nInstance, credentials: object[], wor
 export async function startStack(opts: StackOptions): Promise<Stack> {
 	const log = opts.log ?? (() => undefined);
 	await ensureN8n(log);
-	const tarball = await buildAndPack(log);
 	const n8n = await createN8n({ log, env: opts.n8nEnv, port: opts.port, userFolder: opts.userFolder });
 	let started = false;
 	try {
-		log("installing the package into the n8n user folder with the README's manual-install lines...");
-		await installIntoUserFolder(tarball, n8n.userFolder);
-		removeTarball(tarball);
+		await (opts.installPackage ?? installTarball)(n8n.userFolder, log);
 
 		const credential = {
 			id: CREDENTIAL_ID,

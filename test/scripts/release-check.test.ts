@@ -19,7 +19,12 @@ const goodPackage = {
 	repository: { type: 'git', url: 'git+https://github.com/acme/n8n-nodes-foo.git' },
 	author: { name: 'Acme', email: 'dev@acme.io' },
 	files: ['dist'],
-	scripts: { build: 'tsc', test: 'jest' },
+	scripts: {
+		build: 'n8n-node build',
+		lint: 'n8n-node lint',
+		release: 'n8n-node release',
+		prepublishOnly: 'n8n-node prerelease',
+	},
 	n8n: {
 		n8nNodesApiVersion: 1,
 		nodes: ['dist/nodes/Foo/Foo.node.js'],
@@ -97,7 +102,7 @@ const runs = {
 				version: '1.3.0',
 				dependencies: { lodash: '4.17.21' },
 				overrides: { linkedom: '0.18.12' },
-				scripts: { ...goodPackage.scripts, postinstall: 'node setup.js' },
+				scripts: { build: 'gulp build', lint: 'n8n-node lint', release: 'n8n-node release', postinstall: 'node setup.js' },
 				peerDependencies: { 'n8n-workflow': '*', 'n8n-core': '*' },
 				n8n: { ...goodPackage.n8n, nodes: ['dist/nodes/Bar/Bar.node.js'] },
 				bugs: { url: 'http://example.com/bugs' },
@@ -156,6 +161,8 @@ describe('release check', () => {
 			'n8n section names dist/nodes/Bar/Bar.node.js, which is not in the tarball',
 			'package.json bugs.url must be an https URL',
 			'CHANGELOG.md has no "## 1.3.0" section',
+			'package.json scripts.build must be "n8n-node build", is "gulp build"',
+			'package.json scripts.prepublishOnly must be "n8n-node prerelease", is undefined',
 		]) {
 			expect(out).toContain(message);
 		}

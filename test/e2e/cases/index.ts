@@ -3,6 +3,7 @@ import { aiAgent } from './aiAgent';
 import { allOperations } from './allOperations';
 import { catalogue } from './catalogue';
 import { credentialTest } from './credentialTest';
+import { devLoop } from './devLoop';
 import { burst, deferredWithTrigger, wrongToken } from './deferred';
 import { editor } from './editor';
 import { examplesRun } from './examples';
@@ -39,6 +40,7 @@ export const cases: E2eCase[] = [
 	{ id: 14, name: 'Wait for Callback: at the Wait Timeout n8n passes the inputs to Timed Out', run: waitForCallbackTimeout },
 	{ id: 17, name: 'Text > Moderate: the chat guardrail example routes safe, flagged and review messages (both readings of a queue item)', run: textGuardrail },
 	{ id: 18, name: 'Text > Moderate: comments by webhook are stored as filteredContent (both readings of a queue item)', run: commentsByWebhook },
+	{ id: 40, name: '`npm run dev`: a saved change to a node description is listed by the running n8n without a restart; Ctrl-C stops it all', run: devLoop },
 	// Last: it restarts n8n and checks what survived.
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
 ];

@@ -4,7 +4,7 @@
  * its exported workflows (and credentials, encrypted as exported by default) and its log are searched for the secret,
  * after every case before this one (deferred deliveries, 200 callbacks, wrong tokens) has run.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -91,12 +91,16 @@ export async function secrets(ctx: E2eContext): Promise<string> {
 		}
 		const exported = readFileSync(join(exportDir, 'workflows.json'));
 		assert(exported.includes('Moderation Completed'), 'the workflow export holds no trigger workflow');
-		const dbDir = join(ctx.stack.n8n.userFolder, '.n8n');
-		const dbFiles = readdirSync(dbDir).filter((f) => f.startsWith('database.sqlite'));
+		// n8n's database as stored: the sqlite files, or in queue mode a pg_dump of its Postgres database.
+		const stored = await ctx.db.contents();
+		const storedBytes = stored.reduce((n, c) => n + c.bytes.length, 0);
+		assert(storedBytes > 0, `no database content was searched (${stored.map((c) => c.name).join(', ') || 'none found'})`);
+		// The search reads what n8n wrote: the trigger workflow's node name is in it.
+		assert(stored.some((c) => c.bytes.includes('Moderation Completed')), `${stored.map((c) => c.name).join(' + ')} holds no trigger workflow`);
 		const hits: string[] = [];
-		for (const file of dbFiles) {
-			const n = countHits(readFileSync(join(dbDir, file)), secret);
-			if (n > 0) hits.push(`${file}: ${n}`);
+		for (const { name, bytes } of stored) {
+			const n = countHits(bytes, secret);
+			if (n > 0) hits.push(`${name}: ${n}`);
 		}
 		for (const file of ['workflows.json', 'credentials.json']) {
 			const n = countHits(readFileSync(join(exportDir, file)), secret);
@@ -112,7 +116,7 @@ export async function secrets(ctx: E2eContext): Promise<string> {
 		assert(countHits(Buffer.from(JSON.stringify(ctx.mock.requests)), secret) > 0, 'the search does not find the secret where it is');
 		assert(hits.length === 0, `the callback secret was found: ${hits.join(', ')}`);
 		const executions = (await ctx.db.executions(workflowId)).length;
-		return `id-less callback -> execution ${run.id} (id null, warning, ${branch}); wrong/no secret -> 401, 0 executions; secret in ${dbFiles.join(' + ')}, exports and n8n.log after ${executions} trigger executions: 0 hits (${sent} service requests carried it)`;
+		return `id-less callback -> execution ${run.id} (id null, warning, ${branch}); wrong/no secret -> 401, 0 executions; secret in ${stored.map((c) => c.name).join(' + ')} (${(storedBytes / 1e6).toFixed(1)} MB), exports and n8n.log after ${executions} trigger executions: 0 hits (${sent} service requests carried it)`;
 	} finally {
 		rmSync(exportDir, { recursive: true, force: true });
 	}

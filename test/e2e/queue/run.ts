@@ -17,19 +17,8 @@ import { newCallbackSecret, startStack } from '../../../dev/n8n/stack';
 import { startMockService } from '../../../dev/mock/server';
 import { cases, E2eCase, runCase } from '../cases';
 import { E2eContext, e2eWorkflows } from '../context';
-import {
-	deferredAndWaitOnWorker,
-	KillReport,
-	killWorkerMidBurst,
-	LONG_TIMEOUT_MS,
-	measuredBurst,
-	QUEUE_MODE,
-	QueueContext,
-	queueBurst,
-	ranOnWorkers,
-	REGULAR_MODE,
-	SLOW_TRIGGER,
-} from './cases';
+import { KillReport, killWorkerMidBurst, LONG_TIMEOUT_MS, measuredBurst, QUEUE_MODE, queueBurst, REGULAR_MODE, SLOW_TRIGGER } from './bursts';
+import { deferredAndWaitOnWorker, QueueContext, ranOnWorkers } from './cases';
 import { waitForCallbackOnWorkers } from './waitForCallback';
 import { textModerationOnWorkers } from './textModeration';
 import { BurstFigures, figuresTable } from './figures';
@@ -49,8 +38,9 @@ const cleanup = teardownOnSignals(running, { keep, log, onSignal: () => process.
 const figures: BurstFigures[] = [];
 const kills: KillReport[] = [];
 
-// Every regular case but 13 and 15, which restart one process (not what a queue deployment does).
-const NOT_IN_QUEUE_MODE = new Set([13, 15]);
+// Every regular case but 13 and 15, which restart one process (not what a queue deployment does), and 40,
+// the dev loop, which starts its own regular n8n whatever the suite's stack is.
+const NOT_IN_QUEUE_MODE = new Set([13, 15, 40]);
 
 const queueCases: E2eCase[] = [
 	...cases.filter((c) => !NOT_IN_QUEUE_MODE.has(c.id)),

@@ -20,22 +20,17 @@
  * `expire()` does what n8n's WaitTracker does when the wait time runs out: processRunExecutionData on
  * the saved data, where n8n-core disables the node and passes its input through.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
 import { createRunExecutionData } from 'n8n-workflow';
-import type {
-	IDataObject,
-	INodeType,
-	IRun,
-	IRunExecutionData,
-	IWebhookData,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, IRun } from 'n8n-workflow';
 
 import { waitFor } from '../../../dev/wait';
 import { describeRun, prepareWorkflow, type RunWorkflowOptions, type WorkflowRun } from './run';
+import { load, resumeWith, store, type ExecutionRecord } from './waitingRecord';
+import { answerResumeCall, send } from './waitingWebhook';
 
 export interface WaitingCall {
 	status: number;
@@ -81,166 +76,10 @@ export interface WaitingHarness {
 	stop(): Promise<void>;
 }
 
-interface ExecutionRecord {
-	id: string;
-	/** false: n8n 1.x (no resume token, no atomic claim) */
-	atomic: boolean;
-	status: HarnessStatus;
-	saved?: string;
-	run?: IRun;
-	options: RunWorkflowOptions;
-	calls: WaitingCall[];
-	resumes: number;
-	webhookThrew: boolean;
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-	if (res.headersSent) return;
-	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-	res.end(JSON.stringify(body));
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	const text = Buffer.concat(chunks).toString('utf-8');
-	if (text === '') return {};
-	try {
-		return JSON.parse(text);
-	} catch {
-		return text;
-	}
-}
-
 export async function startWaitingHarness(): Promise<WaitingHarness> {
 	const records = new Map<string, ExecutionRecord>();
 	const inFlight = new Set<Promise<void>>();
 	let baseUrl = '';
-
-	/** Stores what WorkflowExecute returned: waiting (saved) or finished. */
-	function store(record: ExecutionRecord, run: IRun): void {
-		record.run = run;
-		if (run.waitTill) {
-			record.saved = JSON.stringify(run.data);
-			record.status = 'waiting';
-		} else {
-			record.status = 'finished';
-		}
-	}
-
-	/** A fresh Workflow, node types and additionalData bound to this execution id (another "process"). */
-	async function load(record: ExecutionRecord) {
-		const prepared = await prepareWorkflow({ ...record.options, webhookBaseUrl: baseUrl });
-		const mode = record.options.mode ?? 'manual';
-		const additionalData = {
-			...prepared.additionalData,
-			executionId: record.id,
-			hooks: new prepared.core.ExecutionLifecycleHooks(mode, record.id, prepared.workflowData),
-		};
-		const data = JSON.parse(record.saved ?? 'null') as IRunExecutionData;
-		const expression = prepared.workflow.expression as { acquireIsolate?: () => Promise<unknown> };
-		await expression.acquireIsolate?.();
-		return { ...prepared, mode, additionalData, data };
-	}
-
-	async function resumeWith(record: ExecutionRecord, loaded: Awaited<ReturnType<typeof load>>): Promise<void> {
-		record.resumes++;
-		const execute = new loaded.core.WorkflowExecute(loaded.additionalData, loaded.mode, loaded.data);
-		store(record, await execute.processRunExecutionData(loaded.workflow));
-	}
-
-	async function onCall(record: ExecutionRecord, req: IncomingMessage, res: ServerResponse, suffix: string) {
-		const url = new URL(req.url ?? '/', 'http://localhost');
-		const query = Object.fromEntries(url.searchParams.entries()) as IDataObject;
-		const body = await readBody(req);
-		const recordCall = (status: number, answer: unknown, resumed = false) =>
-			record.calls.push({ status, body: answer, resumed, query });
-		const refuse = (status: number, answer: unknown) => {
-			recordCall(status, answer);
-			send(res, status, answer);
-		};
-
-		if (record.status === 'running') return refuse(409, { message: `The execution "${record.id}" is running already.` });
-		if (record.status === 'finished') return refuse(409, { message: `The execution "${record.id} has finished already.` });
-
-		const loaded = await load(record);
-		const { data, workflow } = loaded;
-		const token = data.resumeToken;
-		const signature = query.signature;
-		if (token && (typeof signature !== 'string' || signature !== token)) return refuse(401, { error: 'Invalid token' });
-
-		const lastNodeExecuted = data.resultData.lastNodeExecuted ?? '';
-		const stack = data.executionData?.nodeExecutionStack ?? [];
-		stack[0].node.disabled = true;
-		data.waitTill = undefined;
-		data.resultData.runData[lastNodeExecuted]?.pop();
-
-		const node = workflow.getNode(lastNodeExecuted);
-		if (!node) return refuse(404, { message: 'Could not find node to process webhook.' });
-		const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType;
-		const description = nodeType.description.webhooks?.find(
-			(webhook) => webhook.restartWebhook === true && webhook.httpMethod === req.method && webhook.path === suffix,
-		);
-		if (!description || typeof nodeType.webhook !== 'function') {
-			return refuse(404, { message: `The workflow for execution "${record.id}" does not contain a waiting webhook with a matching path/method.` });
-		}
-
-		const request = Object.assign(req, { query, body, params: {} });
-		const webhookData = {
-			httpMethod: description.httpMethod,
-			node: node.name,
-			path: description.path,
-			webhookDescription: description,
-			workflowId: workflow.id,
-			isTest: false,
-		} as unknown as IWebhookData;
-		const additionalData = { ...loaded.additionalData, httpRequest: request, httpResponse: res };
-		const context = new loaded.core.WebhookContext(
-			workflow,
-			node,
-			additionalData as never,
-			loaded.mode,
-			webhookData,
-			[],
-			data,
-		);
-
-		let result: IWebhookResponseData;
-		try {
-			result = await nodeType.webhook.call(context);
-		} catch (error) {
-			record.webhookThrew = true;
-			refuse(500, { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' });
-			// n8n resumes anyway, with the run data replaced by the error.
-			data.resultData = { runData: {}, lastNodeExecuted: node.name, error: { message: String(error) } as never };
-			stack[0].data.main = [[{ json: {} }]];
-			record.status = 'running';
-			await resumeWith(record, loaded);
-			return;
-		}
-
-		if (result.noWebhookResponse === true) {
-			recordCall(res.statusCode, undefined);
-			return;
-		}
-		if (result.workflowData === undefined) {
-			const answer = result.webhookResponse ?? { message: 'Webhook call received' };
-			recordCall(200, answer);
-			send(res, 200, answer);
-			return;
-		}
-		// The claim: only a still-waiting execution can be resumed (2.x WorkflowRunner's expectedStatus).
-		if (record.atomic && record.status !== 'waiting') {
-			return refuse(500, { code: 0, message: `Execution ${record.id} is already resuming` });
-		}
-		record.status = 'running';
-		const answer = result.webhookResponse ?? { message: 'Workflow was started' };
-		recordCall(200, answer, true);
-		send(res, 200, answer);
-		stack[0].data.main = result.workflowData;
-		stack[0].metadata = { ...stack[0].metadata, forwardAllOutputs: true } as typeof stack[0]['metadata'];
-		await resumeWith(record, loaded);
-	}
 
 	const server = createServer((req, res) => {
 		const handling: Promise<void> = (async () => {
@@ -250,7 +89,7 @@ export async function startWaitingHarness(): Promise<WaitingHarness> {
 				send(res, 404, { message: 'The requested webhook is not registered.' });
 				return;
 			}
-			await onCall(record, req, res, match[2] ?? '');
+			await answerResumeCall(record, req, res, match[2] ?? '', baseUrl);
 		})()
 			.catch((error: unknown) => send(res, 500, { message: String(error) }))
 			.finally(() => inFlight.delete(handling));
@@ -326,7 +165,7 @@ export async function startWaitingHarness(): Promise<WaitingHarness> {
 				async expire() {
 					if (record.status !== 'waiting') throw new Error(`execution ${id} is ${record.status}, not waiting`);
 					record.status = 'running';
-					await resumeWith(record, await load(record));
+					await resumeWith(record, await load(record, baseUrl));
 					return describeRun(record.run as IRun);
 				},
 			};
