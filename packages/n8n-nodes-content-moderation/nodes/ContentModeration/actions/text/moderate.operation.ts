@@ -116,7 +116,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 	if (itemId === '') {
 		throw new NodeOperationError(this.getNode(), 'The service did not return a queue item ID to wait for', {
 			itemIndex,
-			description: 'Use Mode "Submit Only" and read the queue later, or check the Queue ID.',
+			description: 'The text was submitted once and is not sent again. Use Mode "Submit Only" to see what the service answered.',
 		});
 	}
 	const moderation = await waitForModeration.call(this, itemIndex, client, { queueId, itemId }, timing);
