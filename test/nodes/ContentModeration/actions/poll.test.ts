@@ -1,5 +1,5 @@
 /** The readiness rule of the poll loop (Deferred and Wait, Text > Moderate). */
-import { isResultReady } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/poll';
+import { isResultReady, pollUntil } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/poll';
 
 describe('isResultReady (deferredWait polling rule)', () => {
 	it('only a body with a boolean isSafe is a result; 202 never is', () => {
@@ -9,5 +9,23 @@ describe('isResultReady (deferredWait polling rule)', () => {
 		expect(isResultReady(202, { id: 'x', isSafe: true })).toBe(false);
 		expect(isResultReady(200, null)).toBe(false);
 		expect(isResultReady(200, '')).toBe(false);
+	});
+});
+
+describe('pollUntil (the shared poll loop)', () => {
+	it('returns the first value a check gives, checking once per interval', async () => {
+		let calls = 0;
+		const value = await pollUntil({ intervalSeconds: 0.05, timeoutSeconds: 5 }, async () => (++calls === 3 ? 'ready' : undefined));
+		expect([value, calls]).toEqual(['ready', 3]);
+	});
+
+	it('gives up after the timeout with a bounded number of checks; the first check can wait one interval', async () => {
+		const times: number[] = [];
+		const started = Date.now();
+		const value = await pollUntil({ intervalSeconds: 0.1, timeoutSeconds: 0.35 }, async () => void times.push(Date.now() - started), true);
+		expect(value).toBeUndefined();
+		expect(times[0]).toBeGreaterThanOrEqual(90);
+		expect(times.length).toBeGreaterThanOrEqual(3);
+		expect(times.length).toBeLessThanOrEqual(5);
 	});
 });
