@@ -11,9 +11,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as image from './actions/image';
 import * as queue from './actions/queue';
 import * as text from './actions/text';
+import { resources } from './actions/resources';
 import { router } from './actions/router';
 import { waitCallbackWebhook, webhook } from './actions/image/waitForCallback';
 import { requestOptionsProperty } from './descriptions/requestOptions';
+import { toolDescriptionProperties } from './descriptions/toolDescription';
 import { CREDENTIAL_TYPE } from './transport/client';
 import { verdictOutputs } from './verdict/description';
 import { unregisteredWebhookMethods } from './helpers/webhookMethods';
@@ -36,6 +38,8 @@ export class ContentModeration implements INodeType {
 		// Only for Image > Moderate's Wait for Callback: resume URLs of a waiting execution, never a trigger.
 		webhooks: [waitCallbackWebhook],
 		properties: [
+			// Only on the AI Agent tool: what the model is told (the short action names the node).
+			...toolDescriptionProperties(resources),
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -18,6 +18,9 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+export const toolDescription =
+	'Get an image moderation by its ID (as returned by a deferred moderation): once processed, the same safety verdict Moderate returns (isSafe, riskScores, nsfwCategories, suggestedActions)';
+
 export const description = updateDisplayOptions({ show: { resource: ['image'], operation: ['get'] } }, properties);
 
 export async function execute(

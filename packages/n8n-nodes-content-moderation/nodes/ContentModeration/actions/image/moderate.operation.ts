@@ -104,6 +104,9 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
+export const toolDescription =
+	'Moderate an image and get its safety verdict: isSafe (true or false), riskScores (overall and per category, 0-100), the flagged nsfwCategories with their severity, suggestedActions and a short description of the image';
+
 export const description = updateDisplayOptions({ show: { resource: ['image'], operation: ['moderate'] } }, [
 	...properties,
 	...verdictProperties,

@@ -45,6 +45,9 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
+export const toolDescription =
+	'Add a text or an image to a moderation queue; returns the new item\'s ID, its status and the queue ID, to read the item later by those IDs';
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['queue'], operation: ['addItem'] } },
 	properties,

@@ -22,6 +22,9 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+export const toolDescription =
+	'Get a moderation queue item by its queue ID and item ID: its status and, once processed, its moderation (isSafe and scores)';
+
 export const description = updateDisplayOptions({ show: { resource: ['queue'], operation: ['getItem'] } }, [
 	...properties,
 	...verdictProperties,

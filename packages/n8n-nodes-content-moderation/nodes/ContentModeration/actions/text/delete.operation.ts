@@ -6,6 +6,9 @@ import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
 import { textIdProperty } from './textId';
 
+export const toolDescription =
+	'Delete a text moderation by its ID; returns the ID and deleted: true';
+
 export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['delete'] } }, [
 	textIdProperty,
 ]);

@@ -8,6 +8,9 @@ import { verdictProperties } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { textIdProperty } from './textId';
 
+export const toolDescription =
+	'Get a text moderation by its ID: isSafe, scores, sentiment, language and the text with profanity masked';
+
 export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['get'] } }, [
 	textIdProperty,
 	...verdictProperties,

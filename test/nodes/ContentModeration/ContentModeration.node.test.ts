@@ -1,0 +1,80 @@
+/**
+ * What the editor and the AI Agent take from the action node's description, read with n8n-workflow's
+ * own functions: the node name n8n gives a node added from the nodes panel (the operation's `action`) and
+ * what the model is told when the node is a tool. Iterates over every operation, also ones added later.
+ */
+import type { INode, INodeParameters, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { ContentModeration } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModeration.node';
+import { resources } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/resources';
+
+const description = new ContentModeration().description;
+/** The AI Agent tool n8n derives from the node: the same properties under a name ending in `Tool`. */
+const toolDescription: INodeTypeDescription = { ...description, name: `${description.name}Tool` };
+
+const versions = ([] as number[]).concat(description.version);
+
+/** Every (resource, operation, option) the node's Operation fields offer. */
+const operations = description.properties
+	.filter((p) => p.name === 'operation')
+	.flatMap((p) =>
+		(p.displayOptions?.show?.resource as string[]).flatMap((resource) =>
+			(p.options as INodePropertyOptions[]).map((option) => ({ resource, operation: String(option.value), option })),
+		),
+	);
+
+function node(parameters: INodeParameters, typeVersion: number, type = description.name): INode {
+	return { id: '1', name: 'n', type, typeVersion, position: [0, 0], parameters };
+}
+
+/** The parameters n8n runs a node with: the saved ones plus the defaults of every displayed field. */
+function withDefaults(desc: INodeTypeDescription, parameters: INodeParameters, typeVersion: number) {
+	return NodeHelpers.getNodeParameters(desc.properties, parameters, true, false, node(parameters, typeVersion), desc)!;
+}
+
+test('the operation list covers every operation the router runs', () => {
+	const listed = operations.map((o) => `${o.resource}.${o.operation}`).sort();
+	const run = Object.entries(resources)
+		.flatMap(([resource, ops]) => Object.keys(ops).map((operation) => `${resource}.${operation}`))
+		.sort();
+	expect(listed).toEqual(run);
+	expect(listed.length).toBeGreaterThanOrEqual(6);
+});
+
+describe.each(operations)('$resource > $option.name', ({ resource, operation, option }) => {
+	const action = option.action ?? '';
+
+	test('its action is short, in sentence case, n8n-like ("Get a row")', () => {
+		expect(action.length).toBeGreaterThan(0);
+		expect(action.length).toBeLessThanOrEqual(32);
+		expect(action.split(' ').length).toBeLessThanOrEqual(6);
+		// One capital (the first letter), no punctuation: a name, not a sentence.
+		expect(action).toMatch(/^[A-Z][a-z]*( [a-z]+)+$/);
+	});
+
+	test.each(versions)('n8n names a node added with it after the action (v%p)', (version) => {
+		const parameters = withDefaults(description, { resource, operation }, version);
+		expect(NodeHelpers.makeNodeName(parameters, description)).toBe(action);
+	});
+
+	test.each(versions)('the AI Agent tool tells the model its fuller description (v%p)', (version) => {
+		const parameters = withDefaults(toolDescription, { resource, operation }, version);
+		const told = NodeHelpers.getToolDescriptionForNode(node(parameters, version), { description: toolDescription } as never);
+		expect(told).toBe(resources[resource][operation].toolDescription);
+		expect(told.length).toBeGreaterThan(action.length + 20);
+	});
+
+	test.each(versions)('the tool Description field is not on the plain node (v%p)', (version) => {
+		expect(withDefaults(description, { resource, operation }, version)).not.toHaveProperty('toolDescription');
+	});
+});
+
+test("a description written in the tool's settings is what the model is told", () => {
+	// As n8n's own tool field saved it: Set Manually plus the text.
+	const saved = { resource: 'image', operation: 'moderate', descriptionType: 'manual', toolDescription: 'Check a photo' };
+	const parameters = withDefaults(toolDescription, saved, 1);
+	expect(NodeHelpers.getToolDescriptionForNode(node(parameters, 1), { description: toolDescription } as never)).toBe(
+		'Check a photo',
+	);
+});
