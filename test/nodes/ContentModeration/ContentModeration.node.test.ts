@@ -78,3 +78,47 @@ test("a description written in the tool's settings is what the model is told", (
 		'Check a photo',
 	);
 });
+
+describe('one Options collection per panel from version 2', () => {
+	const REQUEST_SETTINGS = ['concurrency', 'maxConcurrency', 'maxRetries'];
+	const SENDS_IMAGES = ['image.moderate', 'queue.addItem'];
+
+	/** The collections a panel shows for this operation, with the options each offers. */
+	function collections(resource: string, operation: string, version: number) {
+		const parameters = withDefaults(description, { resource, operation }, version);
+		return description.properties
+			.filter((p) => p.type === 'collection')
+			.filter((p) => NodeHelpers.displayParameter(parameters, p, node(parameters, version), description))
+			.map((p) => ({
+				name: p.name,
+				options: (p.options ?? []).map((o) => o.name),
+				labels: (p.options ?? []).map((o) => ('displayName' in o ? o.displayName : o.name)),
+			}));
+	}
+
+	test('the newest version is 2: what a node added from the nodes panel gets', () => {
+		expect(Math.max(...versions)).toBe(2);
+	});
+
+	test.each(operations)('$resource > $option.name, v2: Options only, with the request settings', ({ resource, operation }) => {
+		const shown = collections(resource, operation, 2);
+		expect(shown.map((c) => c.name)).toEqual(['options']);
+		const { options, labels } = shown[0];
+		expect(options).toEqual(expect.arrayContaining(REQUEST_SETTINGS));
+		expect(options.includes('maxImageSizeMb')).toBe(SENDS_IMAGES.includes(`${resource}.${operation}`));
+		// n8n's order in an Add Option list: A to Z by label.
+		expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b)));
+	});
+
+	test.each(operations)('$resource > $option.name, v1 as saved: Request Options beside its Options', ({ resource, operation }) => {
+		const shown = collections(resource, operation, 1);
+		const requestOptions = shown.find((c) => c.name === 'requestOptions');
+		expect(requestOptions?.options).toEqual(['concurrency', 'maxConcurrency', 'maxRetries', 'maxImageSizeMb']);
+		const own = shown.find((c) => c.name === 'options');
+		const ownOptions: Record<string, string[]> = {
+			'image.moderate': ['actorId', 'callbackUrl', 'meta'],
+			'queue.addItem': ['actorId', 'meta'],
+		};
+		expect(own?.options).toEqual(ownOptions[`${resource}.${operation}`]);
+	});
+});

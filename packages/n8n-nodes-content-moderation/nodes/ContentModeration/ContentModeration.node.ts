@@ -26,7 +26,8 @@ export class ContentModeration implements INodeType {
 		name: 'contentModeration',
 		icon: { light: 'file:contentModeration.svg', dark: 'file:contentModeration.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: one Options collection per operation (the request settings in it), no pasted ?token= URLs.
+		version: [1, 2],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Moderate images (immediately or deferred), read image and text moderations, and manage moderation queues',

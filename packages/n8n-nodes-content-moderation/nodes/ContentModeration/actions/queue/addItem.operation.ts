@@ -34,15 +34,18 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { contentType: ['text'] } },
 	},
 	...updateDisplayOptions({ show: { contentType: ['image'] } }, imageInputProperties),
-	optionsCollection([
-		{
-			displayName: 'Metadata',
-			name: 'meta',
-			type: 'string',
-			default: '',
-			description: 'Text stored with the item, for example an order number or a JSON string',
-		},
-	]),
+	...optionsCollection(
+		[
+			{
+				displayName: 'Metadata',
+				name: 'meta',
+				type: 'string',
+				default: '',
+				description: 'Text stored with the item, for example an order number or a JSON string',
+			},
+		],
+		{ sendsImages: true },
+	),
 ];
 
 export const toolDescription =

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
+import { requestSettingsCollection } from '../../descriptions/options';
 import { pathSegment } from '../../transport/baseUrl';
 import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
@@ -28,6 +29,7 @@ export const toolDescription =
 export const description = updateDisplayOptions({ show: { resource: ['queue'], operation: ['getItem'] } }, [
 	...properties,
 	...verdictProperties,
+	...requestSettingsCollection(),
 ]);
 
 export const verdict: VerdictFacts = {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { requestSettingsCollection } from '../../descriptions/options';
 import { pathSegment } from '../../transport/baseUrl';
 import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
@@ -11,6 +12,7 @@ export const toolDescription =
 
 export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['delete'] } }, [
 	textIdProperty,
+	...requestSettingsCollection(),
 ]);
 
 export async function execute(
