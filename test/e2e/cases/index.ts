@@ -7,6 +7,8 @@ import { burst, deferredWithTrigger, wrongToken } from './deferred';
 import { editor } from './editor';
 import { examplesRun } from './examples';
 import { installedAsReadmeSays, restartKeepsData } from './installed';
+import { nodesPanel } from './nodesPanel';
+import { savedWorkflows } from './savedWorkflows';
 import { secrets } from './secrets';
 import { waitForCallback, waitForCallbackAcrossRestart, waitForCallbackTimeout } from './waitForCallback';
 
@@ -36,6 +38,8 @@ export const cases: E2eCase[] = [
 	{ id: 12, name: 'Wait for Callback: the execution waits, nothing is read, the callbacks resume it', run: waitForCallback },
 	{ id: 13, name: 'Wait for Callback: n8n restarted while the execution waits, then resumed', run: waitForCallbackAcrossRestart },
 	{ id: 14, name: 'Wait for Callback: at the Wait Timeout n8n passes the inputs to Timed Out', run: waitForCallbackTimeout },
+	{ id: 19, name: 'nodes panel in headless Chromium: a new trigger hides Callback Token, each node is named after its short action', run: nodesPanel },
+	{ id: 20, name: 'workflows saved at version 1 (trigger Callback Token, Request Options, a pasted ?token= URL) keep working', run: savedWorkflows },
 	// Last: it restarts n8n and checks what survived.
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
 ];
