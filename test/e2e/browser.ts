@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, Page, selectors } from 'playwright-core';
+import { chromium, Locator, Page, selectors } from 'playwright-core';
 import { N8N_MAJOR } from '../../dev/n8n/install';
 import { CHROMIUM, CHROMIUM_ARGS, ensureChromium } from './chromium';
 
@@ -91,15 +91,23 @@ export async function hasParam(page: Page, param: string): Promise<boolean> {
 	return (await page.getByTestId('node-parameters').getByTestId(`parameter-input-${param}`).count()) > 0;
 }
 
-/** The labels of the collections ("Add Option" fields) the open node panel shows, top to bottom. */
-export async function collectionsShown(page: Page): Promise<string[]> {
-	const items = page
+/** The collections ("Add Option" fields) of the open node panel: n8n 2.x marks their button, 1.x their class. */
+export function collectionItems(page: Page): Locator {
+	return page
 		.getByTestId('node-parameters')
 		.getByTestId('parameter-item')
-		.filter({ has: page.getByTestId('collection-parameter-add') });
-	return (await items.evaluateAll((els) => els.map((el) => el.querySelector('[data-test-id="input-label"]')?.textContent ?? ''))).map((t) =>
-		t.trim(),
-	);
+		.filter({ has: page.locator('[data-test-id="collection-parameter-add"], .collection-parameter') });
+}
+
+/** A collection's "Add Option" field. */
+export function addOptionButton(item: Locator): Locator {
+	return item.getByTestId('collection-parameter-add').or(item.locator('.collection-parameter .el-select')).first();
+}
+
+/** The labels of the collections the open node panel shows, top to bottom. */
+export async function collectionsShown(page: Page): Promise<string[]> {
+	const labels = await collectionItems(page).evaluateAll((els) => els.map((el) => el.querySelector('[data-test-id="input-label"]')?.textContent ?? ''));
+	return labels.map((t) => t.trim());
 }
 
 /** Closes the node panel (n8n 1.x with its "Back to canvas" link). */

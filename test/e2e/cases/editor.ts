@@ -9,7 +9,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Page } from 'playwright-core';
-import { closePanel, collectionsShown, EditorLogin, hasParam, SCREENSHOT_DIR, TIMEOUT, withEditor } from '../browser';
+import { addOptionButton, closePanel, collectionItems, collectionsShown, EditorLogin, hasParam, SCREENSHOT_DIR, TIMEOUT, withEditor } from '../browser';
 import { assert } from '../context';
 
 interface PanelNode {
@@ -62,8 +62,9 @@ async function iconLoaded(page: Page, name: string, icon: string): Promise<boole
 
 /** What the Options collection's "Add Option" list offers (opened, read, closed). */
 async function addOptionList(page: Page, shot: () => Promise<unknown>): Promise<string[]> {
-	const options = page.getByTestId('node-parameters').getByTestId('parameter-item').filter({ hasText: /^Options/ });
-	await options.getByTestId('collection-parameter-add').click();
+	const index = (await collectionsShown(page)).indexOf('Options');
+	if (index < 0) throw new Error('Image > Moderate shows no Options collection');
+	await addOptionButton(collectionItems(page).nth(index)).click();
 	const offered = page.getByRole('option');
 	await offered.first().waitFor({ state: 'visible', timeout: TIMEOUT });
 	const names = (await offered.allInnerTexts()).map((t) => t.split('\n')[0].trim()).filter(Boolean);
