@@ -40,6 +40,7 @@ export async function nodesPanel(ctx: E2eContext): Promise<string> {
 		await page.goto('/workflow/new');
 		// The first step: the trigger (its first event in the list).
 		await openPackageInPanel(page, 'canvas-add-button');
+		await page.waitForTimeout(800);
 		await shot('nodes-panel-trigger-list');
 		await page.getByTestId('node-creator-item-name').first().click();
 		await page.getByTestId('node-parameters').waitFor({ state: 'visible' });
@@ -55,7 +56,11 @@ export async function nodesPanel(ctx: E2eContext): Promise<string> {
 			// The details list folds one of its two groups; open Actions when it is folded.
 			if (!(await item.isVisible())) await page.getByTestId('node-creator-category-item').filter({ hasText: /^Actions/ }).click();
 			await item.waitFor({ state: 'visible', timeout: TIMEOUT });
-			if (added.length === 0) await shot('nodes-panel-actions');
+			if (added.length === 0) {
+				// The details list slides in; the screenshot waits until it is in place.
+				await page.waitForTimeout(800);
+				await shot('nodes-panel-actions');
+			}
 			await item.click();
 			await page.getByTestId('node-parameters').waitFor({ state: 'visible' });
 			await closePanel(page);
