@@ -2,10 +2,12 @@
  * Case 19: a person adds the nodes from n8n's nodes panel, as a new user would. In an empty workflow the
  * trigger is added first (its panel must not show the Callback Token field: new nodes get version 2), then
  * every action of the Content Moderation node, one by one; n8n names each node after the action picked,
- * so every canvas name must be that short action text. Screenshots of the action list and the canvas.
+ * so every canvas name must be that action text, and short (the rule in test/helpers/actionNames.ts).
+ * Screenshots of the action list and the canvas.
  */
 import { ACTION_TYPE } from '../../../dev/n8n/package';
 import { closePanel, hasParam, TIMEOUT, withEditor } from '../browser';
+import { isShortActionName } from '../../helpers/actionNames';
 import { assert, E2eContext } from '../context';
 import type { Page } from 'playwright-core';
 
@@ -76,6 +78,7 @@ export async function nodesPanel(ctx: E2eContext): Promise<string> {
 	assert(r.trigger.events && !r.trigger.callbackToken, `the trigger added from the panel shows Events ${r.trigger.events}, Callback Token ${r.trigger.callbackToken}`);
 	for (const { action, fresh } of r.added) {
 		assert(fresh.length === 1 && fresh[0] === action, `picking "${action}" added nodes named ${JSON.stringify(fresh)}`);
+		assert(isShortActionName(fresh[0]), `n8n named a node "${fresh[0]}": not a short, n8n-like name`);
 	}
 	// The panel's package details ask the npm registry about the package from the browser (offline here).
 	const errors = r.consoleErrors.filter((e) => !/@ https:\/\/registry\.npmjs\.org\//.test(e));
