@@ -10,6 +10,7 @@ import { newCallbackSecret, startStack } from '../../dev/n8n/stack';
 import { startMockService, type MockService } from '../../dev/mock/server';
 import { E2eContext, e2eWorkflows } from './context';
 import { cases, runCase } from './cases';
+import { SAVED_V1_TRIGGER } from './cases/savedWorkflows';
 
 const started = Date.now();
 const stamp = () => `[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s]`;
@@ -32,6 +33,7 @@ async function main(): Promise<number> {
 			serviceToken: mock.token,
 			callbackSecret: newCallbackSecret('e2e-cb'),
 			extraWorkflows: e2eWorkflows(),
+			publish: [SAVED_V1_TRIGGER.id],
 			log,
 		});
 		running.db = N8nDb.forUserFolder(running.stack.n8n.userFolder);

@@ -71,6 +71,8 @@ export interface TriggerServerOptions {
 	credentials?: ICredentialDataDecryptedObject;
 	/** The node names a credential that cannot be read (deleted, or a decryption failure) */
 	unreadableCredential?: boolean;
+	/** The trigger's node version (default 1) */
+	typeVersion?: number;
 }
 
 type ContentTypeParser = (message: IncomingMessage) => void;
@@ -158,6 +160,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 				triggerNode(options.parameters, {
 					name: TRIGGER_NAME,
 					webhookId: WEBHOOK_ID,
+					typeVersion: options.typeVersion,
 					withCredentials: options.credentials !== undefined || options.unreadableCredential === true,
 				}),
 			],

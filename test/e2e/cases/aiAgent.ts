@@ -6,6 +6,7 @@
  */
 import { N8N_MAJOR } from '../../../dev/n8n/install';
 import { ACTION_TYPE } from '../../../dev/n8n/package';
+import { toolDescription as MODERATE_TOOL_DESCRIPTION } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/image/moderate.operation';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, importIntoN8n } from '../../../dev/n8n/stack';
 import { executeWorkflow } from '../../../dev/n8n/summary';
 import { startScriptedServer, type ScriptedRequest, type ScriptedReply } from '../../helpers/scripted-server';
@@ -206,8 +207,9 @@ async function runOnce(ctx: E2eContext, stub: { requests: ScriptedRequest[] }, a
 	const tools: any[] = first.tools ?? [];
 	const tool = tools.map((t) => (api === 'chat' ? t.function : t)).find((t) => t?.name === TOOL_NAME);
 	assert(tool, `${api}: no tool ${TOOL_NAME} offered to the model (got ${JSON.stringify(tools).slice(0, 300)})`);
-	// All the model learns about what the tool does and returns: the operation's action text.
-	assert(/safety verdict with risk scores/.test(tool.description ?? ''), `${api}: tool description ${JSON.stringify(tool.description)}`);
+	// All the model learns about what the tool does and returns: the operation's tool description (the
+	// node's short action, "Moderate an image", only names the node).
+	assert(tool.description === MODERATE_TOOL_DESCRIPTION, `${api}: tool description ${JSON.stringify(tool.description)}`);
 	const props = Object.keys(tool.parameters?.properties ?? {}).sort();
 	assert(props.join() === 'actorId,imageUrl', `${api}: tool parameters ${props.join()} (expected actorId,imageUrl)`);
 

@@ -8,6 +8,8 @@ import { burst, deferredWithTrigger, wrongToken } from './deferred';
 import { editor } from './editor';
 import { examplesRun } from './examples';
 import { installedAsReadmeSays, restartKeepsData } from './installed';
+import { nodesPanel } from './nodesPanel';
+import { savedWorkflows } from './savedWorkflows';
 import { secrets } from './secrets';
 import { commentsByWebhook, textGuardrail } from './textModeration';
 import { waitForCallback, waitForCallbackAcrossRestart, waitForCallbackTimeout } from './waitForCallback';
@@ -40,6 +42,8 @@ export const cases: E2eCase[] = [
 	{ id: 14, name: 'Wait for Callback: at the Wait Timeout n8n passes the inputs to Timed Out', run: waitForCallbackTimeout },
 	{ id: 17, name: 'Text > Moderate: the chat guardrail example routes safe, flagged and review messages (both readings of a queue item)', run: textGuardrail },
 	{ id: 18, name: 'Text > Moderate: comments by webhook are stored as filteredContent (both readings of a queue item)', run: commentsByWebhook },
+	{ id: 19, name: 'nodes panel in headless Chromium: a new trigger hides Callback Token, each node is named after its short action', run: nodesPanel },
+	{ id: 20, name: 'workflows saved at version 1 (trigger Callback Token, Request Options, a pasted ?token= URL) keep working', run: savedWorkflows },
 	{ id: 40, name: '`npm run dev`: a saved change to a node description is listed by the running n8n without a restart; Ctrl-C stops it all', run: devLoop },
 	// Last: it restarts n8n and checks what survived.
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },

@@ -16,6 +16,7 @@ import { startQueueStack } from '../../../dev/n8n/queue';
 import { newCallbackSecret, startStack } from '../../../dev/n8n/stack';
 import { startMockService } from '../../../dev/mock/server';
 import { cases, E2eCase, runCase } from '../cases';
+import { SAVED_V1_TRIGGER } from '../cases/savedWorkflows';
 import { E2eContext, e2eWorkflows } from '../context';
 import { KillReport, killWorkerMidBurst, LONG_TIMEOUT_MS, measuredBurst, QUEUE_MODE, queueBurst, REGULAR_MODE, SLOW_TRIGGER } from './bursts';
 import { deferredAndWaitOnWorker, QueueContext, ranOnWorkers } from './cases';
@@ -101,7 +102,7 @@ async function main(): Promise<number> {
 					callbackSecret: newCallbackSecret('queue-cb'),
 					extraWorkflows: e2eWorkflows(),
 					db: DB_SETTINGS,
-					publish: [SLOW_TRIGGER.id],
+					publish: [SLOW_TRIGGER.id, SAVED_V1_TRIGGER.id],
 					log,
 				});
 				return { stack, db: stack.records };

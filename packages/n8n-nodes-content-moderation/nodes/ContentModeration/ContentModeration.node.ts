@@ -11,9 +11,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as image from './actions/image';
 import * as queue from './actions/queue';
 import * as text from './actions/text';
+import { resources } from './actions/resources';
 import { router } from './actions/router';
 import { waitCallbackWebhook, webhook } from './actions/image/waitForCallback';
 import { requestOptionsProperty } from './descriptions/requestOptions';
+import { toolDescriptionProperties } from './descriptions/toolDescription';
 import { CREDENTIAL_TYPE } from './transport/client';
 import { verdictOutputs } from './verdict/description';
 import { unregisteredWebhookMethods } from './helpers/webhookMethods';
@@ -24,7 +26,8 @@ export class ContentModeration implements INodeType {
 		name: 'contentModeration',
 		icon: { light: 'file:contentModeration.svg', dark: 'file:contentModeration.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: one Options collection per operation (the request settings in it), no pasted ?token= URLs.
+		version: [1, 2],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Moderate images (immediately or deferred) and texts (through a queue), read image and text moderations, and manage moderation queues',
@@ -36,6 +39,8 @@ export class ContentModeration implements INodeType {
 		// Only for Image > Moderate's Wait for Callback: resume URLs of a waiting execution, never a trigger.
 		webhooks: [waitCallbackWebhook],
 		properties: [
+			// Only on the AI Agent tool: what the model is told (the short action names the node).
+			...toolDescriptionProperties(resources),
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -20,7 +20,8 @@ export class ContentModerationTrigger implements INodeType {
 			dark: 'file:../ContentModeration/contentModeration.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 2: no Callback Token field for new triggers (the credential's Callback Secret is the way).
+		version: [1, 2],
 		subtitle: '={{"Events: " + $parameter["events"]}}',
 		description: 'Starts the workflow when the Content Moderation Service completes a deferred moderation',
 		eventTriggerDescription: 'Waiting for a moderation callback',
@@ -69,6 +70,8 @@ export class ContentModerationTrigger implements INodeType {
 				type: 'string',
 				typeOptions: { password: true },
 				default: '',
+				// Kept for triggers saved at version 1; stored in plain text in the workflow.
+				displayOptions: { show: { '@version': [1] } },
 				description:
 					'Prefer the Callback Secret of the credential, which is stored encrypted. A secret a callback must carry as the token query parameter (?token=...) or in an X-Callback-Token header; other calls get 401. When the credential has a Callback Secret too, either is accepted. Empty, and no Callback Secret in the credential: every call is accepted.',
 			},

@@ -36,7 +36,8 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 	const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
 	const client = hasCredential ? createApiClient(this, { retry: QUICK_RETRY_SETTINGS }) : undefined;
 	const expected: string[] = [];
-	addSecrets(expected, this.getNodeParameter('callbackToken', '') as string);
+	// Version 1 only: its Callback Token field; version 2 checks the credential's Callback Secret alone.
+	if (this.getNode().typeVersion < 2) addSecrets(expected, this.getNodeParameter('callbackToken', '') as string);
 	if (client !== undefined) {
 		try {
 			addSecrets(expected, await client.callbackSecret());

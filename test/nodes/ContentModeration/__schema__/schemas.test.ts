@@ -3,11 +3,13 @@
  * describe what the nodes really output: every operation runs against the mock service and its output is
  * checked against its schema, property by property and type by type.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SAFE_IMAGE_URL, SAFE_TEXT } from '../../../../dev/mock/fixtures';
+import { ContentModeration } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModeration.node';
+import { ContentModerationTrigger } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModerationTrigger/ContentModerationTrigger.node';
 import { startTriggerServer, postCallback } from '../../../helpers/webhook-server';
 import { output, useMock } from '../../../helpers/nodeRun';
 
@@ -98,6 +100,28 @@ describe('output schemas match real outputs', () => {
 			expect(mismatches(item, schemaOf('ContentModerationTrigger/__schema__/v1.0.0.json'))).toEqual([]);
 		} finally {
 			await server.stop();
+		}
+	});
+});
+
+describe('every node version has its schemas (the editor asks for __schema__/v<version>.0.0)', () => {
+	/** Relative paths of the JSON files of one version's schemas, with their text. */
+	function filesOf(dir: string): Record<string, string> {
+		const base = path.join(ROOT, dir);
+		if (!existsSync(base)) return {};
+		if (statSync(base).isFile()) return { '': readFileSync(base, 'utf8') };
+		const files = readdirSync(base, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
+		return Object.fromEntries(files.map((f) => [f, readFileSync(path.join(base, f), 'utf8')]));
+	}
+
+	it.each([
+		['ContentModeration', new ContentModeration().description.version, ''],
+		['ContentModerationTrigger', new ContentModerationTrigger().description.version, '.json'],
+	])('%s: the same outputs in every version', (nodeDir, versions, suffix) => {
+		const first = filesOf(`${nodeDir}/__schema__/v1.0.0${suffix}`);
+		expect(Object.keys(first).length).toBeGreaterThan(0);
+		for (const version of ([] as number[]).concat(versions)) {
+			expect(filesOf(`${nodeDir}/__schema__/v${version}.0.0${suffix}`)).toEqual(first);
 		}
 	});
 });

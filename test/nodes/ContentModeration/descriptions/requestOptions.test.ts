@@ -9,7 +9,8 @@ import {
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/retry';
 
 /** What the node reads when Request Options holds `raw` (n8n hands the collection to getNodeParameter). */
-const read = (raw: unknown) => readRequestOptions({ getNodeParameter: (() => raw) as never });
+const read = (raw: unknown, typeVersion = 1) =>
+	readRequestOptions({ getNodeParameter: (() => raw) as never, getNode: () => ({ typeVersion }) as never });
 const MB = 1024 * 1024;
 
 describe('readRequestOptions', () => {
@@ -77,5 +78,20 @@ describe('readRequestOptions', () => {
 		[0, 1],
 	])('Max Image Size %p MB -> %p MB', (input, expected) => {
 		expect(read({ maxImageSizeMb: input }).maxImageBytes).toBe(expected * MB);
+	});
+});
+
+describe('where each node version keeps the request settings', () => {
+	/** What getNodeParameter answers for each parameter of a node that holds both collections. */
+	const saved: Record<string, unknown> = { requestOptions: { maxRetries: 1 }, options: { maxRetries: 4, actorId: 'u1' } };
+	const readSaved = (typeVersion: number) =>
+		readRequestOptions({ getNodeParameter: ((name: string) => saved[name]) as never, getNode: () => ({ typeVersion }) as never });
+
+	it('version 1: Request Options, as saved workflows hold them', () => {
+		expect(readSaved(1).maxRetries).toBe(1);
+	});
+
+	it("version 2: the operation's one Options collection", () => {
+		expect(readSaved(2).maxRetries).toBe(4);
 	});
 });

@@ -13,6 +13,11 @@ export interface NodeRun {
 /** One operation: its fields, its per-item work and, when its result can be routed, its verdict facts. */
 export interface Operation {
 	description: INodeProperties[];
+	/**
+	 * What an AI model is told the operation does and returns when the node is an AI Agent tool. The
+	 * operation's `action` stays short: n8n names a node added from the nodes panel after it.
+	 */
+	toolDescription: string;
 	/** Checks the item's inputs, sends its request(s) through the run's client and returns its result. */
 	execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject>;
 	/** Present on operations whose result carries a moderation, so Route by Verdict is offered. */

@@ -9,16 +9,8 @@ import { MAX_BODY_BYTES_IN_FLIGHT } from '../transport/limiter';
 import { redactError, redactValue } from '../transport/redact';
 import { DEFAULT_RETRY_SETTINGS } from '../transport/retry';
 import { isVerdictRoutingOn, routeByVerdict } from '../verdict/outputs';
-import * as image from './image';
-import type { NodeRun, Operation } from './operation';
-import * as queue from './queue';
-import * as text from './text';
-
-const resources: Record<string, Record<string, Operation>> = {
-	image: image.operations,
-	queue: queue.operations,
-	text: text.operations,
-};
+import type { NodeRun } from './operation';
+import { resources } from './resources';
 
 /** Runs one operation over all input items: pairing, continueOnFail, the pool, the verdict outputs. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,6 +1,7 @@
 /**
- * The node-level Request Options (how many requests run at once, how often one is retried, how large an
- * image may be) and their reader.
+ * The node-wide request settings (how many requests run at once, how often one is retried, how large an
+ * image may be) and their one reader. Version 1 shows them in their own Request Options collection;
+ * from version 2 they sit in the operation's one Options collection (descriptions/options.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
@@ -28,52 +29,62 @@ export const MAX_CONCURRENCY = 1000;
 export const DEFAULT_MAX_IMAGE_MB = 20;
 export const MAX_IMAGE_MB_LIMIT = 200;
 
+/** The request settings, as options of a collection. */
+export const REQUEST_SETTINGS: INodeProperties[] = [
+	{
+		// Internal name kept from the first release: a workflow saved with it keeps exactly that concurrency.
+		displayName: 'Fixed Concurrency',
+		name: 'concurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+		default: DEFAULT_FIXED_CONCURRENCY,
+		description:
+			'Send exactly this many items at a time instead of adapting to the service (Max Concurrency is then ignored). Without this option the node starts with a few requests, grows while the service answers quickly and slows down on 429, 503, timeouts or rising latency.',
+	},
+	{
+		displayName: 'Max Concurrency',
+		name: 'maxConcurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+		default: DEFAULT_MAX_CONCURRENCY,
+		description:
+			'The most requests the adaptive concurrency sends at a time. Lower it when the service or your plan allows fewer parallel requests, or to leave room for other workflows.',
+	},
+	{
+		displayName: 'Max Retries',
+		name: 'maxRetries',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_RETRIES_LIMIT, numberPrecision: 0 },
+		default: DEFAULT_MAX_RETRIES,
+		description:
+			'How often a failed request is tried again (429 and 503 wait for Retry-After, others back off). Submissions are only re-sent when the service cannot have acted on them, so nothing is moderated twice.',
+	},
+	{
+		displayName: 'Max Image Size (MB)',
+		name: 'maxImageSizeMb',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_IMAGE_MB_LIMIT, numberPrecision: 0 },
+		default: DEFAULT_MAX_IMAGE_MB,
+		description:
+			'A Base64 or Binary File image larger than this fails its item before anything is sent. Image URLs are not checked: the service downloads them.',
+	},
+];
+
+/** Version 1's Request Options collection, kept for workflows saved with it. */
 export const requestOptionsProperty: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [
-		{
-			// Internal name kept from the first release: a workflow saved with it keeps exactly that concurrency.
-			displayName: 'Fixed Concurrency',
-			name: 'concurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
-			default: DEFAULT_FIXED_CONCURRENCY,
-			description:
-				'Send exactly this many items at a time instead of adapting to the service (Max Concurrency is then ignored). Without this option the node starts with a few requests, grows while the service answers quickly and slows down on 429, 503, timeouts or rising latency.',
-		},
-		{
-			displayName: 'Max Concurrency',
-			name: 'maxConcurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
-			default: DEFAULT_MAX_CONCURRENCY,
-			description:
-				'The most requests the adaptive concurrency sends at a time. Lower it when the service or your plan allows fewer parallel requests, or to leave room for other workflows.',
-		},
-		{
-			displayName: 'Max Retries',
-			name: 'maxRetries',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: MAX_RETRIES_LIMIT, numberPrecision: 0 },
-			default: DEFAULT_MAX_RETRIES,
-			description:
-				'How often a failed request is tried again (429 and 503 wait for Retry-After, others back off). Submissions are only re-sent when the service cannot have acted on them, so nothing is moderated twice.',
-		},
-		{
-			displayName: 'Max Image Size (MB)',
-			name: 'maxImageSizeMb',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_IMAGE_MB_LIMIT, numberPrecision: 0 },
-			default: DEFAULT_MAX_IMAGE_MB,
-			description:
-				'A Base64 or Binary File image larger than this fails its item before anything is sent. Image URLs are not checked: the service downloads them.',
-		},
-	],
+	displayOptions: { show: { '@version': [1] } },
+	options: REQUEST_SETTINGS,
 };
+
+/** Where a node of this version keeps its request settings. */
+function settingsParameter(typeVersion: number): string {
+	return typeVersion < 2 ? requestOptionsProperty.name : 'options';
+}
 
 /** Adaptive: the limit grows and shrinks up to `limit`. Fixed: exactly `limit`. */
 export interface ConcurrencySetting {
@@ -90,8 +101,9 @@ export interface RequestOptions {
 const isSet = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 /** The settings of this node run (read from item 0: they shape the whole run); defaults for what is not set. */
-export function readRequestOptions(ctx: Pick<IExecuteFunctions, 'getNodeParameter'>): RequestOptions {
-	const raw = (ctx.getNodeParameter(requestOptionsProperty.name, 0, {}) as IDataObject | null) ?? {};
+export function readRequestOptions(ctx: Pick<IExecuteFunctions, 'getNodeParameter' | 'getNode'>): RequestOptions {
+	const parameter = settingsParameter(ctx.getNode().typeVersion);
+	const raw = (ctx.getNodeParameter(parameter, 0, {}) as IDataObject | null) ?? {};
 	// n8n stores only the options a user added, so `concurrency` is present exactly when Fixed was chosen.
 	const concurrency: ConcurrencySetting = isSet(raw.concurrency)
 		? { adaptive: false, limit: clampInteger(raw.concurrency, 1, MAX_CONCURRENCY, DEFAULT_FIXED_CONCURRENCY) }

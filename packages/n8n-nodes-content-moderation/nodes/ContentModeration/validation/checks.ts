@@ -1,6 +1,8 @@
 /** Field checks without n8n: each returns the checked value or an InputProblem (what is wrong, how to fix it). */
 import type { JsonValue } from 'n8n-workflow';
 
+import { tokensInUrl } from '../helpers/callbackUrl';
+
 /** The spec gives identifier path parameters a minimum length of 3 (section 8). */
 const MIN_ID_LENGTH = 3;
 
@@ -29,6 +31,18 @@ export function checkNotEmpty(value: unknown, field: string, hint: string): stri
 	const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
 	if (text.trim() === '') return new InputProblem(`The ${field} is empty`, hint);
 	return text;
+}
+
+/**
+ * A URL without a pasted `token` (version 2 of the action node): only a version 1 trigger's Callback
+ * Token reads one, and it sits in plain text in the workflow; the credential's Callback Secret replaces it.
+ */
+export function checkNoPastedToken(url: string, field: string): string | InputProblem {
+	if (tokensInUrl(url).length === 0) return url;
+	return new InputProblem(
+		`The ${field} carries a token (token=…)`,
+		`Remove the token from the ${field} and set a Callback Secret in the Content Moderation API credential instead, selected here and in the Content Moderation Trigger: the node adds it to the URL for you, and the trigger checks it.`,
+	);
 }
 
 /** An absolute http(s) URL. */

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { requestSettingsCollection } from '../../descriptions/options';
 import { pathSegment } from '../../transport/baseUrl';
 import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
@@ -18,7 +19,13 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['image'], operation: ['get'] } }, properties);
+export const toolDescription =
+	'Get an image moderation by its ID (as returned by a deferred moderation): once processed, the same safety verdict Moderate returns (isSafe, riskScores, nsfwCategories, suggestedActions)';
+
+export const description = updateDisplayOptions({ show: { resource: ['image'], operation: ['get'] } }, [
+	...properties,
+	...requestSettingsCollection(),
+]);
 
 export async function execute(
 	this: IExecuteFunctions,

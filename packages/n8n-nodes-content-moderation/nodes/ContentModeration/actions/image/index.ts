@@ -17,14 +17,14 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get an image moderation by its ID, with its verdict once processed',
+				action: 'Get an image moderation',
 				description:
 					'Read an image moderation by its ID (e.g. from a deferred Moderate): the same result as Moderate returns, once processed',
 			},
 			{
 				name: 'Moderate',
 				value: 'moderate',
-				action: 'Moderate an image and get its safety verdict with risk scores and flagged categories',
+				action: 'Moderate an image',
 				description:
 					'Check an image (URL, base64 or file) and get its verdict: isSafe, risk scores, flagged categories, suggested actions',
 			},

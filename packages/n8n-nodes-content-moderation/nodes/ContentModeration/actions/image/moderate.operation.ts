@@ -6,7 +6,7 @@ import { tokensInUrl, withCallbackSecret } from '../../helpers/callbackUrl';
 import { optionsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
 import { addSecrets } from '../../transport/redact';
-import { checkHttpUrl, parseMetaJson } from '../../validation/checks';
+import { checkHttpUrl, checkNoPastedToken, parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, optionalString, readImage } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
@@ -18,6 +18,28 @@ import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, pollResult
 type ModerationMode = 'immediate' | 'deferred' | 'deferredWait' | typeof WAIT_CALLBACK_MODE;
 
 const deferredModes = ['deferred', 'deferredWait', WAIT_CALLBACK_MODE];
+
+/** Image > Moderate's own options (beside Actor ID). */
+const ownOptions: INodeProperties[] = [
+		{
+			displayName: 'Callback URL',
+			name: 'callbackUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://your-n8n.example.com/webhook/…/callback',
+			description:
+				'Where the service sends the result when it is ready: the Production URL of a Content Moderation Trigger. When the credential has a Callback Secret, it is added to this URL as ?token=… for you. Only used in the Deferred modes.',
+			displayOptions: { show: { '/mode': ['deferred', 'deferredWait'] } },
+		},
+		{
+			displayName: 'Metadata (JSON)',
+			name: 'meta',
+			type: 'json',
+			default: '{}',
+			description:
+				'Any JSON stored with the request and returned with the result, for example {"orderId": "A-17"}',
+		},
+];
 
 const properties: INodeProperties[] = [
 	...imageInputProperties,
@@ -83,27 +105,11 @@ const properties: INodeProperties[] = [
 			'How long the execution waits for the callbacks. When it passes, n8n continues without running this node again: every input item goes unchanged to the first output (Timed Out with Route by Verdict).',
 		displayOptions: { show: { mode: [WAIT_CALLBACK_MODE] } },
 	},
-	optionsCollection([
-		{
-			displayName: 'Callback URL',
-			name: 'callbackUrl',
-			type: 'string',
-			default: '',
-			placeholder: 'https://your-n8n.example.com/webhook/…/callback',
-			description:
-				'Where the service sends the result when it is ready: the Production URL of a Content Moderation Trigger. When the credential has a Callback Secret, it is added to this URL as ?token=… for you. Only used in the Deferred modes.',
-			displayOptions: { show: { '/mode': ['deferred', 'deferredWait'] } },
-		},
-		{
-			displayName: 'Metadata (JSON)',
-			name: 'meta',
-			type: 'json',
-			default: '{}',
-			description:
-				'Any JSON stored with the request and returned with the result, for example {"orderId": "A-17"}',
-		},
-	]),
+	...optionsCollection(ownOptions, { sendsImages: true }),
 ];
+
+export const toolDescription =
+	'Moderate an image and get its safety verdict: isSafe (true or false), riskScores (overall and per category, 0-100), the flagged nsfwCategories with their severity, suggestedActions and a short description of the image';
 
 export const description = updateDisplayOptions({ show: { resource: ['image'], operation: ['moderate'] } }, [
 	...properties,
@@ -154,6 +160,8 @@ export async function execute(
 	} else if (deferred && callbackUrl !== undefined) {
 		// A token pasted into the URL is a secret too; the credential's is known once it is read.
 		addSecrets(client.secrets, ...tokensInUrl(callbackUrl));
+		// Kept as it was only for version 1 (it served that version's trigger Callback Token).
+		if (this.getNode().typeVersion >= 2) ensure(this, itemIndex, checkNoPastedToken(callbackUrl, 'Callback URL'));
 		const secret = await client.callbackSecret();
 		const checked = ensure(this, itemIndex, checkHttpUrl(callbackUrl, 'Callback URL'));
 		requestOptions.callbackUrl = withCallbackSecret(checked, secret);

@@ -25,8 +25,11 @@ const properties: INodeProperties[] = [
 	},
 	{ ...textInputProperty, displayOptions: { show: { contentType: ['text'] } } },
 	...updateDisplayOptions({ show: { contentType: ['image'] } }, imageInputProperties),
-	optionsCollection([queueMetaOption]),
+	...optionsCollection([queueMetaOption], { sendsImages: true }),
 ];
+
+export const toolDescription =
+	'Add a text or an image to a moderation queue; returns the new item\'s ID, its status and the queue ID, to read the item later by those IDs';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['queue'], operation: ['addItem'] } },

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
+import { requestSettingsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
@@ -22,9 +23,13 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+export const toolDescription =
+	'Get a moderation queue item by its queue ID and item ID: its status and, once processed, its moderation (isSafe and scores)';
+
 export const description = updateDisplayOptions({ show: { resource: ['queue'], operation: ['getItem'] } }, [
 	...properties,
 	...verdictProperties,
+	...requestSettingsCollection(),
 ]);
 
 export const verdict: VerdictFacts = {

@@ -17,13 +17,13 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Add Item',
 				value: 'addItem',
-				action: 'Add a text or image to a moderation queue and get the new item ID',
+				action: 'Add an item to a queue',
 				description: 'Add a text or an image to a moderation queue; returns the item ID, its status and the queue ID',
 			},
 			{
 				name: 'Get Item',
 				value: 'getItem',
-				action: 'Get a queue item by its ID, with its moderation once processed',
+				action: 'Get a queue item',
 				description: 'Read a queue item with its status and, once processed, its moderation',
 			},
 		],

@@ -1,13 +1,18 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { requestSettingsCollection } from '../../descriptions/options';
 import { pathSegment } from '../../transport/baseUrl';
 import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
 import { textIdProperty } from './textId';
 
+export const toolDescription =
+	'Delete a text moderation by its ID; returns the ID and deleted: true';
+
 export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['delete'] } }, [
 	textIdProperty,
+	...requestSettingsCollection(),
 ]);
 
 export async function execute(

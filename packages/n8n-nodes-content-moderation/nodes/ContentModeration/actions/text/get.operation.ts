@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { requestSettingsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
@@ -8,9 +9,13 @@ import type { VerdictFacts } from '../../verdict/outputs';
 import { getTextModeration } from './requests';
 import { textIdProperty } from './textId';
 
+export const toolDescription =
+	'Get a text moderation by its ID: isSafe, scores, sentiment, language and the text with profanity masked';
+
 export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['get'] } }, [
 	textIdProperty,
 	...verdictProperties,
+	...requestSettingsCollection(),
 ]);
 
 export const verdict: VerdictFacts = { analysisOf: (result) => result };

@@ -18,13 +18,13 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Delete',
 				value: 'delete',
-				action: 'Delete a text moderation by its ID',
+				action: 'Delete a text moderation',
 				description: 'Delete a text moderation record by its ID; returns the ID and deleted: true',
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get a text moderation by its ID, with its verdict and filtered text',
+				action: 'Get a text moderation',
 				description:
 					'Read a text moderation by its ID: isSafe, scores, sentiment, language and the text with profanity masked',
 			},

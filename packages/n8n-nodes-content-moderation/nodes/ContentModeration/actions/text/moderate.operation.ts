@@ -80,8 +80,11 @@ const properties: INodeProperties[] = [
 			'How long to wait for the verdict in total. When it passes, the item fails with the queue item ID so that you can read it later with Queue > Get Item.',
 		displayOptions: showWhenWaiting,
 	},
-	optionsCollection([queueMetaOption]),
+	...optionsCollection([queueMetaOption]),
 ];
+
+export const toolDescription =
+	'Moderate a text (a chat message, comment or review) and wait for the verdict. Takes the text. Returns isSafe (false: do not use the text), suggestedActions (reject, review), the flagged nsfwCategories with their severity, riskScores, sentiment, a summary and filteredContent: the text with profanity masked by *, to use instead of the original';
 
 export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['moderate'] } }, [
 	...properties,

@@ -1,0 +1,11 @@
+import * as image from './image';
+import type { Operation } from './operation';
+import * as queue from './queue';
+import * as text from './text';
+
+/** Every operation of the action node by resource and operation value: what the router runs. */
+export const resources: Record<string, Record<string, Operation>> = {
+	image: image.operations,
+	queue: queue.operations,
+	text: text.operations,
+};
