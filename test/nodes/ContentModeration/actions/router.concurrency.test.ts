@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 
 import { makePng } from '../../../../dev/mock/png';
 import { startMockService, type MockService } from '../../../../dev/mock/server';
-import { INITIAL_LIMIT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/aimd';
-import { MAX_BODY_BYTES_IN_FLIGHT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/limiter';
+import { INITIAL_LIMIT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/aimd';
+import { MAX_BODY_BYTES_IN_FLIGHT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
 import { imageItems } from '../../../bench/workloads';
 import { binaryItem, moderateUrlParameters, moderationNode, runWorkflow } from '../../../helpers/engine';
 

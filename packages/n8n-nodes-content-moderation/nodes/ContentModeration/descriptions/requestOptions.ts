@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { clampInteger } from '../helpers/numbers';
-import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../transport/retry';
+import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../retry/policy';
 
 /**
  * What Fixed Concurrency falls back to when its value is not a number: the old default (Concurrency 5),

@@ -12,14 +12,14 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { parseBaseUrl } from './baseUrl';
-import { addSecrets, redact } from './redact';
+import { addSecrets, redact } from '../redaction/redact';
 import { addNote, apiError, networkError } from './errors';
 import { failureSignal, loadSignal, requestOptions, statusOutcome, type FullResponse } from './http';
-import { RequestLimiter } from './limiter';
-import type { LimiterSettings } from './limiter';
-import { networkErrorCode } from './retry';
-import type { RetrySettings, TryOutcome } from './retry';
-import { retryNote, withRetries } from './retryLoop';
+import { RequestLimiter } from '../limiter/limiter';
+import type { LimiterSettings } from '../limiter/limiter';
+import { networkErrorCode } from '../retry/policy';
+import type { RetrySettings, TryOutcome } from '../retry/policy';
+import { retryNote, withRetries } from '../retry/loop';
 
 export const CREDENTIAL_TYPE = 'contentModerationApi';
 

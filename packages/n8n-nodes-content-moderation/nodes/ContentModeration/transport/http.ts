@@ -1,11 +1,11 @@
 /** One request as n8n's HTTP helper takes it, and what its answer means for retries and for the limiter. */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import type { SendOutcome } from './aimd';
+import type { SendOutcome } from '../limiter/aimd';
 import type { ApiRequest } from './client';
 import { encodeLargeJsonBody } from './jsonBody';
-import { networkErrorCode, parseRetryAfter } from './retry';
-import type { TryOutcome } from './retry';
+import { networkErrorCode, parseRetryAfter } from '../retry/policy';
+import type { TryOutcome } from '../retry/policy';
 
 export interface FullResponse {
 	statusCode: number;

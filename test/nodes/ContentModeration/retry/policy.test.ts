@@ -7,7 +7,7 @@ import {
 	parseRetryAfter,
 	type RetrySettings,
 	type TryOutcome,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/retry';
+} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 const settings: RetrySettings = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };

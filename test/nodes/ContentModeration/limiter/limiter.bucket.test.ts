@@ -6,7 +6,7 @@
  * as n8n does (answers that arrive together are handled one after another), and answers come back in
  * the order they were sent: the bucket's refusals of a round last.
  */
-import { RequestLimiter } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/limiter';
+import { RequestLimiter } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
 import { FakeClock } from '../../../helpers/fakeClock';
 
 const RATE = 50;

@@ -2,8 +2,8 @@ import {
 	RETRY_AFTER_JITTER_MS,
 	type RetrySettings,
 	type TryOutcome,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/retry';
-import { retryNote, withRetries } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/retryLoop';
+} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
+import { retryNote, withRetries } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/loop';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 const settings: RetrySettings = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };

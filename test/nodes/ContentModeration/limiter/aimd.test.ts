@@ -2,8 +2,8 @@
  * The adaptive limit's estimate of what the service sustains after a refusal, given times directly
  * (the limiter's tests drive the rest through a fake clock).
  */
-import { RATE_WINDOW_MS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/accepted';
-import { AimdLimit, SLOW_START_STEP } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/aimd';
+import { RATE_WINDOW_MS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/accepted';
+import { AimdLimit, SLOW_START_STEP } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/aimd';
 
 const LATENCY = 200;
 

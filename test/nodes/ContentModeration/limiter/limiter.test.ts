@@ -3,15 +3,15 @@
  * timeouts, latency), slow-start rounds, the shared Retry-After pause, the hold after a refusal, the cap, the byte
  * budget, Fixed mode and cancel.
  */
-import { HOLD_MS, INITIAL_LIMIT, SLOW_START_STEP, type SendOutcome } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/aimd';
-import { ROUND_GRACE } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/rounds';
-import { AbortedWait } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/waiters';
+import { HOLD_MS, INITIAL_LIMIT, SLOW_START_STEP, type SendOutcome } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/aimd';
+import { ROUND_GRACE } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/rounds';
+import { AbortedWait } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/waiters';
 import { FakeClock, flush } from '../../../helpers/fakeClock';
 import {
 	RequestLimiter,
 	type LimiterSettings,
 	type Permit,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/limiter';
+} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
 
 const adaptive = (maxLimit = 1000, maxBytesInFlight = 1000): LimiterSettings => ({ adaptive: true, maxLimit, maxBytesInFlight });
 const ok = (latencyMs = 200): SendOutcome => ({ kind: 'success', latencyMs });

@@ -1,6 +1,6 @@
-/** The retry loop: sends, and sends again while the policy in retry.ts allows; and what it says to the user. */
-import type { RetrySettings, TryOutcome } from './retry';
-import { DEFAULT_RETRY_SETTINGS, decideRetry, isReadMethod, isRetryable, networkErrorCode } from './retry';
+/** The retry loop: sends, and sends again while the policy in policy.ts allows; and what it says to the user. */
+import type { RetrySettings, TryOutcome } from './policy';
+import { DEFAULT_RETRY_SETTINGS, decideRetry, isReadMethod, isRetryable, networkErrorCode } from './policy';
 
 export interface RetryRun<T> {
 	/** Sends the request once. A throw is a network-level failure (no HTTP status). */

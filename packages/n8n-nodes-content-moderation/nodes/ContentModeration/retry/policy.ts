@@ -7,7 +7,7 @@
  *   - 503 WITH Retry-After (the service says it is unavailable and when to come back);
  *   - connection refused (nothing reached the service).
  * Reads (GET) are also retried on any 5xx and on transient network errors (reset, timeout, ...).
- * Everything here is pure; the loop that sleeps between tries is retryLoop.ts.
+ * Everything here is pure; the loop that sleeps between tries is loop.ts.
  */
 
 /** Methods that never change anything on the service, so every transient failure may be retried. */
