@@ -9,7 +9,8 @@
  *   S4  600 one-item executions at once, token bucket 30/s;
  *   S5  two runs of 600 items back to back at 1 s and 3 s, against all at once;
  *   S6  600 items at 200 ms: sporadic 503/429 at random, and a full service;
- *   memory: 200 binary images of 10 MB at the defaults and at Fixed Concurrency 5 (child processes).
+ *   memory: 200 binary images of 10 MB at the defaults and at Fixed Concurrency 5, and 50 executions of
+ *       10 such images at once beside one (child processes).
  * Traffic is seen at the service (each exchange's start, end and status), which is what the SVG chart
  * draws. Results: bench-results/bench.json and bench-results/bench.svg.
  *
@@ -82,9 +83,10 @@ async function main() {
 	}
 
 	if (wanted('memory')) {
-		console.log('\nMemory: 200 binary images of 10 MB through Image > Moderate (child processes, --expose-gc)...');
+		console.log('\nMemory: binary images of 10 MB through Image > Moderate (child processes, --expose-gc)...');
 		const memory: Record<string, unknown> = {};
-		for (const mode of ['default', 'fixed5'] as const) {
+		// One run of 200 images at the defaults and at Fixed 5; 50 executions of 10 images at once beside one.
+		for (const mode of ['default', 'fixed5', 'many', 'one'] as const) {
 			memory[mode] = await memoryCheck(mode);
 			console.log(`  ${String((memory[mode] as Record<string, unknown>).summary)}`);
 		}
