@@ -93,29 +93,9 @@ function measuredNode(onMeasured: (m: Measurement) => void, measure: () => boole
 	const wrapped = Object.create(real) as INodeType;
 	wrapped.execute = async function (this: IExecuteFunctions) {
 		if (!measure()) return await real.execute!.call(this);
-		if (typeof gc === 'function') {
-			gc();
-			gc();
-		}
-		const baseline = process.memoryUsage.rss();
-		const canReset = resetPeak();
-		let peakSampled = baseline;
-		const sampler = setInterval(() => {
-			peakSampled = Math.max(peakSampled, process.memoryUsage.rss());
-		}, 1);
-		const started = Date.now();
-		try {
-			return await real.execute!.call(this);
-		} finally {
-			clearInterval(sampler);
-			peakSampled = Math.max(peakSampled, process.memoryUsage.rss());
-			onMeasured({
-				baseline,
-				peakHwm: canReset ? vmHwmBytes() : undefined,
-				peakSampled,
-				ms: Date.now() - started,
-			});
-		}
+		const { measurement, value } = await measureBatch(async () => await real.execute!.call(this));
+		onMeasured(measurement);
+		return value;
 	};
 	return wrapped;
 }

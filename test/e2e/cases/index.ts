@@ -8,6 +8,7 @@ import { editor } from './editor';
 import { examplesRun } from './examples';
 import { installedAsReadmeSays, restartKeepsData } from './installed';
 import { secrets } from './secrets';
+import { sharedLimiterBurst } from './sharedLimiter';
 import { waitForCallback, waitForCallbackAcrossRestart, waitForCallbackTimeout } from './waitForCallback';
 
 export interface E2eCase {
@@ -36,6 +37,11 @@ export const cases: E2eCase[] = [
 	{ id: 12, name: 'Wait for Callback: the execution waits, nothing is read, the callbacks resume it', run: waitForCallback },
 	{ id: 13, name: 'Wait for Callback: n8n restarted while the execution waits, then resumed', run: waitForCallbackAcrossRestart },
 	{ id: 14, name: 'Wait for Callback: at the Wait Timeout n8n passes the inputs to Timed Out', run: waitForCallbackTimeout },
+	{
+		id: 16,
+		name: '500 callbacks at once, each execution reads its result from a service limited to 20/s: one limiter per n8n process',
+		run: (ctx) => sharedLimiterBurst(ctx, 'regular mode, reads limited to 20/s'),
+	},
 	// Last: it restarts n8n and checks what survived.
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
 ];

@@ -16,6 +16,7 @@ import { startQueueStack } from '../../../dev/n8n/queue';
 import { newCallbackSecret, startStack } from '../../../dev/n8n/stack';
 import { startMockService } from '../../../dev/mock/server';
 import { cases, E2eCase, runCase } from '../cases';
+import { CALLBACK_THEN_GET } from '../cases/sharedLimiter';
 import { E2eContext, e2eWorkflows } from '../context';
 import {
 	deferredAndWaitOnWorker,
@@ -30,6 +31,7 @@ import {
 	REGULAR_MODE,
 	SLOW_TRIGGER,
 } from './cases';
+import { sharedLimiterOnWorkers } from './sharedLimiter';
 import { waitForCallbackOnWorkers } from './waitForCallback';
 import { BurstFigures, figuresTable } from './figures';
 
@@ -48,8 +50,9 @@ const cleanup = teardownOnSignals(running, { keep, log, onSignal: () => process.
 const figures: BurstFigures[] = [];
 const kills: KillReport[] = [];
 
-// Every regular case but 13 and 15, which restart one process (not what a queue deployment does).
-const NOT_IN_QUEUE_MODE = new Set([13, 15]);
+// Every regular case but 13 and 15, which restart one process (not what a queue deployment does), and 16,
+// which runs here as 29.
+const NOT_IN_QUEUE_MODE = new Set([13, 15, 16]);
 
 const queueCases: E2eCase[] = [
 	...cases.filter((c) => !NOT_IN_QUEUE_MODE.has(c.id)),
@@ -71,6 +74,7 @@ const queueCases: E2eCase[] = [
 		name: 'Wait for Callback: waits on a worker, callbacks through the webhook processor, resumed once on a worker',
 		run: (c) => waitForCallbackOnWorkers(c as QueueContext),
 	},
+	{ id: 29, name: '500 callbacks, each execution reads its result from a service limited to 20/s: a limiter per worker', run: (c) => sharedLimiterOnWorkers(c as QueueContext) },
 ];
 // The same bursts on one regular n8n process (sqlite), measured in the same run for the side-by-side table.
 const regularCases: E2eCase[] = [
@@ -109,7 +113,7 @@ async function main(): Promise<number> {
 					callbackSecret: newCallbackSecret('queue-cb'),
 					extraWorkflows: e2eWorkflows(),
 					db: DB_SETTINGS,
-					publish: [SLOW_TRIGGER.id],
+					publish: [SLOW_TRIGGER.id, CALLBACK_THEN_GET.id],
 					log,
 				});
 				return { stack, db: stack.records };
