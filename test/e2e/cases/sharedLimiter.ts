@@ -66,9 +66,15 @@ export async function sharedLimiterBurst(ctx: E2eContext, mode: string): Promise
 	const reads = ctx.mock.requests.slice(since).filter((r) => r.method === 'GET' && r.path.startsWith('/image/'));
 	const refused = reads.filter((r) => r.status === 429).length;
 	const overLimit = f.seconds / (COUNT / RATE);
+	const idSet = new Set(run.ids);
+	const answers: Record<string, number> = {};
+	for (const a of ctx.mock.callbacks.filter((c) => idSet.has(c.moderationId))) {
+		const key = String(a.status ?? a.error);
+		answers[key] = (answers[key] ?? 0) + 1;
+	}
 	const detail =
 		`${describeFigures(f)}; reads: ${reads.length} requests, ${refused} answered 429 (${((100 * refused) / reads.length).toFixed(1)}%); ` +
-		`${f.seconds.toFixed(1)} s = ${overLimit.toFixed(2)} x N/R (${COUNT}/${RATE} per s)` +
+		`${f.seconds.toFixed(1)} s = ${overLimit.toFixed(2)} x N/R (${COUNT}/${RATE} per s); callback attempts by answer ${JSON.stringify(answers)}` +
 		(peakRss ? `; N8N_CONCURRENCY_PRODUCTION_LIMIT ${limit}, n8n peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB` : '');
 	ctx.log(detail);
 	assert(f.acknowledged === COUNT && f.unacknowledged === 0, `${f.unacknowledged} of ${COUNT} callbacks never acknowledged (${detail})`);
