@@ -13,6 +13,8 @@ const USAGE = `Usage: npm run mock -- [flags]
   --fault-rate F         fraction of requests answered 503 + Retry-After (default 0)
   --throttle-rate F      fraction of requests answered 429 + Retry-After (default 0)
   --retry-after S        Retry-After seconds for faults and throttling (default 1)
+  --fault-seed N         faults and throttling at random from this seed (default 0 = evenly spread)
+  --capacity N           requests worked on at once; more are answered 503 at once, no Retry-After (default 0 = none)
   --rate-limit N         requests per second; over it 429 + Retry-After (default 0 = none)
   --rate-limit-burst N   make the rate limit a token bucket of N requests (default 0 = fixed windows)
   --callback-retries N   retries of a failed callback delivery (default 3)
@@ -28,6 +30,8 @@ const NUMBER_FLAGS = {
 	'fault-rate': 'faultRate',
 	'throttle-rate': 'throttleRate',
 	'retry-after': 'retryAfterSeconds',
+	'fault-seed': 'faultSeed',
+	capacity: 'capacity',
 	'rate-limit': 'rateLimit',
 	'rate-limit-burst': 'rateLimitBurst',
 	'callback-retries': 'callbackRetries',

@@ -7,9 +7,11 @@ import type { ResolvedOptions } from './options';
 
 /**
  * Fault and throttle decisions accumulate their rate and fire each time the sum passes 1: exactly that
- * fraction of requests, evenly spread, the same on every run.
+ * fraction of requests, evenly spread, the same on every run. With `faultSeed`, at random instead (a
+ * seeded generator: the same sequence on every run).
  */
 export class TrafficGate {
+	private random: (() => number) | undefined;
 	private faultCredit = 0;
 	private throttleCredit = 0;
 	private windowStart = 0;
@@ -40,17 +42,26 @@ export class TrafficGate {
 			}
 		}
 		const retryAfter = { 'retry-after': String(options.retryAfterSeconds) };
-		this.faultCredit += options.faultRate;
-		if (this.faultCredit >= 1 - 1e-9) {
-			this.faultCredit -= 1;
+		if (this.fires('fault', options.faultRate)) {
 			return new MockApiError(503, 'service_unavailable', 'The service is temporarily unavailable (simulated fault)', undefined, retryAfter);
 		}
-		this.throttleCredit += options.throttleRate;
-		if (this.throttleCredit >= 1 - 1e-9) {
-			this.throttleCredit -= 1;
+		if (this.fires('throttle', options.throttleRate)) {
 			return new MockApiError(429, 'throttled', 'Too many requests (simulated throttling)', undefined, retryAfter);
 		}
 		return undefined;
+	}
+
+	private fires(kind: 'fault' | 'throttle', rate: number): boolean {
+		if (rate <= 0) return false;
+		if (this.options.faultSeed > 0) {
+			this.random ??= seeded(this.options.faultSeed);
+			return this.random() < rate;
+		}
+		const key = kind === 'fault' ? 'faultCredit' : 'throttleCredit';
+		this[key] += rate;
+		if (this[key] < 1 - 1e-9) return false;
+		this[key] -= 1;
+		return true;
 	}
 
 	/** Token bucket: `burst` tokens at most, `rate` added per second; a request takes one. */
@@ -69,12 +80,22 @@ export class TrafficGate {
 	}
 
 	reset(): void {
+		this.random = undefined;
 		this.tokens = undefined;
 		this.faultCredit = 0;
 		this.throttleCredit = 0;
 		this.windowStart = 0;
 		this.windowCount = 0;
 	}
+}
+
+/** Park-Miller generator: the same sequence for the same seed. */
+function seeded(seed: number): () => number {
+	let state = Math.floor(seed) % 2147483647 || 1;
+	return () => {
+		state = (state * 48271) % 2147483647;
+		return (state - 1) / 2147483646;
+	};
 }
 
 /** Throws a 401 unless the request carries `Authorization: Bearer <token>` (compared in constant time). */

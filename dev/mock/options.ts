@@ -32,6 +32,16 @@ export interface MockServiceOptions {
 	throttleRate?: number;
 	/** Retry-After seconds on faults and throttles (0 allowed) */
 	retryAfterSeconds?: number;
+	/**
+	 * 0 (default): faults and throttles evenly spread (exactly their fraction, the same on every run);
+	 * > 0: at random, from a generator seeded with this number (the same sequence on every run)
+	 */
+	faultSeed?: number;
+	/**
+	 * Requests the service works on at once; more are answered 503 at once, without Retry-After (a full
+	 * service). 0 = no limit
+	 */
+	capacity?: number;
 	/** Requests per second; over it 429. 0 = no limit. Fixed one-second windows unless rateLimitBurst is set */
 	rateLimit?: number;
 	/**
@@ -65,6 +75,8 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	faultRate: 0,
 	throttleRate: 0,
 	retryAfterSeconds: 1,
+	faultSeed: 0,
+	capacity: 0,
 	rateLimit: 0,
 	rateLimitBurst: 0,
 	callbackRetries: 3,
@@ -86,6 +98,8 @@ export type RuntimeOptions = Pick<
 	| 'faultRate'
 	| 'throttleRate'
 	| 'retryAfterSeconds'
+	| 'faultSeed'
+	| 'capacity'
 	| 'rateLimit'
 	| 'rateLimitBurst'
 	| 'callbackRetries'
@@ -103,6 +117,8 @@ function checkOptions(options: ResolvedOptions): void {
 		'processMs',
 		'processJitterMs',
 		'retryAfterSeconds',
+		'faultSeed',
+		'capacity',
 		'rateLimit',
 		'rateLimitBurst',
 		'callbackRetries',

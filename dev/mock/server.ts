@@ -63,11 +63,15 @@ export async function startMockService(
 	);
 	const routes = serviceRoutes({ options, scheduler, deliverer, recorder });
 	const traffic = { inFlight: 0, peakInFlight: 0 };
+	/** Requests answered after the latency, still waiting for it (what `capacity` counts). */
+	let working = 0;
 
 	function handle(req: IncomingMessage, res: ServerResponse, request: ParsedRequest, time: number): void {
 		const method = request.method;
 		const { path, query } = splitTarget(req.url ?? '/');
-		const refused = gate.check();
+		// A full service refuses what is over its capacity at once, without Retry-After.
+		const full = options.capacity > 0 && working >= options.capacity;
+		const refused = full ? new MockApiError(503, 'service_unavailable', 'The service is at capacity (simulated)') : gate.check();
 		let reply: Reply;
 		if (refused) reply = errorReply(refused);
 		else {
@@ -98,8 +102,14 @@ export async function startMockService(
 			});
 			res.end(payload);
 		};
-		if (options.latencyMs > 0) scheduler.later(options.latencyMs, () => send(reply));
-		else send(reply);
+		if (full) send(reply);
+		else if (options.latencyMs > 0) {
+			working++;
+			scheduler.later(options.latencyMs, () => {
+				working--;
+				send(reply);
+			});
+		} else send(reply);
 	}
 
 	const server = createServer({ keepAlive: true, noDelay: true }, (req, res) => {

@@ -1,10 +1,14 @@
 /**
  * Memory of Image > Moderate with many large binary images, run by run.ts in a child process started with
  * `--expose-gc`, once per setting: `memory.ts default` (adaptive concurrency, its byte budget) and
- * `memory.ts fixed5` (Fixed Concurrency 5, the old default). Runnable alone:
+ * `memory.ts fixed5` (Fixed Concurrency 5, the old default); and executions at once, each with
+ * BENCH_MEMORY_PER_EXECUTION (10) images at the defaults: `memory.ts many` (50 executions) beside
+ * `memory.ts one` (one such execution), measured around the whole batch (baseline after a full GC before
+ * the executions start, peak = VmHWM after they all end: the images' own node and the engine count in
+ * both alike). Runnable alone:
  * `node --expose-gc --import tsx test/bench/memory.ts default`.
  *
- * Method: the mock service runs in ANOTHER process (this file with --serve-mock), so its own copies of
+ * Method: the mock service runs in ANOTHER process (mockProcess.ts), so its own copies of
  * the bodies are not counted. A node before ours puts BENCH_MEMORY_ITEMS (200) images of BENCH_IMAGE_MB
  * (10) MB into n8n's filesystem binary store (one file each). Our node's `execute` is wrapped: right
  * before it runs, a full GC, then the baseline RSS is read and the kernel's peak-RSS mark is reset
@@ -13,7 +17,6 @@
  * as a cross-check and for systems without clear_refs). The mock counts the most requests in flight.
  * Prints one JSON line last.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -21,16 +24,19 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { makePng } from '../../dev/mock/png';
-import { startMockService } from '../../dev/mock/server';
 import { ACTION_TYPE } from '../../dev/n8n/package';
 import { binaryItem, moderationNode, runWorkflow } from '../helpers/engine';
+import { startMockProcess } from './mockProcess';
 import { ourNodeType } from './workloads';
 
 const IMAGE_BYTES = Number(process.env.BENCH_IMAGE_MB ?? 10) * 1024 * 1024;
 const ITEM_COUNT = Number(process.env.BENCH_MEMORY_ITEMS ?? 200);
-const MODES: Record<string, { label: string; requestOptions: Record<string, unknown> }> = {
+const PER_EXECUTION = Number(process.env.BENCH_MEMORY_PER_EXECUTION ?? 10);
+const MODES: Record<string, { label: string; requestOptions: Record<string, unknown>; executions?: number }> = {
 	default: { label: 'default settings (adaptive)', requestOptions: {} },
 	fixed5: { label: 'Fixed Concurrency 5', requestOptions: { concurrency: 5 } },
+	many: { label: `50 executions at once, ${PER_EXECUTION} images each, default settings`, requestOptions: {}, executions: 50 },
+	one: { label: `1 execution, ${PER_EXECUTION} images, default settings`, requestOptions: {}, executions: 1 },
 };
 const MB = 1024 * 1024;
 
@@ -61,78 +67,37 @@ interface Measurement {
 	ms: number;
 }
 
+/** Baseline after a full GC, then `work`, then the peak (VmHWM after clear_refs; a 1 ms sampler too). */
+async function measureBatch<T>(work: () => Promise<T>): Promise<{ measurement: Measurement; value: T }> {
+	if (typeof gc === 'function') {
+		gc();
+		gc();
+	}
+	const baseline = process.memoryUsage.rss();
+	const canReset = resetPeak();
+	let peakSampled = baseline;
+	const sampler = setInterval(() => (peakSampled = Math.max(peakSampled, process.memoryUsage.rss())), 1);
+	const started = Date.now();
+	try {
+		const value = await work();
+		peakSampled = Math.max(peakSampled, process.memoryUsage.rss());
+		return { value, measurement: { baseline, peakHwm: canReset ? vmHwmBytes() : undefined, peakSampled, ms: Date.now() - started } };
+	} finally {
+		clearInterval(sampler);
+	}
+}
+
 /** Our node with execute() wrapped by the measurement. */
 function measuredNode(onMeasured: (m: Measurement) => void, measure: () => boolean): INodeType {
 	const real = ourNodeType();
 	const wrapped = Object.create(real) as INodeType;
 	wrapped.execute = async function (this: IExecuteFunctions) {
 		if (!measure()) return await real.execute!.call(this);
-		if (typeof gc === 'function') {
-			gc();
-			gc();
-		}
-		const baseline = process.memoryUsage.rss();
-		const canReset = resetPeak();
-		let peakSampled = baseline;
-		const sampler = setInterval(() => {
-			peakSampled = Math.max(peakSampled, process.memoryUsage.rss());
-		}, 1);
-		const started = Date.now();
-		try {
-			return await real.execute!.call(this);
-		} finally {
-			clearInterval(sampler);
-			peakSampled = Math.max(peakSampled, process.memoryUsage.rss());
-			onMeasured({
-				baseline,
-				peakHwm: canReset ? vmHwmBytes() : undefined,
-				peakSampled,
-				ms: Date.now() - started,
-			});
-		}
+		const { measurement, value } = await measureBatch(async () => await real.execute!.call(this));
+		onMeasured(measurement);
+		return value;
 	};
 	return wrapped;
-}
-
-/** The mock service in its own process (this file with --serve-mock), so its copies are not counted. */
-async function startMockProcess(): Promise<{ url: string; token: string; child: ChildProcess }> {
-	const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--serve-mock'], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	const line = await new Promise<string>((res, rej) => {
-		let out = '';
-		const timer = setTimeout(() => rej(new Error(`mock did not start: ${out}`)), 30_000);
-		child.stdout!.on('data', (d: Buffer) => {
-			out += d.toString();
-			if (out.includes('\n')) {
-				clearTimeout(timer);
-				res(out.split('\n')[0]);
-			}
-		});
-		child.on('exit', (code) => rej(new Error(`mock exited ${code}: ${out}`)));
-	});
-	const { url, token } = JSON.parse(line) as { url: string; token: string };
-	return { url, token, child };
-}
-
-async function serveMock() {
-	const mock = await startMockService({ maxBodyBytes: 64 * MB, record: false, token: 'memory-token' });
-	console.log(JSON.stringify({ url: mock.url, token: mock.token }));
-	// The parent asks for the peak of requests in flight by sending SIGUSR2; answered on stdout.
-	process.on('SIGUSR2', () => {
-		console.log(JSON.stringify({ peakInFlight: mock.traffic.peakInFlight }));
-		mock.reset();
-	});
-	// Ends with the parent: stdin is not used, so watch the parent pid.
-	const parent = process.ppid;
-	setInterval(() => {
-		try {
-			process.kill(parent, 0);
-		} catch {
-			void mock.stop().then(() => process.exit(0));
-		}
-	}, 500);
-	process.on('SIGTERM', () => void mock.stop().then(() => process.exit(0)));
 }
 
 /** A node that emits `count` items, each with its own stored copy of `image` (read back from disk by ours). */
@@ -214,21 +179,31 @@ async function main() {
 		await peakAtMock();
 
 		const image = Buffer.concat([png, randomBytes(IMAGE_BYTES - png.length)]);
-		measuring = true;
-		const items = await run(ITEM_COUNT, image);
-		measuring = false;
+		let items: INodeExecutionData[];
+		if (mode.executions) {
+			result = await measureBatch(async () => {
+				const runs = await Promise.all(Array.from({ length: mode.executions! }, () => run(PER_EXECUTION, image)));
+				return runs.flat();
+			}).then(({ measurement, value }) => ((items = value), measurement));
+		} else {
+			measuring = true;
+			items = await run(ITEM_COUNT, image);
+			measuring = false;
+		}
 		if (!result) throw new Error('the node did not run');
+		const count = mode.executions ? mode.executions * PER_EXECUTION : ITEM_COUNT;
 		const peakInFlight = await peakAtMock();
 
 		const { createHash } = await import('node:crypto');
-		const hashMatches = items.every((item) => item.json.hash === createHash('sha256').update(image).digest('hex'));
+		const hashMatches = items!.every((item) => item.json.hash === createHash('sha256').update(image).digest('hex'));
 		const peak = result.peakHwm ?? result.peakSampled;
 		const growth = peak - result.baseline;
 		const mb = (n: number) => Number((n / MB).toFixed(1));
 		const out = {
 			mode: modeName,
 			label: mode.label,
-			items: ITEM_COUNT,
+			items: count,
+			executions: mode.executions ?? 1,
 			imageBytes: IMAGE_BYTES,
 			baselineRssMB: mb(result.baseline),
 			peakRssMB: mb(peak),
@@ -239,9 +214,10 @@ async function main() {
 			peakSource: result.peakHwm !== undefined ? 'VmHWM after clear_refs' : '1 ms RSS sampler',
 			nodeSeconds: Number((result.ms / 1000).toFixed(1)),
 			serviceHashMatchesImage: hashMatches,
-			summary: `${mode.label}: ${ITEM_COUNT} x ${IMAGE_BYTES / MB} MB images, RSS ${mb(result.baseline)} MB -> peak ${mb(peak)} MB (growth ${mb(growth)} MB = ${(growth / IMAGE_BYTES).toFixed(2)} x one image), at most ${peakInFlight} requests in flight, ${(result.ms / 1000).toFixed(1)} s`,
-			method:
-				'child process with --expose-gc; mock service in another process; baseline RSS after gc() right before the node executes, images already in the filesystem binary store; peak = kernel VmHWM reset via /proc/self/clear_refs (1 ms sampler as cross-check)',
+			summary: `${mode.label}: ${count} x ${IMAGE_BYTES / MB} MB images, RSS ${mb(result.baseline)} MB -> peak ${mb(peak)} MB (growth ${mb(growth)} MB = ${(growth / IMAGE_BYTES).toFixed(2)} x one image), at most ${peakInFlight} requests in flight, ${(result.ms / 1000).toFixed(1)} s`,
+			method: mode.executions
+				? 'child process with --expose-gc; mock service in another process; baseline RSS after gc() before the executions start (their images are made and stored by each execution); peak = kernel VmHWM reset via /proc/self/clear_refs, read after all ended (1 ms sampler as cross-check)'
+				: 'child process with --expose-gc; mock service in another process; baseline RSS after gc() right before the node executes, images already in the filesystem binary store; peak = kernel VmHWM reset via /proc/self/clear_refs (1 ms sampler as cross-check)',
 		};
 		console.log(JSON.stringify(out));
 	} finally {
@@ -249,11 +225,8 @@ async function main() {
 	}
 }
 
-const entry = process.argv.includes('--serve-mock') ? serveMock : main;
-entry().then(
-	() => {
-		if (entry === main) process.exit(0);
-	},
+main().then(
+	() => process.exit(0),
 	(error) => {
 		console.error(error instanceof Error ? error.stack : error);
 		process.exit(1);

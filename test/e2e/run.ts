@@ -11,6 +11,7 @@ import { startMockService, type MockService } from '../../dev/mock/server';
 import { E2eContext, e2eWorkflows } from './context';
 import { cases, runCase } from './cases';
 import { SAVED_V1_TRIGGER } from './cases/savedWorkflows';
+import { CALLBACK_THEN_GET } from './cases/sharedLimiter';
 
 const started = Date.now();
 const stamp = () => `[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s]`;
@@ -33,7 +34,9 @@ async function main(): Promise<number> {
 			serviceToken: mock.token,
 			callbackSecret: newCallbackSecret('e2e-cb'),
 			extraWorkflows: e2eWorkflows(),
-			publish: [SAVED_V1_TRIGGER.id],
+			publish: [SAVED_V1_TRIGGER.id, CALLBACK_THEN_GET.id],
+			// E2E_PRODUCTION_LIMIT=N: n8n's N8N_CONCURRENCY_PRODUCTION_LIMIT for this run (case 16's comparison).
+			n8nEnv: process.env.E2E_PRODUCTION_LIMIT ? { N8N_CONCURRENCY_PRODUCTION_LIMIT: process.env.E2E_PRODUCTION_LIMIT } : undefined,
 			log,
 		});
 		running.db = N8nDb.forUserFolder(running.stack.n8n.userFolder);

@@ -11,7 +11,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } fr
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { createApiClient } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/client';
-import { DEFAULT_RETRY_SETTINGS } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/retry';
+import { DEFAULT_RETRY_SETTINGS } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
 import { binaryItem, dumpRun, runWorkflow, START_NODE_NAME } from './engine';
 
 interface Received {

@@ -1,5 +1,5 @@
 /** A clock for the limiter's tests: time moves only when a test says so, and due timers fire then. */
-import type { LimiterClock } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/limiter';
+import type { LimiterClock } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
 
 export const flush = async () => {
 	for (let i = 0; i < 10; i++) await Promise.resolve();

@@ -60,6 +60,43 @@ describe('auth', () => {
 });
 
 describe('faults', () => {
+	it('with faultSeed, answers faults at random: the same sequence for the same seed', async () => {
+		const pattern = async () => {
+			mock.service.reset();
+			const statuses: number[] = [];
+			for (let i = 0; i < 40; i++) statuses.push((await submit(i)).status);
+			return statuses.join('');
+		};
+		mock.service.configure({ faultRate: 0.3, faultSeed: 7 });
+		const first = await pattern();
+		expect(await pattern()).toBe(first);
+		const faults = first.split('503').length - 1;
+		expect(faults).toBeGreaterThan(4);
+		expect(faults).toBeLessThan(20);
+		// Not the evenly spread pattern.
+		mock.service.configure({ faultSeed: 0 });
+		expect(await pattern()).not.toBe(first);
+		mock.service.configure({ faultRate: 0 });
+	});
+
+	it('with capacity, works on that many at once and answers the rest 503 at once, without Retry-After', async () => {
+		mock.service.configure({ capacity: 2, latencyMs: 300 });
+		try {
+			const started = Date.now();
+			const answers = await Promise.all([0, 1, 2, 3].map((i) => submit(i).then((r) => ({ ...r, ms: Date.now() - started }))));
+			const refused = answers.filter((r) => r.status === 503);
+			expect(answers.filter((r) => r.status === 200)).toHaveLength(2);
+			expect(refused).toHaveLength(2);
+			for (const r of refused) {
+				expect(r.ms).toBeLessThan(250);
+				expect(r.headers['retry-after']).toBeUndefined();
+			}
+			expect(mock.service.submissionLog).toHaveLength(2);
+		} finally {
+			mock.service.configure({ capacity: 0, latencyMs: 0 });
+		}
+	});
+
 	it('answers exactly that fraction 503 with Retry-After, before acting', async () => {
 		mock.service.configure({ faultRate: 0.5 });
 		const responses = [];

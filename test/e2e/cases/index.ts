@@ -12,6 +12,7 @@ import { nodesPanel } from './nodesPanel';
 import { savedWorkflows } from './savedWorkflows';
 import { secrets } from './secrets';
 import { commentsByWebhook, textGuardrail } from './textModeration';
+import { sharedLimiterBurst } from './sharedLimiter';
 import { waitForCallback, waitForCallbackAcrossRestart, waitForCallbackTimeout } from './waitForCallback';
 
 export interface E2eCase {
@@ -40,6 +41,11 @@ export const cases: E2eCase[] = [
 	{ id: 12, name: 'Wait for Callback: the execution waits, nothing is read, the callbacks resume it', run: waitForCallback },
 	{ id: 13, name: 'Wait for Callback: n8n restarted while the execution waits, then resumed', run: waitForCallbackAcrossRestart },
 	{ id: 14, name: 'Wait for Callback: at the Wait Timeout n8n passes the inputs to Timed Out', run: waitForCallbackTimeout },
+	{
+		id: 16,
+		name: '500 callbacks at once, each execution reads its result from a service limited to 20/s: one limiter per n8n process',
+		run: (ctx) => sharedLimiterBurst(ctx, 'regular mode, reads limited to 20/s'),
+	},
 	{ id: 17, name: 'Text > Moderate: the chat guardrail example routes safe, flagged and review messages (both readings of a queue item)', run: textGuardrail },
 	{ id: 18, name: 'Text > Moderate: comments by webhook are stored as filteredContent (both readings of a queue item)', run: commentsByWebhook },
 	{ id: 19, name: 'nodes panel in headless Chromium: a new trigger hides Callback Token, each node is named after its short action', run: nodesPanel },

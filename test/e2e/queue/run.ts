@@ -17,9 +17,11 @@ import { newCallbackSecret, startStack } from '../../../dev/n8n/stack';
 import { startMockService } from '../../../dev/mock/server';
 import { cases, E2eCase, runCase } from '../cases';
 import { SAVED_V1_TRIGGER } from '../cases/savedWorkflows';
+import { CALLBACK_THEN_GET } from '../cases/sharedLimiter';
 import { E2eContext, e2eWorkflows } from '../context';
 import { KillReport, killWorkerMidBurst, LONG_TIMEOUT_MS, measuredBurst, QUEUE_MODE, queueBurst, REGULAR_MODE, SLOW_TRIGGER } from './bursts';
 import { deferredAndWaitOnWorker, QueueContext, ranOnWorkers } from './cases';
+import { sharedLimiterOnWorkers } from './sharedLimiter';
 import { waitForCallbackOnWorkers } from './waitForCallback';
 import { textModerationOnWorkers } from './textModeration';
 import { BurstFigures, figuresTable } from './figures';
@@ -39,9 +41,9 @@ const cleanup = teardownOnSignals(running, { keep, log, onSignal: () => process.
 const figures: BurstFigures[] = [];
 const kills: KillReport[] = [];
 
-// Every regular case but 13 and 15, which restart one process (not what a queue deployment does), and 40,
-// the dev loop, which starts its own regular n8n whatever the suite's stack is.
-const NOT_IN_QUEUE_MODE = new Set([13, 15, 40]);
+// Every regular case but 13 and 15, which restart one process (not what a queue deployment does), 16, which
+// runs here as 29, and 40, the dev loop, which starts its own regular n8n whatever the suite's stack is.
+const NOT_IN_QUEUE_MODE = new Set([13, 15, 16, 40]);
 
 const queueCases: E2eCase[] = [
 	...cases.filter((c) => !NOT_IN_QUEUE_MODE.has(c.id)),
@@ -63,6 +65,7 @@ const queueCases: E2eCase[] = [
 		name: 'Wait for Callback: waits on a worker, callbacks through the webhook processor, resumed once on a worker',
 		run: (c) => waitForCallbackOnWorkers(c as QueueContext),
 	},
+	{ id: 29, name: '500 callbacks, each execution reads its result from a service limited to 20/s: a limiter per worker', run: (c) => sharedLimiterOnWorkers(c as QueueContext) },
 	{ id: 30, name: 'Text > Moderate: polls on a worker; a webhook comment enqueued by the webhook processor is answered with the cleaned text', run: (c) => textModerationOnWorkers(c as QueueContext) },
 ];
 // The same bursts on one regular n8n process (sqlite), measured in the same run for the side-by-side table.
@@ -102,7 +105,7 @@ async function main(): Promise<number> {
 					callbackSecret: newCallbackSecret('queue-cb'),
 					extraWorkflows: e2eWorkflows(),
 					db: DB_SETTINGS,
-					publish: [SLOW_TRIGGER.id, SAVED_V1_TRIGGER.id],
+					publish: [SLOW_TRIGGER.id, SAVED_V1_TRIGGER.id, CALLBACK_THEN_GET.id],
 					log,
 				});
 				return { stack, db: stack.records };

@@ -2,8 +2,8 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { createApiClient, CREDENTIAL_TYPE } from '../ContentModeration/transport/client';
 import { tokensInUrl } from '../ContentModeration/helpers/callbackUrl';
-import { addSecrets, redactValue } from '../ContentModeration/transport/redact';
-import type { RetrySettings } from '../ContentModeration/transport/retry';
+import { addSecrets, redactValue } from '../ContentModeration/redaction/redact';
+import type { RetrySettings } from '../ContentModeration/retry/policy';
 
 import type { EventFilter } from './events';
 import { ignoreReason } from './events';

@@ -11,8 +11,9 @@ import { randomBytes } from 'node:crypto';
 
 import { makePng } from '../../../../dev/mock/png';
 import { startMockService, type MockService } from '../../../../dev/mock/server';
-import { INITIAL_LIMIT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/aimd';
-import { MAX_BODY_BYTES_IN_FLIGHT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/limiter';
+import { INITIAL_LIMIT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/aimd';
+import { MAX_BODY_BYTES_IN_FLIGHT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/bytes';
+import { limiters } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
 import { imageItems } from '../../../bench/workloads';
 import { binaryItem, moderateUrlParameters, moderationNode, runWorkflow } from '../../../helpers/engine';
 
@@ -27,6 +28,8 @@ afterAll(async () => {
 beforeEach(() => {
 	mock.configure({ latencyMs: 0, rateLimit: 0, rateLimitBurst: 0 });
 	mock.reset();
+	// Each case is a fresh n8n process: nothing learned from the case before.
+	limiters.clear();
 });
 
 const credentials = () => ({ contentModerationApi: { baseUrl: mock.url, accessToken: mock.token } });

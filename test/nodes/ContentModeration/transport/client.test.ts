@@ -52,7 +52,6 @@ describe('POST /image is sent again only where the service cannot have acted', (
 	it.each([
 		['500', error(500)],
 		['502', error(502)],
-		['503 without Retry-After', error(503)],
 	])('%s: one request, then a clear error', async (_label, reply) => {
 		const result = await run([reply, { status: 200, body: RESULT }], moderate);
 		expect(result.status).toBe('error');
@@ -61,16 +60,16 @@ describe('POST /image is sent again only where the service cannot have acted', (
 		expect(result.error?.description).toContain('Not sent again: a POST is retried only');
 	});
 
-	it('503 with Retry-After and 429: sent again, then succeeds with the same body', async () => {
+	it('503 with or without Retry-After and 429: sent again (refused, not acted on), then succeeds with the same body', async () => {
 		const result = await run(
-			[error(503, { 'retry-after': '0' }), error(429, { 'retry-after': '0' }), { status: 200, body: RESULT }],
+			[error(503, { 'retry-after': '0' }), error(429, { 'retry-after': '0' }), error(503), { status: 200, body: RESULT }],
 			moderate,
 		);
 		expect(result.status).toBe('success');
 		expect(result.outputOf('Content Moderation')[0].json).toEqual(RESULT);
-		expect(server!.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
+		expect(server!.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST', 'POST']);
 		expect(new Set(server!.requests.map((r) => JSON.stringify(r.body))).size).toBe(1);
-		expect(server!.requests[2].headers.authorization).toBe('Bearer secret-token');
+		expect(server!.requests[3].headers.authorization).toBe('Bearer secret-token');
 	});
 
 	it('Max Retries bounds the tries, and the error says how many were made', async () => {

@@ -5,9 +5,8 @@ import { readRequestOptions } from '../descriptions/requestOptions';
 import { asNodeError, errorItem } from '../helpers/errorItems';
 import { mapConcurrent } from '../helpers/pool';
 import { createApiClient } from '../transport/client';
-import { MAX_BODY_BYTES_IN_FLIGHT } from '../transport/limiter';
-import { redactError, redactValue } from '../transport/redact';
-import { DEFAULT_RETRY_SETTINGS } from '../transport/retry';
+import { redactError, redactValue } from '../redaction/redact';
+import { DEFAULT_RETRY_SETTINGS } from '../retry/policy';
 import { isVerdictRoutingOn, routeByVerdict } from '../verdict/outputs';
 import type { NodeRun } from './operation';
 import { resources } from './resources';
@@ -29,7 +28,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const client = createApiClient(this, {
 		retry: { ...DEFAULT_RETRY_SETTINGS, maxRetries },
 		signal: this.getExecutionCancelSignal(),
-		limiter: { adaptive: concurrency.adaptive, maxLimit: concurrency.limit, maxBytesInFlight: MAX_BODY_BYTES_IN_FLIGHT },
+		limiter: { adaptive: concurrency.adaptive, cap: concurrency.limit },
 	});
 	const nodeRun: NodeRun = { client, maxImageBytes };
 	const routing = isVerdictRoutingOn.call(this, run.verdict);

@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { clampInteger } from '../helpers/numbers';
-import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../transport/retry';
+import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../retry/policy';
 
 /**
  * What Fixed Concurrency falls back to when its value is not a number: the old default (Concurrency 5),
@@ -14,12 +14,12 @@ import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../transport/retry';
  */
 export const DEFAULT_FIXED_CONCURRENCY = 5;
 /**
- * Default cap of the adaptive limit. At 200 ms per request, 100 in flight is 500 requests/s, about what
- * one n8n process can prepare per second for this node (measured: `npm run bench`), so a higher cap
- * buys little; and 100 open connections is a load one client can decently put on a service that has
- * not said no (it still backs off at the first 429/503).
+ * Default cap of a run's share of the adaptive limit: as high as the shared limit goes, so that a run
+ * can use what the service has shown this process it takes (a second run of 600 items after a first
+ * goes out in one round trip: bench S5). The limit itself starts small and backs off at the first sign
+ * of trouble; lower the cap to leave room for other workflows.
  */
-export const DEFAULT_MAX_CONCURRENCY = 500;
+export const DEFAULT_MAX_CONCURRENCY = 1000;
 /** Upper bound of both options; far above what one service usually allows per client. */
 export const MAX_CONCURRENCY = 1000;
 /**
@@ -48,7 +48,7 @@ export const REQUEST_SETTINGS: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
 		default: DEFAULT_MAX_CONCURRENCY,
 		description:
-			'The most requests the adaptive concurrency sends at a time. Lower it when the service or your plan allows fewer parallel requests, or to leave room for other workflows.',
+			'The most requests this node run sends at a time. The adaptive limit is shared by every workflow of this n8n process that uses the same service and credential; lower this when your plan allows fewer parallel requests, or to leave room for other workflows.',
 	},
 	{
 		displayName: 'Max Retries',

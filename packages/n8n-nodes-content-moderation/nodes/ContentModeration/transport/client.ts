@@ -1,6 +1,7 @@
 /**
  * The one way to the service: an API client built once per node run (or per callback) with the
- * credential, the retry settings and the cancel signal of that run, and handed to whoever sends.
+ * credential, the retry settings and the cancel signal of that run, and handed to whoever sends. Its
+ * sends go through the service's limiter, shared by the whole process (limiter/registry.ts).
  */
 import type {
 	ICredentialsDecrypted,
@@ -12,14 +13,15 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { parseBaseUrl } from './baseUrl';
-import { addSecrets, redact } from './redact';
+import { addSecrets, redact } from '../redaction/redact';
 import { addNote, apiError, networkError } from './errors';
 import { failureSignal, loadSignal, requestOptions, statusOutcome, type FullResponse } from './http';
-import { RequestLimiter } from './limiter';
-import type { LimiterSettings } from './limiter';
-import { networkErrorCode } from './retry';
-import type { RetrySettings, TryOutcome } from './retry';
-import { retryNote, withRetries } from './retryLoop';
+import type { RunLimiter, RunSettings } from '../limiter/limiter';
+import { SHARED_CAP } from '../limiter/limiter';
+import { limiters, serviceKey } from '../limiter/registry';
+import { networkErrorCode } from '../retry/policy';
+import type { RetrySettings, TryOutcome } from '../retry/policy';
+import { retryNote, withRetries } from '../retry/loop';
 
 export const CREDENTIAL_TYPE = 'contentModerationApi';
 
@@ -49,14 +51,14 @@ export interface ClientSettings {
 	retry: RetrySettings;
 	/** Once aborted, nothing more is sent and no retry waits (the execution's cancel signal). */
 	signal?: AbortSignal;
-	/** Requests and body bytes in flight for this client (one node run); unlimited when absent. */
-	limiter?: LimiterSettings;
+	/** This run's share of the service's limiter; absent: adaptive, capped only by the shared limit. */
+	limiter?: RunSettings;
 }
 
 export interface ApiClient {
 	request<T = IDataObject>(request: ApiRequest): Promise<ApiResponse<T>>;
 	/**
-	 * Waits until `bytes` of request body fit in this run's budget and returns the release; called before
+	 * Waits until `bytes` of request body fit in the process's budget and returns the release; called before
 	 * a large body (a binary image) is read, so a grown limit cannot hold many of them at once.
 	 */
 	reserveBodyBytes(bytes: number): Promise<() => void>;
@@ -89,8 +91,11 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 	};
 
 	const cancelled = () => new NodeOperationError(ctx.getNode(), 'The execution was cancelled');
-	// One limiter per client, so the run's items share its limit and its Retry-After pause.
-	const limiter = settings.limiter ? new RequestLimiter(settings.limiter, { now: Date.now, sleep }) : undefined;
+	const runSettings = settings.limiter ?? { adaptive: true, cap: SHARED_CAP };
+	// The run's way into its service's limiter: one per client (one credential, one base URL).
+	let limiter: RunLimiter | undefined;
+	const limiterFor = (baseUrl: string, accessToken: unknown): RunLimiter =>
+		(limiter ??= limiters.limiterFor(serviceKey(baseUrl, accessToken)).openRun(runSettings, signal));
 	// The limiter's waits fail only when the run is cancelled.
 	const waitFor = async <W>(wait: Promise<W>): Promise<W> => {
 		try {
@@ -102,8 +107,9 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 
 	return {
 		async reserveBodyBytes(bytes: number) {
-			if (!limiter) return () => {};
-			return await waitFor(limiter.reserveBytes(bytes, signal));
+			// Fixed Concurrency holds exactly its number of bodies, as before.
+			if (!runSettings.adaptive) return () => {};
+			return await waitFor(limiters.bytes.reserve(bytes, signal));
 		},
 		secrets,
 		async callbackSecret(): Promise<string> {
@@ -123,21 +129,22 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 						'Open the credential and enter the service address, for example https://moderation.example.com',
 				});
 			}
-			const options = requestOptions(base.url, request);
+			const options = requestOptions(base.url, request, signal);
+			const runLimiter = limiterFor(base.url, credentials.accessToken);
 
 			// Retries (429/503 Retry-After, backoff, POST-safe rules) happen here, so callers never retry.
 			const run = await withRetries(request.method, retry, {
 				send: async () => {
 					if (signal?.aborted) throw cancelled();
-					const permit = limiter ? await waitFor(limiter.acquire(signal)) : undefined;
+					const permit = await waitFor(runLimiter.acquire());
 					const started = Date.now();
 					const pending = ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
 						credentialsDecrypted,
 					}) as Promise<FullResponse>;
 					// The limiter learns from every answer and failure; the caller gets them unchanged.
 					pending.then(
-						(response) => permit?.release(loadSignal(response, Date.now() - started)),
-						(error: unknown) => permit?.release(failureSignal(error)),
+						(response) => permit.release(loadSignal(response, Date.now() - started)),
+						(error: unknown) => permit.release(failureSignal(error)),
 					);
 					return await pending;
 				},

@@ -1,8 +1,8 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { redact, redactError, redactValue } from './redact';
-import { networkErrorCode } from './retry';
+import { redact, redactError, redactValue } from '../redaction/redact';
+import { networkErrorCode } from '../retry/policy';
 
 /** What an error needs to know about the request that failed. */
 export interface FailedRequest {

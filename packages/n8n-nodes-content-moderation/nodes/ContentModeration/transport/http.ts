@@ -1,11 +1,11 @@
 /** One request as n8n's HTTP helper takes it, and what its answer means for retries and for the limiter. */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import type { SendOutcome } from './aimd';
+import type { SendOutcome } from '../limiter/outcome';
 import type { ApiRequest } from './client';
 import { encodeLargeJsonBody } from './jsonBody';
-import { networkErrorCode, parseRetryAfter } from './retry';
-import type { TryOutcome } from './retry';
+import { networkErrorCode, parseRetryAfter } from '../retry/policy';
+import type { TryOutcome } from '../retry/policy';
 
 export interface FullResponse {
 	statusCode: number;
@@ -38,7 +38,7 @@ export function statusOutcome(response: FullResponse): TryOutcome | undefined {
 	return { kind: 'status', statusCode: response.statusCode, retryAfter: response.headers?.['retry-after'] };
 }
 
-export function requestOptions(baseUrl: string, request: ApiRequest): IHttpRequestOptions {
+export function requestOptions(baseUrl: string, request: ApiRequest, signal?: AbortSignal): IHttpRequestOptions {
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${baseUrl}${request.path}`,
@@ -48,6 +48,8 @@ export function requestOptions(baseUrl: string, request: ApiRequest): IHttpReque
 		ignoreHttpStatusErrors: true,
 		timeout: REQUEST_TIMEOUT_MS,
 	};
+	// A cancelled run gives its places in the limiter back at once, so its requests must end too.
+	if (signal) options.abortSignal = signal;
 	if (request.body !== undefined) {
 		// A multi-MB image is encoded once into bytes instead of field + JSON text + bytes (memory).
 		const large = encodeLargeJsonBody(request.body);

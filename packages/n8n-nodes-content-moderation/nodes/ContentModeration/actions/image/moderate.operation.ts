@@ -5,7 +5,7 @@ import { imageInputProperties } from '../../descriptions/imageInput';
 import { tokensInUrl, withCallbackSecret } from '../../helpers/callbackUrl';
 import { optionsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
-import { addSecrets } from '../../transport/redact';
+import { addSecrets } from '../../redaction/redact';
 import { checkHttpUrl, checkNoPastedToken, parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, optionalString, readImage } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';

@@ -8,6 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { mockImageUrl, REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '../../../../../../dev/mock/fixtures';
 import { startMockService, type MockService } from '../../../../../../dev/mock/server';
+import { limiters } from '../../../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
 import {
 	connect,
 	moderateUrlParameters,
@@ -83,6 +84,9 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
+	// Each case is a fresh n8n process: callbacks of the cases before (still delivered by the mock) must not
+	// share this case's limiter, whose Retry-After pauses they would otherwise lengthen.
+	limiters.clear();
 	mock.configure({ processMs: 30, processJitterMs: 0, faultRate: 0 });
 	mock.reset();
 });

@@ -13,7 +13,7 @@ import { isObject } from '../../../helpers/json';
 import { pathSegment } from '../../../transport/baseUrl';
 import type { ApiClient } from '../../../transport/client';
 import { createApiClient } from '../../../transport/client';
-import type { RetrySettings } from '../../../transport/retry';
+import type { RetrySettings } from '../../../retry/policy';
 import type { VerdictFacts } from '../../../verdict/outputs';
 import { hasAnalysis } from '../../../verdict/rules';
 import { isResultReady } from '../../poll';

@@ -2,8 +2,8 @@ import {
 	RETRY_AFTER_JITTER_MS,
 	type RetrySettings,
 	type TryOutcome,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/retry';
-import { retryNote, withRetries } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/retryLoop';
+} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
+import { retryNote, withRetries } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/loop';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 const settings: RetrySettings = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
@@ -46,8 +46,8 @@ describe('withRetries', () => {
 		expect(s.sends()).toBe(3);
 	});
 
-	it('sends a POST only once on a 500 or a 503 without Retry-After', async () => {
-		for (const code of [500, 503]) {
+	it('sends a POST only once on a 500 or a 502', async () => {
+		for (const code of [500, 502]) {
 			const s = script([{ statusCode: code }, { statusCode: 200 }]);
 			const out = await withRetries('POST', settings, s.run);
 			expect(out).toMatchObject({ kind: 'status', retries: 0, stoppedBecause: 'not-retryable' });
@@ -78,11 +78,11 @@ describe('withRetries', () => {
 	});
 
 	it('gives up after maxRetries + 1 tries and returns the last failure', async () => {
-		const s = script([{ statusCode: 429, retryAfter: '0' }]);
-		const out = await withRetries('POST', settings, s.run);
+		const s = script([{ statusCode: 429, retryAfter: '1' }]);
+		const out = await withRetries('POST', { ...settings, maxDelayMs: 5000 }, s.run);
 		expect(out).toMatchObject({ kind: 'status', retries: 3, stoppedBecause: 'exhausted', result: { statusCode: 429 } });
 		expect(s.sends()).toBe(4);
-		expect(s.sleeps).toEqual([1, 2, 3].map(() => RETRY_AFTER_JITTER_MS / 2));
+		expect(s.sleeps).toEqual([1, 2, 3].map(() => 1000 + RETRY_AFTER_JITTER_MS / 2));
 	});
 
 	it('returns the network error after the last try', async () => {

@@ -3,11 +3,11 @@
  *
  * The rule that matters most: a request that may have made the service act (a POST that submits a
  * moderation or adds a queue item) is sent again only when the service cannot have acted on it:
- *   - 429 (rate limited: refused before acting), with or without Retry-After;
- *   - 503 WITH Retry-After (the service says it is unavailable and when to come back);
+ *   - 429 (rate limited) and 503 (unavailable), with or without Retry-After: refusals, not acted on
+ *     (docs/service-interface.md); a full service answers the sends over its capacity 503 at once;
  *   - connection refused (nothing reached the service).
  * Reads (GET) are also retried on any 5xx and on transient network errors (reset, timeout, ...).
- * Everything here is pure; the loop that sleeps between tries is retryLoop.ts.
+ * Everything here is pure; the loop that sleeps between tries is loop.ts.
  */
 
 /** Methods that never change anything on the service, so every transient failure may be retried. */
@@ -25,8 +25,9 @@ export interface RetrySettings {
 
 // 5 retries: with 15% of tries failing at random, an item still fails about once in 90,000 (0.15^6).
 export const DEFAULT_MAX_RETRIES = 5;
-/** Added at random on top of Retry-After (0..this many ms). */
+/** Added at random on top of Retry-After: 0..a quarter of the wait, at least 0..MIN and at most 0..this many ms. */
 export const RETRY_AFTER_JITTER_MS = 250;
+export const MIN_RETRY_AFTER_JITTER_MS = 20;
 /** Upper bound of the Max Retries option, so a typo cannot keep an item busy for hours. */
 export const MAX_RETRIES_LIMIT = 10;
 
@@ -96,15 +97,14 @@ export function isReadMethod(method: string): boolean {
 }
 
 /** Whether this outcome may be retried for this method, regardless of how many tries are left. */
-export function isRetryable(method: string, outcome: TryOutcome, nowMs: number = Date.now()): boolean {
+export function isRetryable(method: string, outcome: TryOutcome): boolean {
 	const read = isReadMethod(method);
 	if (outcome.kind === 'network') {
 		if (outcome.code === 'ECONNREFUSED') return true;
 		return read && outcome.code !== undefined && TRANSIENT_NETWORK_CODES.has(outcome.code);
 	}
 	const { statusCode } = outcome;
-	if (statusCode === 429) return true;
-	if (statusCode === 503 && parseRetryAfter(outcome.retryAfter, nowMs) !== undefined) return true;
+	if (statusCode === 429 || statusCode === 503) return true;
 	return read && statusCode >= 500 && statusCode <= 599;
 }
 
@@ -119,7 +119,7 @@ export function decideRetry(
 	nowMs: number = Date.now(),
 	random: () => number = Math.random,
 ): RetryDecision {
-	if (!isRetryable(method, outcome, nowMs)) return { retry: false, reason: 'not-retryable' };
+	if (!isRetryable(method, outcome)) return { retry: false, reason: 'not-retryable' };
 	if (retryIndex >= settings.maxRetries) return { retry: false, reason: 'exhausted' };
 	const retryAfterMs =
 		outcome.kind === 'status' && (outcome.statusCode === 429 || outcome.statusCode === 503)
@@ -131,7 +131,9 @@ export function decideRetry(
 		}
 		// Retry-After is the earliest time; a little jitter keeps items throttled together from all
 		// coming back in the same instant (and from re-hitting the same slot of a periodic limiter).
-		const jitter = Math.floor(random() * RETRY_AFTER_JITTER_MS);
+		// Retry-After: 0 (a sporadic refusal) is sent again almost at once: the shared limiter spaces the sends.
+		const spread = Math.min(RETRY_AFTER_JITTER_MS, Math.max(MIN_RETRY_AFTER_JITTER_MS, retryAfterMs / 4));
+		const jitter = Math.floor(random() * spread);
 		return { retry: true, delayMs: Math.min(settings.maxDelayMs, retryAfterMs + jitter) };
 	}
 	return { retry: true, delayMs: backoffDelay(retryIndex, settings, random) };

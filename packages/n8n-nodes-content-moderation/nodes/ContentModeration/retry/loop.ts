@@ -1,6 +1,6 @@
-/** The retry loop: sends, and sends again while the policy in retry.ts allows; and what it says to the user. */
-import type { RetrySettings, TryOutcome } from './retry';
-import { DEFAULT_RETRY_SETTINGS, decideRetry, isReadMethod, isRetryable, networkErrorCode } from './retry';
+/** The retry loop: sends, and sends again while the policy in policy.ts allows; and what it says to the user. */
+import type { RetrySettings, TryOutcome } from './policy';
+import { DEFAULT_RETRY_SETTINGS, decideRetry, isReadMethod, isRetryable, networkErrorCode } from './policy';
 
 export interface RetryRun<T> {
 	/** Sends the request once. A throw is a network-level failure (no HTTP status). */
@@ -72,7 +72,7 @@ export function retryNote(
 		return `The service asked to wait ${Math.ceil(retryAfterMs / 1000)} s before trying again, longer than the ${Math.round(maxDelayMs / 1000)} s this node waits at most; stopped after ${tries}.`;
 	}
 	if (!isReadMethod(method) && isRetryable('GET', outcome)) {
-		return `Not sent again: a ${method.toUpperCase()} is retried only when the service cannot have acted on it (429, 503 with Retry-After, connection refused), so nothing is submitted twice.`;
+		return `Not sent again: a ${method.toUpperCase()} is retried only when the service cannot have acted on it (429, 503, connection refused), so nothing is submitted twice.`;
 	}
 	return retries > 0 ? `Stopped after ${tries}.` : undefined;
 }

@@ -3,28 +3,24 @@
  * timeouts, latency), slow-start rounds, the shared Retry-After pause, the hold after a refusal, the cap, the byte
  * budget, Fixed mode and cancel.
  */
-import { HOLD_MS, INITIAL_LIMIT, SLOW_START_STEP, type SendOutcome } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/aimd';
-import { ROUND_GRACE } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/rounds';
-import { AbortedWait } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/waiters';
+import { HOLD_MS, INITIAL_LIMIT, SLOW_START_STEP } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/aimd';
+import type { SendOutcome } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/outcome';
+import { ROUND_GRACE } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/rounds';
+import { AbortedWait } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/waiters';
 import { FakeClock, flush } from '../../../helpers/fakeClock';
-import {
-	RequestLimiter,
-	type LimiterSettings,
-	type Permit,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/limiter';
-
-const adaptive = (maxLimit = 1000, maxBytesInFlight = 1000): LimiterSettings => ({ adaptive: true, maxLimit, maxBytesInFlight });
+import type { Permit } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
+import { adaptive, oneRun, type OneRun } from '../../../helpers/limiterRun';
 const ok = (latencyMs = 200): SendOutcome => ({ kind: 'success', latencyMs });
 
 /** Takes every permit available now (without waiting). */
-async function takeAll(limiter: RequestLimiter): Promise<Permit[]> {
+async function takeAll(limiter: OneRun): Promise<Permit[]> {
 	const permits: Permit[] = [];
 	while (limiter.snapshot().inFlight < limiter.limit) permits.push(await limiter.acquire());
 	return permits;
 }
 
 /** One round trip with the limit in full use: every permit answered with `outcome` after `ms`. */
-async function roundTrip(limiter: RequestLimiter, clock: FakeClock, outcome = ok(), ms = 200): Promise<number> {
+async function roundTrip(limiter: OneRun, clock: FakeClock, outcome = ok(), ms = 200): Promise<number> {
 	const permits = await takeAll(limiter);
 	await clock.advance(ms);
 	for (const p of permits) p.release(outcome);
@@ -32,7 +28,7 @@ async function roundTrip(limiter: RequestLimiter, clock: FakeClock, outcome = ok
 }
 
 /** Leaves slow start with one timeout: the limit is then INITIAL_LIMIT / 2. */
-async function leaveSlowStart(limiter: RequestLimiter, clock: FakeClock) {
+async function leaveSlowStart(limiter: OneRun, clock: FakeClock) {
 	const p = await limiter.acquire();
 	await clock.advance(1);
 	p.release({ kind: 'overloaded' });
@@ -42,7 +38,7 @@ async function leaveSlowStart(limiter: RequestLimiter, clock: FakeClock) {
 describe('RequestLimiter (adaptive)', () => {
 	it(`starts at INITIAL_LIMIT and grows x${1 + SLOW_START_STEP} per round trip while the limit is in use (slow start)`, async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(), clock);
+		const limiter = oneRun(adaptive(), clock);
 		expect(limiter.limit).toBe(INITIAL_LIMIT);
 		for (let round = 1; round <= 2; round++) {
 			await roundTrip(limiter, clock);
@@ -52,7 +48,7 @@ describe('RequestLimiter (adaptive)', () => {
 
 	it('does not grow while the limit is not in use', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(), clock);
+		const limiter = oneRun(adaptive(), clock);
 		for (let i = 0; i < 50; i++) {
 			const p = await limiter.acquire();
 			await clock.advance(200);
@@ -63,7 +59,7 @@ describe('RequestLimiter (adaptive)', () => {
 
 	it('never passes the cap', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(50), clock);
+		const limiter = oneRun(adaptive(50), clock);
 		for (let round = 0; round < 4; round++) expect(await roundTrip(limiter, clock)).toBeLessThanOrEqual(50);
 		expect(limiter.limit).toBe(50);
 		expect(await takeAll(limiter)).toHaveLength(50);
@@ -74,12 +70,12 @@ describe('RequestLimiter (adaptive)', () => {
 	});
 
 	it('a cap below INITIAL_LIMIT is the start', () => {
-		expect(new RequestLimiter(adaptive(3), new FakeClock()).limit).toBe(3);
+		expect(oneRun(adaptive(3), new FakeClock()).limit).toBe(3);
 	});
 
 	it('halves on a timeout, once per round trip', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(), clock);
+		const limiter = oneRun(adaptive(), clock);
 		const permits = await takeAll(limiter);
 		await clock.advance(100);
 		permits[0].release({ kind: 'overloaded' });
@@ -97,7 +93,7 @@ describe('RequestLimiter (adaptive)', () => {
 
 	it('after slow start ends, grows by one per round trip (additive)', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(), clock);
+		const limiter = oneRun(adaptive(), clock);
 		await leaveSlowStart(limiter, clock);
 		const start = limiter.limit;
 		for (let round = 1; round <= 3; round++) {
@@ -108,7 +104,7 @@ describe('RequestLimiter (adaptive)', () => {
 
 	it('backs off gently on a clear latency rise, judged by the fastest answer of a round', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(), clock);
+		const limiter = oneRun(adaptive(), clock);
 		await leaveSlowStart(limiter, clock);
 		await roundTrip(limiter, clock, ok(100));
 		const before = limiter.limit;
@@ -127,7 +123,7 @@ describe('RequestLimiter (adaptive)', () => {
 
 	it('a 429 with Retry-After pauses every new send until then; sends in flight finish', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(), clock);
+		const limiter = oneRun(adaptive(), clock);
 		const permits = await takeAll(limiter);
 		permits[0].release({ kind: 'throttled', retryAfterMs: 1000 });
 		expect(limiter.snapshot().pausedUntil).toBe(clock.time + 1000);
@@ -146,7 +142,7 @@ describe('RequestLimiter (adaptive)', () => {
 
 	it('answers that arrive together are all seen before waiting sends start (a 429 among successes stops them)', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(), clock);
+		const limiter = oneRun(adaptive(), clock);
 		const permits = await takeAll(limiter);
 		let started = 0;
 		for (let i = 0; i < 10; i++) void limiter.acquire().then(() => started++);
@@ -160,45 +156,46 @@ describe('RequestLimiter (adaptive)', () => {
 		expect(started).toBe(0);
 	});
 
-	it('leaving slow start on a 429 goes back to the round before the limit its refused request went out under', async () => {
+	it('leaving slow start on a 429 with Retry-After goes back to the round before the limit its refused request went out under', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(), clock);
+		const limiter = oneRun(adaptive(), clock);
 		const permits = await takeAll(limiter);
 		// Answers of the same round grow the limit before the 429 is read.
 		for (const p of permits.slice(0, 10)) p.release(ok());
 		expect(limiter.limit).toBe(INITIAL_LIMIT + 10 * SLOW_START_STEP);
-		permits[10].release({ kind: 'throttled' });
+		permits[10].release({ kind: 'throttled', retryAfterMs: 1 });
 		expect(limiter.limit).toBe(Math.floor(INITIAL_LIMIT / (1 + SLOW_START_STEP)));
-		expect(limiter.snapshot().pausedUntil).toBe(0);
+		expect(limiter.snapshot().pausedUntil).toBe(clock.time + 1);
 	});
 
-	it('a first 429 after slow start lowers the limit to what the service accepted in the last round trip', async () => {
+	it('a first 429 with Retry-After after slow start lowers the limit to what the service accepted in the last round trip', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(), clock);
+		const limiter = oneRun(adaptive(), clock);
 		await leaveSlowStart(limiter, clock);
 		await roundTrip(limiter, clock, ok(200));
 		const permits = await takeAll(limiter);
 		await clock.advance(200);
 		// In the last 200 ms the service accepted 7 and refused the rest.
 		for (const p of permits.slice(0, 7)) p.release(ok(200));
-		permits[7].release({ kind: 'throttled', retryAfterMs: 0 });
+		permits[7].release({ kind: 'throttled', retryAfterMs: 1 });
 		expect(limiter.limit).toBe(7);
-		for (const p of permits.slice(8)) p.release({ kind: 'throttled', retryAfterMs: 0 });
+		for (const p of permits.slice(8)) p.release({ kind: 'throttled', retryAfterMs: 1 });
 		expect(limiter.limit).toBe(7);
 	});
 
-	it('after a 429 the limit holds at most one above its new level for HOLD_MS, then probes; each refusal doubles the hold', async () => {
+	it('after a 429 with Retry-After the limit holds at most one above its new level for HOLD_MS, then probes; each refusal doubles the hold', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(), clock);
+		const limiter = oneRun(adaptive(), clock);
 		await leaveSlowStart(limiter, clock);
 		for (let i = 0; i < 5; i++) await roundTrip(limiter, clock);
 		/** One refused send among successes; returns the level the refusal set. */
 		const refusal = async () => {
 			const permits = await takeAll(limiter);
 			await clock.advance(200);
-			permits[0].release({ kind: 'throttled', retryAfterMs: 0 });
+			permits[0].release({ kind: 'throttled', retryAfterMs: 1 });
 			const level = limiter.limit;
 			for (const p of permits.slice(1)) p.release(ok(200));
+			await clock.advance(1);
 			return level;
 		};
 		const level = await refusal();
@@ -224,7 +221,7 @@ describe('RequestLimiter (adaptive)', () => {
 
 	it('in slow start a round is read whole before the next goes out: a 429 answered last stops the sends its successes would release', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(), clock);
+		const limiter = oneRun(adaptive(), clock);
 		const permits = await takeAll(limiter);
 		let started = 0;
 		for (let i = 0; i < 60; i++) void limiter.acquire().then(() => started++);
@@ -247,7 +244,7 @@ describe('RequestLimiter (adaptive)', () => {
 
 	it(`in slow start a round waiting for a straggler opens ${ROUND_GRACE} x its first answer's latency after that answer`, async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(), clock);
+		const limiter = oneRun(adaptive(), clock);
 		const permits = await takeAll(limiter);
 		let started = 0;
 		for (let i = 0; i < 100; i++) void limiter.acquire().then(() => started++);
@@ -260,66 +257,54 @@ describe('RequestLimiter (adaptive)', () => {
 		expect(started).toBe(limiter.limit - 1);
 	});
 
-	it('a 429 with nothing accepted in the last round trip halves the limit', async () => {
+	it('a 429 with Retry-After and nothing accepted in the last round trip halves the limit', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(), clock);
+		const limiter = oneRun(adaptive(), clock);
 		await leaveSlowStart(limiter, clock);
 		const permits = await takeAll(limiter);
 		await clock.advance(500);
-		permits[0].release({ kind: 'throttled' });
+		permits[0].release({ kind: 'throttled', retryAfterMs: 1 });
 		expect(limiter.limit).toBe(INITIAL_LIMIT / 4);
 	});
 
-	it('holds body bytes within the budget, in order; one larger body goes alone', async () => {
+	it('cancel stops a waiting send, and a cancelled run gives its places back at once', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(100, 1000), clock);
-		const releaseA = await limiter.reserveBytes(600);
-		const order: string[] = [];
-		const b = limiter.reserveBytes(600).then((release) => (order.push('b'), release));
-		const c = limiter.reserveBytes(100).then((release) => (order.push('c'), release));
-		await flush();
-		// c would fit, but does not overtake b.
-		expect(order).toEqual([]);
-		expect(limiter.snapshot().bytesInFlight).toBe(600);
-		releaseA();
-		await flush();
-		expect(order).toEqual(['b', 'c']);
-		(await b)();
-		(await c)();
-		expect(limiter.snapshot().bytesInFlight).toBe(0);
-		const huge = await limiter.reserveBytes(5000);
-		expect(limiter.snapshot().bytesInFlight).toBe(5000);
-		huge();
-		huge();
-		expect(limiter.snapshot().bytesInFlight).toBe(0);
-	});
-
-	it('cancel stops a waiting send', async () => {
-		const clock = new FakeClock();
-		const limiter = new RequestLimiter(adaptive(1), clock);
-		await limiter.acquire();
 		const controller = new AbortController();
-		const waiting = limiter.acquire(controller.signal);
+		const limiter = oneRun(adaptive(1), clock, controller.signal);
+		await limiter.acquire();
+		const waiting = limiter.acquire();
+		expect(limiter.snapshot()).toMatchObject({ inFlight: 1, waiting: 1 });
 		controller.abort();
 		await expect(waiting).rejects.toBeInstanceOf(AbortedWait);
-		await expect(limiter.acquire(controller.signal)).rejects.toBeInstanceOf(AbortedWait);
+		expect(limiter.snapshot()).toMatchObject({ inFlight: 0, waiting: 0 });
+		await expect(limiter.acquire()).rejects.toBeInstanceOf(AbortedWait);
 	});
 });
 
 describe('RequestLimiter (fixed)', () => {
-	it('keeps exactly its number: no growth, no backoff, no shared pause, no byte budget', async () => {
+	it('keeps exactly its number: no growth, no backoff; it honours the shared Retry-After pause', async () => {
 		const clock = new FakeClock();
-		const limiter = new RequestLimiter({ adaptive: false, maxLimit: 5, maxBytesInFlight: 10 }, clock);
-		const permits = await takeAll(limiter);
-		expect(permits).toHaveLength(5);
-		permits[0].release({ kind: 'throttled', retryAfterMs: 5000 });
+		const limiter = oneRun({ adaptive: false, cap: 5 }, clock);
+		const permits: Permit[] = [];
+		for (let i = 0; i < 5; i++) permits.push(await limiter.acquire());
+		let sixth = false;
+		const sixthPermit = limiter.acquire().then((p) => ((sixth = true), p));
+		await clock.advance(10);
+		expect(sixth).toBe(false);
 		permits[1].release({ kind: 'overloaded' });
 		permits[2].release(ok());
+		await clock.advance(1);
+		expect(sixth).toBe(true);
 		expect(limiter.limit).toBe(5);
-		expect(limiter.snapshot().pausedUntil).toBe(0);
-		expect(await takeAll(limiter)).toHaveLength(3);
-		await limiter.reserveBytes(1000);
-		await limiter.reserveBytes(1000);
-		expect(limiter.snapshot().bytesInFlight).toBe(0);
+		await limiter.acquire();
+		(await sixthPermit).release(ok());
+		permits[0].release({ kind: 'throttled', retryAfterMs: 5000 });
+		expect(limiter.snapshot().pausedUntil).toBe(clock.time + 5000);
+		let started = false;
+		void limiter.acquire().then(() => (started = true));
+		await clock.advance(4999);
+		expect(started).toBe(false);
+		await clock.advance(1);
+		expect(started).toBe(true);
 	});
 });

@@ -6,8 +6,8 @@
  * as n8n does (answers that arrive together are handled one after another), and answers come back in
  * the order they were sent: the bucket's refusals of a round last.
  */
-import { RequestLimiter } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/limiter';
 import { FakeClock } from '../../../helpers/fakeClock';
+import { adaptive, oneRun } from '../../../helpers/limiterRun';
 
 const RATE = 50;
 const LATENCY_MS = 200;
@@ -16,7 +16,7 @@ const HANDLE_MS = 1;
 
 async function simulate(items: number) {
 	const clock = new FakeClock();
-	const limiter = new RequestLimiter({ adaptive: true, maxLimit: 500, maxBytesInFlight: 1e9 }, clock);
+	const limiter = oneRun(adaptive(500), clock);
 	const start = clock.now();
 	let tokens = RATE;
 	let tokensAt = start;

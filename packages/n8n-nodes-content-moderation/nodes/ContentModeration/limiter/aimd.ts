@@ -1,32 +1,21 @@
 /**
- * The adaptive limit of one node run: AIMD, as TCP congestion control.
+ * The adaptive limit of one service (shared by the node runs of this process): AIMD, as TCP congestion control.
  *   - slow start: from INITIAL_LIMIT, +SLOW_START_STEP per healthy response while the limit is in use
  *     (x3 per round trip), up to the user's cap;
  *   - additive increase after the first sign of trouble: +1 per round trip (1/limit per response);
- *   - multiplicative decrease on 429/503: leaving slow start, back to the previous round's level (/3);
- *     later, to the concurrency the service sustains (accepted rate x latency, accepted.ts; at most x0.9;
- *     halving when nothing was accepted); on timeouts and resets halving; on a clear latency rise x0.9;
+ *   - multiplicative decrease on 429/503 with a Retry-After (the service said "wait"): leaving slow start,
+ *     back to the previous round's level (/3); later, to the concurrency the service sustains (accepted
+ *     rate x latency, accepted.ts; at most x0.9; halving when nothing was accepted); on timeouts and
+ *     resets halving; on a clear latency rise x0.9;
+ *   - 429/503 without one are judged per round (refusals.ts): sporadic ones change nothing, a round that
+ *     says "full" brings the limit to what that round served;
  *   - after a throttle the limit holds at most one above that level for HOLD_MS before it probes
  *     higher again, so a steady rate limit costs one refusal per HOLD_MS at most, not one per sawtooth.
  * Pure: the caller gives the time. Admission (who may send now, the pause, bytes) is limiter.ts.
  */
 import { AcceptedLog } from './accepted';
-
-/** What one finished send tells the limiter about the service's load. */
-export type SendOutcome =
-	| { kind: 'success'; latencyMs: number }
-	/** 429, or 503: the service asks to slow down; `retryAfterMs` when it said for how long. */
-	| { kind: 'throttled'; retryAfterMs?: number }
-	/** A timeout or a reset connection: the service may be overloaded. */
-	| { kind: 'overloaded' }
-	/** Says nothing about load (a 4xx, a refused connection, a cancelled send). */
-	| { kind: 'neutral' };
-
-export interface SentAt {
-	at: number;
-	/** The limit the send went out under. */
-	limit: number;
-}
+import { isRefusal, type SendOutcome, type SentAt } from './outcome';
+import { RefusalJudge } from './refusals';
 
 /**
  * Start of slow start: a probe a service on any paid plan takes (the bench's 50/s limit takes 20 in
@@ -72,6 +61,7 @@ export class AimdLimit {
 	private roundMinMs = Infinity;
 	/** Answers per latency round: the limit when the round began. */
 	private roundSize = INITIAL_LIMIT;
+	private readonly refusals = new RefusalJudge(INITIAL_LIMIT);
 
 	/** `cap`: the user's Max Concurrency. */
 	constructor(private readonly cap: number) {
@@ -89,6 +79,11 @@ export class AimdLimit {
 		return this.slowStart;
 	}
 
+	/** One round trip as far as known: the lowest latency of a success (1 s before the first). */
+	get roundTripMs(): number {
+		return Number.isFinite(this.baselineMs) ? this.baselineMs : 1000;
+	}
+
 	/** A send started with `inFlight` sends now out. */
 	sent(inFlight: number): void {
 		this.peakInFlight = Math.max(this.peakInFlight, inFlight);
@@ -99,7 +94,20 @@ export class AimdLimit {
 		// Growth needs evidence that the limit is what holds sends back (TCP grows its window only while
 		// it is used): a good part of it was in flight at once since the last decrease.
 		const busy = (1 + SLOW_START_STEP) * this.peakInFlight >= this.limitValue;
+		if (outcome.kind === 'success' || isRefusal(outcome)) this.judgeRefusals(outcome, sent, now, inFlight);
+		if (isRefusal(outcome)) return;
 		this.adapt(outcome, sent, busy, now, inFlight);
+	}
+
+	/** Counts the answer into its refusal round (refusals.ts): growth it held back, or a round that says "full". */
+	private judgeRefusals(outcome: SendOutcome, sent: SentAt, now: number, inFlight: number): void {
+		const verdict = this.refusals.answered(sent.load, outcome.kind !== 'success', this.limit);
+		if ('grow' in verdict) {
+			if (verdict.grow > 0 && this.slowStart) this.limitValue = Math.min(this.cap, this.limitValue + verdict.grow);
+			return;
+		}
+		if (this.decrease(now, sent.at, inFlight, verdict.full)) this.hold(now, sent.limit);
+		this.refusals.restart(this.limit);
 	}
 
 	private adapt(outcome: SendOutcome, sent: SentAt, busy: boolean, now: number, inFlight: number): void {
@@ -133,6 +141,10 @@ export class AimdLimit {
 					if (this.growthCredit < this.limit) return;
 					this.growthCredit = 0;
 				}
+				if (this.slowStart && this.refusals.holdsGrowth) {
+					this.refusals.defer(step);
+					return;
+				}
 				let next = Math.min(this.cap, Math.floor(this.limitValue) + step);
 				if (now < this.holdUntil) next = Math.min(next, Math.max(this.limitValue, this.ceiling));
 				if (next >= this.refusedLevel + 2) this.holdMs = HOLD_MS; // past the refused level: it allows more again
@@ -150,14 +162,7 @@ export class AimdLimit {
 						? this.limitValue * BACKOFF
 						: Math.min(sustained, this.limitValue * THROTTLE_BACKOFF);
 				this.firstThrottleAt ??= now;
-				if (this.decrease(now, startedAt, inFlight, target)) {
-					// Hold at most one above the new level; each further refusal doubles the hold, so a steady
-					// limit costs a refusal rarely.
-					if (this.holdUntil > 0) this.holdMs = Math.min(MAX_HOLD_MS, this.holdMs * 2);
-					this.ceiling = this.limit + 1;
-					this.refusedLevel = sent.limit;
-					this.holdUntil = now + this.holdMs;
-				}
+				if (this.decrease(now, startedAt, inFlight, target)) this.hold(now, sent.limit);
 				return;
 			}
 			case 'overloaded':
@@ -178,6 +183,17 @@ export class AimdLimit {
 		const span = this.firstThrottleAt === undefined ? 0 : now - this.firstThrottleAt;
 		if (span < roundTrip) return this.accepted.countSince(now - roundTrip);
 		return this.accepted.sustainedInFlight(now, span, roundTrip);
+	}
+
+	/**
+	 * After a decrease for refusals: at most one above the new level for the hold; each further refusal
+	 * doubles the hold, so a steady limit costs a refusal rarely.
+	 */
+	private hold(now: number, refusedLevel: number): void {
+		if (this.holdUntil > 0) this.holdMs = Math.min(MAX_HOLD_MS, this.holdMs * 2);
+		this.ceiling = this.limit + 1;
+		this.refusedLevel = refusedLevel;
+		this.holdUntil = now + this.holdMs;
 	}
 
 	/** Lowers the limit to `target`, once per round trip: sends started before the last decrease do not count again. */

@@ -1,5 +1,6 @@
 import {
 	RETRY_AFTER_JITTER_MS,
+	MIN_RETRY_AFTER_JITTER_MS,
 	backoffDelay,
 	decideRetry,
 	isRetryable,
@@ -7,7 +8,7 @@ import {
 	parseRetryAfter,
 	type RetrySettings,
 	type TryOutcome,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/retry';
+} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 const settings: RetrySettings = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
@@ -49,8 +50,8 @@ describe('isRetryable: which failures may be sent again', () => {
 		['POST', status(429), true],
 		['POST', status(429, '1'), true],
 		['POST', status(503, '1'), true],
-		['POST', status(503), false],
-		['POST', status(503, 'garbage'), false],
+		['POST', status(503), true],
+		['POST', status(503, 'garbage'), true],
 		['POST', status(500), false],
 		['POST', status(502), false],
 		['POST', status(504), false],
@@ -79,12 +80,12 @@ describe('isRetryable: which failures may be sent again', () => {
 		['GET', status(401), false],
 		['GET', status(404), false],
 	] as Array<[string, TryOutcome, boolean]>)('%s %j -> %p', (method, outcome, expected) => {
-		expect(isRetryable(method, outcome, NOW)).toBe(expected);
+		expect(isRetryable(method, outcome)).toBe(expected);
 	});
 });
 
 describe('decideRetry', () => {
-	it('waits Retry-After on 429 and 503, plus up to RETRY_AFTER_JITTER_MS of jitter', () => {
+	it('waits Retry-After on 429 and 503, plus jitter up to a quarter of it and RETRY_AFTER_JITTER_MS', () => {
 		const none = () => 0;
 		const most = () => 0.999999;
 		expect(decideRetry('POST', status(429, '1'), 0, settings, NOW, none)).toEqual({ retry: true, delayMs: 1000 });
@@ -93,10 +94,13 @@ describe('decideRetry', () => {
 			retry: true,
 			delayMs: 0,
 		});
-		expect(decideRetry('POST', status(429, '0'), 0, settings, NOW, most)).toEqual({
+		expect(decideRetry('POST', status(429, '2'), 0, { ...settings, maxDelayMs: 5000 }, NOW, most)).toEqual({
 			retry: true,
-			delayMs: RETRY_AFTER_JITTER_MS - 1,
+			delayMs: 2000 + RETRY_AFTER_JITTER_MS - 1,
 		});
+		// Retry-After: 0 (a sporadic refusal) is sent again almost at once; 0.4 s gets at most 0.1 s of jitter.
+		expect(decideRetry('POST', status(503, '0'), 0, settings, NOW, most)).toEqual({ retry: true, delayMs: MIN_RETRY_AFTER_JITTER_MS - 1 });
+		expect(decideRetry('POST', status(503, '0.4'), 0, settings, NOW, most)).toEqual({ retry: true, delayMs: 399 + 100 });
 		// Never past the cap, jitter included.
 		expect(decideRetry('POST', status(429, '1'), 0, settings, NOW, most)).toEqual({ retry: true, delayMs: 1000 });
 	});

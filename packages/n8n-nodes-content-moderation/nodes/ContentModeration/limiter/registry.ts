@@ -1,0 +1,59 @@
+/**
+ * One limiter per service per n8n process: the registry that finds it. A service is its base URL and
+ * access token (two credentials with the same token share one quota); the token is kept only as a hash.
+ * What a limiter learned is dropped with it after FORGET_AFTER_MS without a send or an answer. No timer:
+ * idle limiters are dropped when the registry is next used, so nothing keeps the process alive.
+ * Each n8n process (a queue-mode worker too) has its own registry.
+ */
+import { createHash } from 'crypto';
+import { sleep } from 'n8n-workflow';
+
+import { ByteBudget } from './bytes';
+import { ServiceLimiter, type LimiterClock } from './limiter';
+
+/**
+ * Longer than any Retry-After the node waits for (30 s) and than per-minute rate-limit windows, so runs
+ * minutes apart (webhook bursts, short schedules) start where the last one ended; short enough that a
+ * service whose plan or load changed is learned again (slow start: a few round trips) instead of
+ * trusting an old level.
+ */
+export const FORGET_AFTER_MS = 5 * 60_000;
+
+export function serviceKey(baseUrl: string, accessToken: unknown): string {
+	const tokenHash = createHash('sha256').update(String(accessToken ?? '')).digest('hex');
+	return `${baseUrl} ${tokenHash}`;
+}
+
+export class LimiterRegistry {
+	private readonly services = new Map<string, ServiceLimiter>();
+	/** The process's byte budget (all services, all runs). */
+	readonly bytes = new ByteBudget();
+
+	constructor(private readonly clock: LimiterClock) {}
+
+	get size(): number {
+		return this.services.size;
+	}
+
+	/** Forgets every service, as a new process would (tests start each case from there). */
+	clear(): void {
+		this.services.clear();
+	}
+
+	/** The limiter of the service `key` (serviceKey), made when none is remembered. */
+	limiterFor(key: string): ServiceLimiter {
+		const now = this.clock.now();
+		for (const [other, limiter] of this.services) {
+			if (limiter.isIdle(now, FORGET_AFTER_MS)) this.services.delete(other);
+		}
+		let limiter = this.services.get(key);
+		if (!limiter) {
+			limiter = new ServiceLimiter(this.clock);
+			this.services.set(key, limiter);
+		}
+		return limiter;
+	}
+}
+
+/** The registry of this process. */
+export const limiters = new LimiterRegistry({ now: () => Date.now(), sleep });
