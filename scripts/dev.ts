@@ -5,7 +5,7 @@
  * Ctrl-C stops tsc, n8n and the mock.
  */
 import { PACKAGE_DIR } from '../dev/n8n/install';
-import { Running, teardownOnSignals } from '../dev/n8n/lifecycle';
+import { Running, runInteractive } from '../dev/n8n/lifecycle';
 import { startDevLoop } from '../dev/n8n/devLoop';
 import { newCallbackSecret } from '../dev/n8n/stack';
 import { startMockService } from '../dev/mock/server';
@@ -14,13 +14,6 @@ const t0 = Date.now();
 const log = (line: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${line}`);
 
 const running: Running = {};
-const stopAll = teardownOnSignals(running, {
-	log: (line) => console.log(`\n${line}`),
-	onSignal: () => {
-		console.log('stopped.');
-		process.exit(0);
-	},
-});
 
 async function main(): Promise<void> {
 	const mock = (running.mock = await startMockService({ port: process.env.MOCK_PORT ? Number(process.env.MOCK_PORT) : undefined }));
@@ -46,9 +39,4 @@ async function main(): Promise<void> {
 ==================================================================================================`);
 }
 
-main().catch(async (e) => {
-	console.error(`npm run dev failed: ${e instanceof Error ? e.message : e}`);
-	if (e?.userFolder) console.error(`n8n log: ${e.userFolder}/n8n.log`);
-	await stopAll();
-	process.exit(1);
-});
+runInteractive('npm run dev', running, main);

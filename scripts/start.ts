@@ -6,7 +6,7 @@
  * processor; dev/n8n/queue.ts).
  */
 import { ExecutionRecords, N8nDb } from '../dev/n8n/db';
-import { Running, teardownOnSignals } from '../dev/n8n/lifecycle';
+import { Running, runInteractive } from '../dev/n8n/lifecycle';
 import { QueueStack, startQueueStack } from '../dev/n8n/queue';
 import { newCallbackSecret, startStack } from '../dev/n8n/stack';
 import { executeWorkflow, verdictLine } from '../dev/n8n/summary';
@@ -21,13 +21,6 @@ const TRIGGER_EXAMPLE = 'cmExample03Trig0';
 const QUEUE = process.argv.slice(2).includes('--queue');
 
 const running: Running = {};
-const stopAll = teardownOnSignals(running, {
-	log: (line) => console.log(`\n${line}`),
-	onSignal: () => {
-		console.log('stopped.');
-		process.exit(0);
-	},
-});
 
 async function main(): Promise<void> {
 	const port = process.env.MOCK_PORT ? Number(process.env.MOCK_PORT) : undefined;
@@ -101,12 +94,7 @@ ${triggerLines.join('\n') || '  (no trigger execution within 60s)'}
 ==================================================================================================`);
 }
 
-main().catch(async (e) => {
-	console.error(`npm start failed: ${e instanceof Error ? e.message : e}`);
-	if (e?.userFolder) console.error(`n8n log: ${e.userFolder}/n8n.log`);
-	await stopAll();
-	process.exit(1);
-});
+runInteractive('npm start', running, main);
 
 function queueLines(q: QueueStack): string {
 	return `

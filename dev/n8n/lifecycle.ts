@@ -38,6 +38,26 @@ export function teardownOnSignals(
 }
 
 /**
+ * Runs a command a person starts and stops with Ctrl-C (`npm start`, `npm run dev`): Ctrl-C tears down what
+ * `running` holds and exits 0; a failing `main` says where n8n's log is, tears down and exits 1.
+ */
+export function runInteractive(name: string, running: Running, main: () => Promise<void>): void {
+	const stopAll = teardownOnSignals(running, {
+		log: (line) => console.log(`\n${line}`),
+		onSignal: () => {
+			console.log('stopped.');
+			process.exit(0);
+		},
+	});
+	main().catch(async (e) => {
+		console.error(`${name} failed: ${e instanceof Error ? e.message : e}`);
+		if (e?.userFolder) console.error(`n8n log: ${e.userFolder}/n8n.log`);
+		await stopAll();
+		process.exit(1);
+	});
+}
+
+/**
  * Runs a test runner's `main` and exits with its code; a crash tears everything down first and still ends
  * with the `N passed, N failed` line CI reads.
  */

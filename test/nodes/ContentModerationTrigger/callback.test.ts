@@ -6,6 +6,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
 import { startMockService, type MockService } from '../../../dev/mock/server';
+import { limiters, serviceKey } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
 import {
 	N8N_PLACEHOLDERS,
 	postCallback,
@@ -516,4 +517,22 @@ test('no answer is ever n8n placeholder text', async () => {
 	for (const call of server.calls) {
 		for (const placeholder of N8N_PLACEHOLDERS) expect(call.body).not.toEqual(placeholder);
 	}
+});
+
+describe("the trigger's reads share the process's limiter of the service", () => {
+	test('Fetch Full Result reads through the limiter the action node uses for the same base URL and token', async () => {
+		const server = await trigger({ events: 'all' });
+		const result = await moderate(SAFE_IMAGE_URL);
+		limiters.clear();
+		const key = serviceKey(mock.url, mock.token);
+
+		await postCallback(server.webhookUrl, { id: result.id });
+
+		expect(imageReads(result.id)).toHaveLength(1);
+		// The read made the service's limiter in the one registry, under the action node's key, and nothing else.
+		expect(limiters.size).toBe(1);
+		const limiter = limiters.limiterFor(key);
+		expect(limiters.size).toBe(1);
+		expect(limiter.snapshot()).toMatchObject({ inFlight: 0, waiting: 0 });
+	});
 });
