@@ -6,6 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { clampInteger } from '../helpers/numbers';
+import { SHARED_CAP } from '../limiter/limiter';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../retry/policy';
 
 /**
@@ -19,9 +20,9 @@ export const DEFAULT_FIXED_CONCURRENCY = 5;
  * goes out in one round trip: bench S5). The limit itself starts small and backs off at the first sign
  * of trouble; lower the cap to leave room for other workflows.
  */
-export const DEFAULT_MAX_CONCURRENCY = 1000;
-/** Upper bound of both options; far above what one service usually allows per client. */
-export const MAX_CONCURRENCY = 1000;
+export const DEFAULT_MAX_CONCURRENCY = SHARED_CAP;
+/** Upper bound of both options: a run's cap above the shared limit's would never be reached. */
+export const MAX_CONCURRENCY = SHARED_CAP;
 /**
  * Largest image sent (Base64 and Binary File inputs; for Image URL the service downloads it). The spec
  * names no limit; 20 MB covers camera photos and is the request limit of common vision APIs. Settable.
