@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { QueueProcess, QueueStack } from '../../../dev/n8n/queue';
 import { ALL_OPS_WORKFLOW } from '../cases/allOperations';
 import { callbackUrl, TRIGGER_WORKFLOW } from '../cases/deferred';
+import { waitFor } from '../../../dev/wait';
 import { assert, E2eContext } from '../context';
 
 export interface QueueContext extends E2eContext {
@@ -27,6 +28,35 @@ export function workerRuns(workers: QueueProcess[]): { started: Map<number, stri
 	return { started, finished };
 }
 
+/**
+ * A worker saves an execution (workflowExecuteAfter) before it logs "Worker finished execution" (n8n's
+ * scaling/job-processor.js), so a record can say success a moment before the log names it: logs are
+ * read again until `settled` holds, for at most 15 s.
+ */
+async function settledRuns(
+	workers: QueueProcess[],
+	settled: (runs: ReturnType<typeof workerRuns>) => boolean,
+): Promise<ReturnType<typeof workerRuns>> {
+	try {
+		return await waitFor('the workers\' logs to name every finished execution', () => {
+			const runs = workerRuns(workers);
+			return settled(runs) ? runs : undefined;
+		}, 15_000, 200);
+	} catch {
+		return workerRuns(workers);
+	}
+}
+
+/** The one worker that started and finished execution `id` (once each), or a failed assertion naming `what`. */
+export async function ranOnOneWorker(ctx: QueueContext, id: number, what: string): Promise<string> {
+	const once = ({ started, finished }: ReturnType<typeof workerRuns>) =>
+		started.get(id)?.length === 1 && finished.get(id)?.length === 1 && finished.get(id)?.[0] === started.get(id)?.[0];
+	const runs = await settledRuns(ctx.stack.workers, once);
+	const on = runs.started.get(id);
+	assert(on && once(runs), `${what} #${id} not run by exactly one worker (started: ${on}, finished: ${runs.finished.get(id)})`);
+	return on[0];
+}
+
 /** Execution ids the webhook processor enqueued (n8n logs "Enqueued execution N (job M)" on every enqueue). */
 export function enqueuedBy(p: { log(): string }): Set<number> {
 	return new Set([...p.log().matchAll(/Enqueued execution (\d+) \(job/g)].map((m) => Number(m[1])));
@@ -42,13 +72,15 @@ export async function ranOnWorkers(ctx: QueueContext): Promise<string> {
 		`SELECT id, "workflowId", status FROM execution_entity ORDER BY id`,
 	);
 	assert(rows.length > 0, 'no executions in the database yet');
-	const { started, finished } = workerRuns(stack.workers);
 	// A Wait for Callback execution is two jobs: the run up to the wait, then the resume.
 	const waits = await stack.records.all<{ id: string }>(`SELECT id FROM workflow_entity WHERE nodes::text LIKE '%"waitCallback"%'`);
 	const jobs = (workflowId: string) => (waits.some((w) => w.id === workflowId) ? 2 : 1);
-	const notOnWorker = rows.filter(
-		(r) => started.get(Number(r.id))?.length !== jobs(r.workflowId) || finished.get(Number(r.id))?.length !== jobs(r.workflowId),
-	);
+	const offWorker = ({ started, finished }: ReturnType<typeof workerRuns>) =>
+		rows.filter(
+			(r) => started.get(Number(r.id))?.length !== jobs(r.workflowId) || finished.get(Number(r.id))?.length !== jobs(r.workflowId),
+		);
+	const { started } = await settledRuns(stack.workers, (runs) => offWorker(runs).length === 0);
+	const notOnWorker = offWorker(workerRuns(stack.workers));
 	assert(notOnWorker.length === 0, `${notOnWorker.length} executions not started and finished by a worker once per job: ${notOnWorker.slice(0, 5).map((r) => `${r.id}(${r.workflowId})`)}`);
 	const resumed = rows.filter((r) => jobs(r.workflowId) === 2).length;
 	const perWorker: Record<string, number> = {};
@@ -81,8 +113,6 @@ export async function deferredAndWaitOnWorker(ctx: QueueContext): Promise<string
 	}
 	const polls = ctx.mock.requests.slice(since).filter((r) => r.method === 'GET' && r.path === `/image/${waited.id}`);
 	assert(polls.length >= 1, `the mock saw no GET /image/${waited.id}: the result was not polled`);
-	const { started, finished } = workerRuns(ctx.stack.workers);
-	const on = started.get(id);
-	assert(on?.length === 1 && finished.get(id)?.[0] === on[0], `execution ${id} not run by exactly one worker (started: ${on}, finished: ${finished.get(id)})`);
-	return `execution #${id} on ${on[0]}: ${polls.length} poll(s) of GET /image/${waited.id.slice(0, 8)}…, full result (isSafe ${waited.isSafe}, risk ${waited.riskScores.overall})`;
+	const on = await ranOnOneWorker(ctx, id, 'execution');
+	return `execution #${id} on ${on}: ${polls.length} poll(s) of GET /image/${waited.id.slice(0, 8)}…, full result (isSafe ${waited.isSafe}, risk ${waited.riskScores.overall})`;
 }

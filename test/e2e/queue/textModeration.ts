@@ -7,15 +7,7 @@
 import { PROFANE_TEXT, PROFANE_TEXT_FILTERED } from '../../../dev/mock/fixtures';
 import { COMMENTS, GUARDRAIL, postComment } from '../cases/textModeration';
 import { assert, finishedExecutions } from '../context';
-import { enqueuedBy, QueueContext, workerRuns } from './cases';
-
-/** The one worker that started and finished execution `id`, or a failed assertion. */
-function ranOnOneWorker(ctx: QueueContext, id: number, what: string): string {
-	const { started, finished } = workerRuns(ctx.stack.workers);
-	const on = started.get(id);
-	assert(on?.length === 1 && finished.get(id)?.[0] === on[0], `${what} #${id} not run by exactly one worker (started: ${on}, finished: ${finished.get(id)})`);
-	return on[0];
-}
+import { enqueuedBy, QueueContext, ranOnOneWorker } from './cases';
 
 export async function textModerationOnWorkers(ctx: QueueContext): Promise<string> {
 	ctx.mock.configure({ queueModeration: 'id', processedStatus: 'pending' });
@@ -28,14 +20,14 @@ export async function textModerationOnWorkers(ctx: QueueContext): Promise<string
 		assert(routed.join() === '1,1,1', `guardrail routed safe/flagged/review ${routed.join('/')}, expected 1/1/1`);
 		const texts = ctx.mock.requests.slice(since).filter((r) => r.method === 'GET' && r.path.startsWith('/text/')).length;
 		assert(texts === 3, `${texts} GET /text/{id} for 3 id-only moderations`);
-		const guardWorker = ranOnOneWorker(ctx, id, 'guardrail execution');
+		const guardWorker = await ranOnOneWorker(ctx, id, 'guardrail execution');
 
 		const before = (await finishedExecutions(ctx.db, COMMENTS.id)).map((r) => Number(r.id));
 		const answer = await postComment(ctx, { postId: 'q-1', author: 'queue-user', comment: PROFANE_TEXT });
 		assert(answer.status === 200 && answer.body.text === PROFANE_TEXT_FILTERED, `webhook processor answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
 		const [comment] = (await finishedExecutions(ctx.db, COMMENTS.id)).map((r) => Number(r.id)).filter((n) => !before.includes(n));
 		assert(comment !== undefined && enqueuedBy(ctx.stack.webhook).has(comment), `comment execution ${comment} not enqueued by the webhook processor`);
-		const commentWorker = ranOnOneWorker(ctx, comment, 'comment execution');
+		const commentWorker = await ranOnOneWorker(ctx, comment, 'comment execution');
 		return `guardrail #${id} on ${guardWorker} (1/1/1, ${texts} GET /text); comment #${comment} enqueued by the webhook processor, run on ${commentWorker}, answered "${answer.body.text}"`;
 	} finally {
 		ctx.mock.configure({ queueModeration: 'full', processedStatus: 'completed' });
