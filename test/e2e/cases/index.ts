@@ -13,6 +13,7 @@ import { savedWorkflows } from './savedWorkflows';
 import { secrets } from './secrets';
 import { commentsByWebhook, textGuardrail } from './textModeration';
 import { sharedLimiterBurst } from './sharedLimiter';
+import { stopExecution } from './stopExecution';
 import { waitForCallback, waitForCallbackAcrossRestart, waitForCallbackTimeout } from './waitForCallback';
 
 export interface E2eCase {
@@ -50,6 +51,7 @@ export const cases: E2eCase[] = [
 	{ id: 18, name: 'Text > Moderate: comments by webhook are stored as filteredContent (both readings of a queue item)', run: commentsByWebhook },
 	{ id: 19, name: 'nodes panel in headless Chromium: a new trigger hides Callback Token, each node is named after its short action', run: nodesPanel },
 	{ id: 20, name: 'workflows saved at version 1 (trigger Callback Token, Request Options, a pasted ?token= URL) keep working', run: savedWorkflows },
+	{ id: 41, name: 'an execution stopped in n8n gives its places in the shared limiter back at once; its waiting items are not sent', run: stopExecution },
 	{ id: 40, name: '`npm run dev`: a saved change to a node description is listed by the running n8n without a restart; Ctrl-C stops it all', run: devLoop },
 	// Last: it restarts n8n and checks what survived.
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
