@@ -20,6 +20,7 @@ const USAGE = `Usage: npm run mock -- [flags]
   --callback-retries N   retries of a failed callback delivery (default 3)
   --callback-backoff-ms N  first retry delay, doubled each retry (default 100)
   --host H               listen address (default 127.0.0.1)
+  --backlog N            listen backlog: connections waiting to be accepted (default 511, Node's and nginx's)
   --help`;
 
 const NUMBER_FLAGS = {
@@ -36,6 +37,7 @@ const NUMBER_FLAGS = {
 	'rate-limit-burst': 'rateLimitBurst',
 	'callback-retries': 'callbackRetries',
 	'callback-backoff-ms': 'callbackBackoffMs',
+	backlog: 'backlog',
 } as const;
 
 function fail(message: string): never {

@@ -3,6 +3,12 @@ export interface MockServiceOptions {
 	/** 0 (default) picks a free port */
 	port?: number;
 	host?: string;
+	/**
+	 * The listen backlog: connections the kernel holds for the server before it accepts them. Node's default,
+	 * 511, is nginx's on Linux too; a burst of new connections above it loses the extra ones' SYNs, and
+	 * their senders retry a second later (Linux's initial RTO). n8n opens a new connection per request.
+	 */
+	backlog?: number;
 	token?: string;
 	/** Added before every response */
 	latencyMs?: number;
@@ -65,6 +71,7 @@ export type ResolvedOptions = Required<MockServiceOptions>;
 export const DEFAULT_OPTIONS: ResolvedOptions = {
 	port: 0,
 	host: '127.0.0.1',
+	backlog: 511,
 	token: 'test-token',
 	latencyMs: 0,
 	processMs: 200,
@@ -121,6 +128,7 @@ function checkOptions(options: ResolvedOptions): void {
 		'capacity',
 		'rateLimit',
 		'rateLimitBurst',
+		'backlog',
 		'callbackRetries',
 		'callbackBackoffMs',
 		'callbackTimeoutMs',

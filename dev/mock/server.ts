@@ -154,7 +154,7 @@ export async function startMockService(
 
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(options.port, options.host, () => {
+		server.listen({ port: options.port, host: options.host, backlog: options.backlog }, () => {
 			server.off('error', reject);
 			resolve();
 		});

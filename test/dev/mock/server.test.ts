@@ -1,4 +1,6 @@
 /** server.ts: start options, latency on every answer, the records tests read. */
+import { connect } from 'node:net';
+
 import { call } from '../../../dev/mock/client';
 import { SAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
 import { startMockService } from '../../../dev/mock/server';
@@ -27,6 +29,35 @@ describe('startMockService', () => {
 	it('refuses out-of-range options', async () => {
 		await expect(startMockService({ faultRate: 2 })).rejects.toThrow(/faultRate/);
 		await expect(startMockService({ latencyMs: -1 })).rejects.toThrow(/latencyMs/);
+		await expect(startMockService({ backlog: -1 })).rejects.toThrow(/backlog/);
+	});
+
+	/**
+	 * What bench S1 runs into: while this process is busy (n8n preparing a round of requests), the kernel
+	 * holds at most `backlog` connections for the mock; the SYNs of the others are dropped and sent again
+	 * after Linux's initial RTO of 1 s.
+	 */
+	it.each([
+		[1, 'most wait for a SYN retransmit'],
+		[511, 'none waits'],
+	])('listen backlog %i: 20 connections while the process is busy, %s', async (backlog) => {
+		const service = await startMockService({ backlog });
+		try {
+			const { port } = service;
+			const t0 = Date.now();
+			const sockets = Array.from({ length: 20 }, () => connect(port, '127.0.0.1'));
+			const connectedAfter = sockets.map(
+				(socket) => new Promise<number>((resolve, reject) => socket.once('connect', () => resolve(Date.now() - t0)).once('error', reject)),
+			);
+			for (const busyUntil = Date.now() + 300; Date.now() < busyUntil; ); // the event loop held, as by a busy node
+			const times = await Promise.all(connectedAfter);
+			sockets.forEach((socket) => socket.destroy());
+			const late = times.filter((ms) => ms >= 900).length;
+			if (backlog === 1) expect(late).toBeGreaterThanOrEqual(10);
+			else expect(late).toBe(0);
+		} finally {
+			await service.stop();
+		}
 	});
 });
 
