@@ -25,13 +25,13 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
-	IWebhookData,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../dev/n8n/package';
 import { waitFor } from '../../dev/wait';
 import { prepareWorkflow, triggerNode } from './engine';
+import { webhookContext } from './engine/webhookContext';
 
 export const TRIGGER_NAME = 'Content Moderation Trigger';
 export const WEBHOOK_ID = '3f0c2a57-8d0e-4d5b-9c1e-6a7b8c9d0e1f';
@@ -175,25 +175,18 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 		const description = nodeType.description.webhooks?.[0];
 		if (!description || typeof nodeType.webhook !== 'function') throw new Error('trigger has no webhook');
 
-		const additionalData = { ...prepared.additionalData, httpRequest: req, httpResponse: res };
-		const webhookData = {
-			httpMethod: description.httpMethod,
-			node: node.name,
-			path: description.path,
-			webhookDescription: description,
-			workflowId: workflow.id,
-			webhookId: WEBHOOK_ID,
-			isTest: false,
-		} as unknown as IWebhookData;
-		const context = new core.WebhookContext(
+		const context = webhookContext({
+			core,
 			workflow,
 			node,
-			additionalData as never,
-			'webhook',
-			webhookData,
-			[],
-			null,
-		);
+			description,
+			additionalData: prepared.additionalData,
+			req,
+			res,
+			mode: 'webhook',
+			runExecutionData: null,
+			webhookId: WEBHOOK_ID,
+		});
 		state.reportedUrl = context.getNodeWebhookUrl('default');
 
 		let result: IWebhookResponseData;

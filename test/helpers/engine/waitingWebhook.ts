@@ -1,9 +1,10 @@
 /** The resume-URL side of the waiting harness (waiting.ts): n8n's answers to a call that may resume an execution. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { IDataObject, INodeType, IWebhookData, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, INodeType, IWebhookResponseData } from 'n8n-workflow';
 
 import { load, resumeWith, type ExecutionRecord } from './waitingRecord';
+import { webhookContext } from './webhookContext';
 
 export function send(res: ServerResponse, status: number, body: unknown): void {
 	if (res.headersSent) return;
@@ -63,24 +64,17 @@ export async function answerResumeCall(record: ExecutionRecord, req: IncomingMes
 	}
 
 	const request = Object.assign(req, { query, body, params: {} });
-	const webhookData = {
-		httpMethod: description.httpMethod,
-		node: node.name,
-		path: description.path,
-		webhookDescription: description,
-		workflowId: workflow.id,
-		isTest: false,
-	} as unknown as IWebhookData;
-	const additionalData = { ...loaded.additionalData, httpRequest: request, httpResponse: res };
-	const context = new loaded.core.WebhookContext(
+	const context = webhookContext({
+		core: loaded.core,
 		workflow,
 		node,
-		additionalData as never,
-		loaded.mode,
-		webhookData,
-		[],
-		data,
-	);
+		description,
+		additionalData: loaded.additionalData,
+		req: request,
+		res,
+		mode: loaded.mode,
+		runExecutionData: data,
+	});
 
 	let result: IWebhookResponseData;
 	try {

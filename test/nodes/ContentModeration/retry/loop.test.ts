@@ -1,14 +1,7 @@
-import {
-	RETRY_AFTER_JITTER_MS,
-	type RetrySettings,
-	type TryOutcome,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
+import { RETRY_AFTER_JITTER_MS, type TryOutcome } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
 import { retryNote, withRetries } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/loop';
+import { network, NOW, settings, status } from './outcomes';
 
-const NOW = Date.parse('2026-11-21T12:00:00.000Z');
-const settings: RetrySettings = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
-const status = (statusCode: number, retryAfter?: unknown): TryOutcome => ({ kind: 'status', statusCode, retryAfter });
-const network = (code?: string): TryOutcome => ({ kind: 'network', code });
 
 describe('withRetries', () => {
 	type Res = { statusCode: number; retryAfter?: string };
