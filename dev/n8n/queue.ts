@@ -189,13 +189,7 @@ export async function startQueueStack(opts: QueueStackOptions): Promise<QueueSta
  * Returns once the execution has finished or waits, as `n8n execute` does.
  */
 async function runManually(stack: Stack, records: PgN8nDb, workflowId: string, timeoutMs: number): Promise<number> {
-	// Workflows imported after the start (by a case) are read from n8n itself.
-	const wf = stack.workflows.find((w) => w.id === workflowId) ?? (await stack.rest.request('GET', `/rest/workflows/${workflowId}`)).json?.data;
-	const trigger = (wf?.nodes as Array<{ name: string; type: string }> | undefined)?.find((n) => /manualTrigger$/.test(n.type));
-	if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger to start from`);
-	const r = await stack.rest.request('POST', `/rest/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger.name } });
-	const id = Number(r.json?.data?.executionId);
-	if (r.status !== 200 || !id) throw new Error(`POST /rest/workflows/${workflowId}/run answered ${r.status}: ${r.text.slice(0, 300)}`);
+	const id = await stack.rest.startManualRun(workflowId);
 	const t0 = Date.now();
 	while (Date.now() - t0 < timeoutMs) {
 		const row = (await records.executions(workflowId)).find((e) => e.id === id);

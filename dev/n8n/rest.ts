@@ -45,6 +45,21 @@ export class N8nRest {
 	}
 
 	/**
+	 * Starts a saved workflow from its Manual Trigger, as the editor's Execute button does, and resolves with
+	 * the execution id. n8n 1.x wants the workflow in the body; 2.x reads the trigger's name and drops the rest.
+	 */
+	async startManualRun(workflowId: string): Promise<number> {
+		const workflow = (await this.get(`/rest/workflows/${workflowId}`))?.data;
+		const trigger = (workflow?.nodes as Array<{ name: string; type: string }> | undefined)?.find((n) => /manualTrigger$/.test(n.type));
+		if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger to start from`);
+		const path = `/rest/workflows/${workflowId}/run`;
+		const r = await this.request('POST', path, { workflowData: workflow, triggerToStartFrom: { name: trigger.name } });
+		const id = Number(r.json?.data?.executionId);
+		if (r.status !== 200 || !id) throw new Error(`POST ${path} answered ${r.status}: ${r.text.slice(0, 300)}`);
+		return id;
+	}
+
+	/**
 	 * A POST while n8n is still coming up. n8n 1.x answers /healthz/readiness before its REST API is up (404
 	 * until the routes are mounted), and under load its database check briefly answers 503 "Database is
 	 * not ready!" (seen after a restart); both are retried for up to two minutes.

@@ -17,19 +17,6 @@ const STOPPED = readWorkflow(join(WORKFLOWS, 'stop-many.json'));
 const AFTER = readWorkflow(join(WORKFLOWS, 'after-stop.json'));
 const LATENCY_MS = 3000;
 
-/** Starts a workflow from its Manual Trigger (n8n 1.x wants the workflow in the body, 2.x its trigger's name). */
-async function startManually(ctx: E2eContext, workflow: typeof STOPPED): Promise<number> {
-	const trigger = workflow.nodes.find((n) => /manualTrigger$/.test(n.type))!;
-	const saved = (await ctx.stack.rest.request('GET', `/rest/workflows/${workflow.id}`)).json?.data;
-	const r = await ctx.stack.rest.request('POST', `/rest/workflows/${workflow.id}/run`, {
-		workflowData: saved,
-		triggerToStartFrom: { name: trigger.name },
-	});
-	const id = Number(r.json?.data?.executionId);
-	assert(r.status === 200 && id > 0, `POST /rest/workflows/${workflow.id}/run answered ${r.status}: ${r.text.slice(0, 300)}`);
-	return id;
-}
-
 const posts = (ctx: E2eContext, since: number, tag: string) =>
 	ctx.mock.requests
 		.slice(since)
@@ -40,7 +27,7 @@ export async function stopExecution(ctx: E2eContext): Promise<string> {
 	try {
 		const since = ctx.mock.requests.length;
 		const before = ctx.mock.traffic.inFlight;
-		const stopped = await startManually(ctx, STOPPED);
+		const stopped = await ctx.stack.rest.startManualRun(STOPPED.id);
 		// The service records a request once answered; requests in flight are counted as they arrive. The run
 		// has taken the whole limit when the count holds still (no answer comes back for 3 s to grow it).
 		let last = -1;
@@ -54,7 +41,7 @@ export async function stopExecution(ctx: E2eContext): Promise<string> {
 		assert(stop.status === 200, `POST /rest/executions/${stopped}/stop answered ${stop.status}: ${stop.text.slice(0, 300)}`);
 		const stoppedAt = Date.now();
 
-		const after = await startManually(ctx, AFTER);
+		const after = await ctx.stack.rest.startManualRun(AFTER.id);
 		const sent = await waitFor('the run of 5 to send its 5', () => {
 			const p = posts(ctx, since, 'after-stop');
 			return p.length >= 5 ? p : undefined;
@@ -62,8 +49,9 @@ export async function stopExecution(ctx: E2eContext): Promise<string> {
 		const lastSentAfterMs = Math.max(...sent.map((r) => r.time)) - stoppedAt;
 		await waitFor(`execution ${after} to finish`, async () => ((await ctx.db.execution(after)).status === 'success' ? true : undefined), 30_000);
 		await sleep(LATENCY_MS + 500); // the stopped run's answers are in: nothing more may go out for it
-		const sentByStopped = posts(ctx, since, 'stopped-run').length;
-		const sentBeforeStop = posts(ctx, since, 'stopped-run').filter((r) => r.time <= stoppedAt).length;
+		const byStopped = posts(ctx, since, 'stopped-run');
+		const sentByStopped = byStopped.length;
+		const sentBeforeStop = byStopped.filter((r) => r.time <= stoppedAt).length;
 		const status = (await ctx.db.execution(stopped)).status;
 
 		assert(sentBeforeStop > 0 && sentBeforeStop < 1000, `the run of 1000 had sent ${sentBeforeStop} when it was stopped`);

@@ -79,8 +79,9 @@ export async function ranOnWorkers(ctx: QueueContext): Promise<string> {
 		rows.filter(
 			(r) => started.get(Number(r.id))?.length !== jobs(r.workflowId) || finished.get(Number(r.id))?.length !== jobs(r.workflowId),
 		);
-	const { started } = await settledRuns(stack.workers, (runs) => offWorker(runs).length === 0);
-	const notOnWorker = offWorker(workerRuns(stack.workers));
+	const runs = await settledRuns(stack.workers, (settled) => offWorker(settled).length === 0);
+	const { started } = runs;
+	const notOnWorker = offWorker(runs);
 	assert(notOnWorker.length === 0, `${notOnWorker.length} executions not started and finished by a worker once per job: ${notOnWorker.slice(0, 5).map((r) => `${r.id}(${r.workflowId})`)}`);
 	const resumed = rows.filter((r) => jobs(r.workflowId) === 2).length;
 	const perWorker: Record<string, number> = {};
