@@ -6,10 +6,11 @@ export function sleep(ms: number): Promise<void> {
 
 /**
  * Polls `probe` every `everyMs` until it returns a value other than undefined and resolves with it; a probe
- * that throws is retried. Throws after `timeoutMs`, naming `what` and the probe's last error.
+ * that throws is retried. Throws after `timeoutMs`, naming `what` (a function: read then, e.g. output so far)
+ * and the probe's last error.
  */
 export async function waitFor<T>(
-	what: string,
+	what: string | (() => string),
 	probe: () => T | undefined | Promise<T | undefined>,
 	timeoutMs: number,
 	everyMs = 250,
@@ -25,5 +26,5 @@ export async function waitFor<T>(
 		}
 		await sleep(everyMs);
 	}
-	throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+	throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${typeof what === 'function' ? what() : what}${last ? `: ${(last as Error).message}` : ''}`);
 }

@@ -41,6 +41,18 @@ if (!pkg.n8n?.nodes?.length) problems.push('package.json n8n.nodes is empty');
 for (const p of n8nPaths) {
 	if (!files.includes(p)) problems.push(`n8n section names ${p}, which is not in the tarball (run \`npm run build\`?)`);
 }
+// n8n-node build copies icons but not the codex files (a node's categories and doc links): tsc emits those only
+// because tsconfig.json includes them. Icons: the `file:` paths in the node and credential descriptions.
+for (const node of pkg.n8n?.nodes ?? []) {
+	const codex = node.replace(/\.js$/, '.json');
+	if (!files.includes(codex)) problems.push(`tarball lacks ${codex}, the codex file of ${node} (is it in tsconfig.json's include?)`);
+}
+for (const p of n8nPaths.filter((p) => files.includes(p))) {
+	for (const [, icon] of fs.readFileSync(path.join(dir, p), 'utf8').matchAll(/['"`]file:([^'"`]+)['"`]/g)) {
+		const iconPath = path.posix.join(path.posix.dirname(p), icon);
+		if (!files.includes(iconPath)) problems.push(`tarball lacks ${iconPath}, the icon file:${icon} of ${p}`);
+	}
+}
 
 // The rules of @n8n/eslint-plugin-community-nodes (valid-peer-dependencies, no-runtime-dependencies,
 // no-forbidden-lifecycle-scripts, no-overrides-field), applied to the package.json that is published.

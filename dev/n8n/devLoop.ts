@@ -2,8 +2,10 @@
  * `npm run dev`: the local mock and the pinned n8n of `npm start`, with the package compiled straight into
  * n8n's community-package folder by `tsc --watch` and n8n reloading it on every change (N8N_DEV_RELOAD).
  *
- * Why not `n8n-node dev --external-n8n`: it links the package into `~/.n8n/custom`, where n8n names the types
- * `CUSTOM.<node>`, so the example workflows (which name `n8n-nodes-content-moderation.<node>`) would not open.
+ * Why not `n8n-node dev --external-n8n`: it symlinks the package to `<user folder>/.n8n/custom/node_modules/`
+ * (default user folder `~/.n8n-node-cli`), and n8n-core loads `.n8n/custom` under the package name `CUSTOM`,
+ * so the types would be `CUSTOM.<node>` and the example workflows (`n8n-nodes-content-moderation.<node>`) would
+ * not open.
  * Why compile into the folder rather than symlink it there: n8n's hot reload clears `require.cache` entries
  * under the watched folder's own path, while Node caches a symlinked module under its real path, so a
  * symlinked package would reload its old code.

@@ -34,7 +34,8 @@ const goodPackage = {
 	devDependencies: { typescript: '5.9.3' },
 };
 
-function fixture(pkg: object, extra: Record<string, string> = {}): string {
+/** `extra` adds or replaces files; null leaves one out. */
+function fixture(pkg: object, extra: Record<string, string | null> = {}): string {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-release-'));
 	dirs.push(dir);
 	const files: Record<string, string> = {
@@ -42,13 +43,16 @@ function fixture(pkg: object, extra: Record<string, string> = {}): string {
 		'README.md': '# foo\n',
 		'LICENSE.md': 'MIT\n',
 		'CHANGELOG.md': '# Changelog\n\n## [1.2.3] - 2026-11-23\n\n- First.\n',
-		'dist/nodes/Foo/Foo.node.js': 'module.exports = {};\n',
+		'dist/nodes/Foo/Foo.node.js': "exports.icon = 'file:foo.svg';\n",
+		'dist/nodes/Foo/Foo.node.json': '{"node":"n8n-nodes-foo.foo"}\n',
 		'dist/nodes/Foo/foo.svg': '<svg/>\n',
-		'dist/credentials/FooApi.credentials.js': 'module.exports = {};\n',
+		'dist/credentials/FooApi.credentials.js': "exports.icon = { light: 'file:../nodes/Foo/foo.svg', dark: 'file:fooApi.dark.svg' };\n",
+		'dist/credentials/fooApi.dark.svg': '<svg/>\n',
 		'src/Foo.node.ts': 'export {};\n',
 		...extra,
 	};
 	for (const [name, text] of Object.entries(files)) {
+		if (text === null) continue;
 		fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
 		fs.writeFileSync(path.join(dir, name), text);
 	}
@@ -93,6 +97,7 @@ const runs = {
 				{ 'test/foo.test.js': '', 'dist/nodes/Foo/Foo.node.js.map': '{}', 'dist/nodes/Foo/Foo.node.d.ts': '' },
 			),
 		),
+	noCodexNorIcon: () => check(fixture(goodPackage, { 'dist/nodes/Foo/Foo.node.json': null, 'dist/credentials/fooApi.dark.svg': null })),
 	wrongTagAndRepo: () =>
 		check(fixture(goodPackage), { RELEASE: '1', GITHUB_REF_NAME: 'v1.2.4', GITHUB_REPOSITORY: 'someone/fork' }),
 	packageRules: () =>
@@ -120,7 +125,7 @@ describe('release check', () => {
 	it('passes a filled-in package in a release run on its own tag and repository', () => {
 		expect(results.good.out).not.toContain('FAIL');
 		expect(results.good.code).toBe(0);
-		expect(results.good.out).toMatch(/n8n-nodes-foo@1\.2\.3, 6 files/);
+		expect(results.good.out).toMatch(/n8n-nodes-foo@1\.2\.3, 8 files/);
 	});
 
 	it('reports placeholders day to day without failing, and fails on them with RELEASE=1', () => {
@@ -140,6 +145,18 @@ describe('release check', () => {
 			expect(results.extraFiles.out).toContain(`FAIL tarball holds ${file}:`);
 		}
 		expect(results.good.out).not.toContain('src/Foo.node.ts');
+	});
+
+	it("fails when a node's codex file or an icon a description names is not in the tarball", () => {
+		const { code, out } = results.noCodexNorIcon;
+		expect(code).toBe(1);
+		expect(out).toContain(
+			"FAIL tarball lacks dist/nodes/Foo/Foo.node.json, the codex file of dist/nodes/Foo/Foo.node.js (is it in tsconfig.json's include?)",
+		);
+		expect(out).toContain(
+			'FAIL tarball lacks dist/credentials/fooApi.dark.svg, the icon file:fooApi.dark.svg of dist/credentials/FooApi.credentials.js',
+		);
+		expect(out.match(/FAIL/g)).toHaveLength(2);
 	});
 
 	it('fails a release run from a tag or repository that does not match package.json', () => {

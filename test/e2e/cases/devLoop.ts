@@ -3,14 +3,14 @@
  * running n8n's node types (what the editor loads on a page reload) without a restart, and Ctrl-C (SIGINT to
  * the process group, as a terminal sends it) stops tsc, n8n and the mock.
  */
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { node24Env, PACKAGE_DIR, PROJECT_ROOT } from '../../../dev/n8n/install';
 import { N8nRest, OWNER } from '../../../dev/n8n/rest';
 import { spawnGroup } from '../../../dev/n8n/server';
-import { waitFor } from '../../../dev/wait';
+import { sleep, waitFor } from '../../../dev/wait';
 import { assert, E2eContext } from '../context';
+import { leftOver, processTree } from '../processes';
 
 const NODE_FILE = join('nodes', 'ContentModeration', 'ContentModeration.node.ts');
 const TYPE = 'n8n-nodes-content-moderation.contentModeration';
@@ -30,12 +30,6 @@ async function displayName(rest: N8nRest): Promise<string | undefined> {
 	return types.find((t) => t.name === TYPE)?.displayName;
 }
 
-/** PIDs of processes whose command line mentions `text` (the dev loop's user folder). */
-function processesWith(text: string): string[] {
-	const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-	return out.split('\n').filter((l) => l.includes(text)).map((l) => l.trim().split(/\s+/)[0]);
-}
-
 export async function devLoop(ctx: E2eContext): Promise<string> {
 	const copy = copyPackage();
 	const child = spawnGroup(join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/dev.ts'], {
@@ -52,7 +46,7 @@ export async function devLoop(ctx: E2eContext): Promise<string> {
 		return Promise.race([exited, new Promise<'timeout'>((res) => setTimeout(() => res('timeout'), 30_000).unref())]);
 	};
 	try {
-		await waitFor(`npm run dev's banner (output so far: ${out.slice(-300)})`, () => (/Press Ctrl-C/.test(out) ? true : undefined), 180_000, 500);
+		await waitFor(() => `npm run dev's banner (output so far: ${out.slice(-300)})`, () => (/Press Ctrl-C/.test(out) ? true : undefined), 180_000, 500);
 		const url = /n8n editor: +(\S+?)\/?\n/.exec(out)![1];
 		const target = /watching: +\S+ -> (\S+)/.exec(out)![1];
 		const rest = new N8nRest(url);
@@ -68,11 +62,15 @@ export async function devLoop(ctx: E2eContext): Promise<string> {
 		await waitFor('the edited display name in /types/nodes.json', async () => ((await displayName(rest)) === 'Content Moderation (edited)' ? true : undefined), 60_000);
 		const reloadS = ((Date.now() - t0) / 1000).toFixed(1);
 
+		// What the dev loop runs now (tsx, n8n and its task runner, tsc --watch; the mock is in tsx's process).
+		const started = processTree(child.pid!);
 		const code = await interrupt();
 		assert(code === 0, `after Ctrl-C npm run dev exited ${code}:\n${out.slice(-1500)}`);
-		const userFolder = target.split('/.n8n/')[0];
-		const left = processesWith(userFolder);
-		assert(left.length === 0, `after Ctrl-C processes of the dev loop are left: ${left.join(', ')}`);
+		const paths = [target.split('/.n8n/')[0], copy];
+		// A process of n8n's group may end a moment after its leader.
+		let left = leftOver(started, paths);
+		for (let i = 0; i < 10 && left.length; i++) left = await sleep(500).then(() => leftOver(started, paths));
+		assert(left.length === 0, `after Ctrl-C processes of the dev loop are left (of ${started.length} seen running):\n${left.join('\n')}`);
 		ctx.log(`dev loop: new display name listed ${reloadS} s after the save; Ctrl-C left no process`);
 		return `display name changed in n8n ${reloadS} s after the save, no restart; Ctrl-C exit 0, nothing left`;
 	} finally {

@@ -6,11 +6,12 @@
  * process share one limiter for the service (in queue mode each worker has its own). In regular mode the
  * peak RSS of n8n's processes is sampled too (for the N8N_CONCURRENCY_PRODUCTION_LIMIT comparison).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { readWorkflow } from '../../../dev/n8n/stack';
 import { assert, type E2eContext } from '../context';
+import { listProcesses } from '../processes';
 import { describeFigures, LONG_TIMEOUT_MS, runBurst } from '../queue/bursts';
 
 export const CALLBACK_THEN_GET = readWorkflow(join(__dirname, '..', 'workflows', 'callback-then-get.json'));
@@ -23,10 +24,8 @@ function sampleGroupRss(pgid: number | undefined): { stop(): number } {
 	const sample = () => {
 		if (pgid === undefined) return;
 		let total = 0;
-		for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+		for (const { pid } of listProcesses().filter((p) => p.pgid === pgid)) {
 			try {
-				const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-				if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
 				const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
 				total += rss ? Number(rss[1]) * 1024 : 0;
 			} catch {
