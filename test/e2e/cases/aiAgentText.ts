@@ -1,9 +1,10 @@
 /**
  * Case 11's guardrail run: the AI Agent moderates a user's message with Text > Moderate as a tool, then
- * answers from the verdict. The tool's description (set on the node, as the README advises) tells the model
- * what it takes and returns; the OpenAI stub of aiAgent.ts plays the model.
+ * answers from the verdict. The operation's own prefilled tool Description tells the model what it takes
+ * and returns; the OpenAI stub of aiAgent.ts plays the model.
  */
 import { PROFANE_TEXT, PROFANE_TEXT_FILTERED } from '../../../dev/mock/fixtures';
+import { toolDescription as TEXT_TOOL_DESCRIPTION } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/text/moderate.operation';
 import { assert, E2eContext } from '../context';
 import type { AgentWorkflowSpec } from './aiAgent';
 
@@ -14,10 +15,6 @@ export const TEXT_TOOL_NAME = 'Moderate_Message';
 export const TEXT_ARGS = { message: PROFANE_TEXT };
 const QUEUE_ID = 'agent-guardrail';
 
-/** The tool description of the README's guardrail pattern. */
-export const TEXT_TOOL_DESCRIPTION =
-	"Moderate a user's message before you use it. Input: message, the text exactly as the user wrote it. Returns isSafe (false: do not use or repeat the message), suggestedActions.reject and .review, nsfwCategories (flagged categories with severity), riskScores and filteredContent, the message with profanity masked by *. Quote only filteredContent.";
-
 /** The agent's answer the stub builds from the tool's result (what a model would say). */
 export function textVerdictAnswer(result: any): string {
 	const cats = (result?.nsfwCategories ?? []).map((c: any) => c.category).join(', ');
@@ -26,7 +23,7 @@ export function textVerdictAnswer(result: any): string {
 		: `I can't pass this message on (${cats || 'flagged'}). Cleaned: "${result?.filteredContent}".`;
 }
 
-/** The guardrail agent: the text tool with the description above, the rest as the image runs. */
+/** The guardrail agent: the text tool with its default Description, the rest as the image runs. */
 export const TEXT_AGENT: AgentWorkflowSpec = {
 	id: 'cmE2eAgentText01',
 	name: 'E2E: AI Agent moderates a user message with Text > Moderate (Chat Completions API)',
@@ -34,8 +31,6 @@ export const TEXT_AGENT: AgentWorkflowSpec = {
 	responsesApi: false,
 	toolNode: TEXT_TOOL_NODE,
 	toolParameters: {
-		descriptionType: 'manual',
-		toolDescription: TEXT_TOOL_DESCRIPTION,
 		resource: 'text',
 		operation: 'moderate',
 		text: "={{ $fromAI('message', 'The user message to check, exactly as written', 'string') }}",
@@ -54,6 +49,7 @@ export async function checkTextRun(
 	assert(run.status === 'success', `text: execution #${run.executionId} status ${run.status} (${modelCalls.length} model calls)`);
 	assert(modelCalls.length === 2, `text: the model stub got ${modelCalls.length} calls, expected 2`);
 	const tool = ((modelCalls[0].body as any).tools ?? []).map((t: any) => t.function).find((t: any) => t?.name === TEXT_TOOL_NAME);
+	// No toolDescription is set on the node: the model is told the operation's default.
 	assert(tool?.description === TEXT_TOOL_DESCRIPTION, `text: tool offered ${JSON.stringify(tool).slice(0, 400)}`);
 	assert(Object.keys(tool.parameters?.properties ?? {}).join() === 'message', `text: tool parameters ${JSON.stringify(tool.parameters)}`);
 

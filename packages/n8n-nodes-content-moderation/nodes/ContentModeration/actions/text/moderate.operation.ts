@@ -117,10 +117,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 
 	const itemId = typeof added.id === 'string' ? added.id : '';
 	if (itemId === '') {
-		throw new NodeOperationError(this.getNode(), 'The service did not return a queue item ID to wait for', {
-			itemIndex,
-			description: 'The text was submitted once and is not sent again. Use Mode "Submit Only" to see what the service answered.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The service answered the POST of the text to queue "${queueId}" without a queue item ID to wait for [item ${itemIndex}]`,
+			{
+				itemIndex,
+				description: 'The text was submitted once and is not sent again. Use Mode "Submit Only" to see what the service answered.',
+			},
+		);
 	}
 	const moderation = await waitForModeration.call(this, itemIndex, client, { queueId, itemId }, timing);
 	// The ids beside the text moderation (whose own `id` is the text moderation's).

@@ -49,14 +49,19 @@ export async function waitForModeration(
 		return isResultReady(response.statusCode, response.body) ? response.body : undefined;
 	};
 
+	// What the last read found missing (404), named by the timeout error.
+	let notFound: string | undefined;
 	const moderation = await pollUntil(
 		timing,
 		async () => {
 			try {
-				return textId === undefined ? await readItem() : await readText();
+				const found = textId === undefined ? await readItem() : await readText();
+				notFound = undefined;
+				return found;
 			} catch (error) {
 				// The ids came from the service a moment ago: a 404 means "not stored yet".
 				if (!isNotFound(error)) throw asNodeError(this, error, itemIndex);
+				notFound = textId === undefined ? 'the queue item' : `the text moderation "${textId}"`;
 				return undefined;
 			}
 		},
@@ -64,6 +69,16 @@ export async function waitForModeration(
 	);
 	if (moderation !== undefined) return moderation;
 
+	if (notFound !== undefined) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The service answered 404 (not found) for ${notFound} until the wait timeout (${timing.timeoutSeconds} seconds): queue item "${itemId}" in queue "${queueId}" [item ${itemIndex}]`,
+			{
+				itemIndex,
+				description: `The text was submitted once and is not sent again. Check the item with Queue > Get Item (Queue ID "${queueId}", Item ID "${itemId}"); if it is gone, run the item again to submit the text anew.`,
+			},
+		);
+	}
 	throw new NodeOperationError(
 		this.getNode(),
 		`The text was not moderated within ${timing.timeoutSeconds} seconds: queue item "${itemId}" in queue "${queueId}" [item ${itemIndex}]`,
