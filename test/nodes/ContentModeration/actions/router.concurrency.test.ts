@@ -5,6 +5,7 @@
  *   - adaptive (the default): starts at INITIAL_LIMIT, grows, never passes Max Concurrency;
  *   - one shared Retry-After pause: after a 429 no new request of the run reaches the service until the
  *     time it named; every item still succeeds once, in order, paired;
+ *   - a run that fails sends none of its waiting items;
  *   - bytes in flight: large binary images are sent a few at a time whatever the request limit.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,7 +14,8 @@ import { makePng } from '../../../../dev/mock/png';
 import { startMockService, type MockService } from '../../../../dev/mock/server';
 import { INITIAL_LIMIT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/aimd';
 import { MAX_BODY_BYTES_IN_FLIGHT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/bytes';
-import { limiters } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
+import { limiters, serviceKey } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
+import { waitFor } from '../../../../dev/wait';
 import { imageItems } from '../../../bench/workloads';
 import { binaryItem, moderateUrlParameters, moderationNode, runWorkflow } from '../../../helpers/engine';
 
@@ -96,6 +98,36 @@ describe('one shared Retry-After pause', () => {
 		expect(during).toEqual([]);
 		expect(posts.filter((r) => r.time >= seenAt + 1000).length).toBeGreaterThan(0);
 		expect(posts.filter((r) => r.status === 200)).toHaveLength(60);
+	});
+});
+
+describe('a run that fails', () => {
+	it('sends none of its waiting items, gives its places back, and a run waiting behind it goes on', async () => {
+		mock.configure({ latencyMs: 500 });
+		// Item 0 asks the mock for an impossible number: a 400, and without continueOnFail the run fails.
+		const items = imageItems(200, 'failing');
+		items[0].json.url = `${String(items[0].json.url)}?mock_confidence=0`;
+		const node = [moderationNode(moderateUrlParameters())];
+		const failing = runWorkflow({ nodes: node, credentials: credentials(), items });
+		// Its first round is in flight; the other 180 items (all started: Max Concurrency 1000) wait.
+		await waitFor('the first round', () => (mock.traffic.inFlight === INITIAL_LIMIT || undefined), 10_000, 5);
+		const behind = runWorkflow({ nodes: node, credentials: credentials(), items: imageItems(5, 'behind') });
+		const [failed, after] = await Promise.all([failing, behind]);
+
+		expect(failed.error?.message).toContain('mock_confidence');
+		const sent = (tag: string) => mock.requests.filter((r) => JSON.stringify(r.body).includes(`/uploads/${tag}/`));
+		expect(sent('failing').length).toBe(INITIAL_LIMIT);
+		expect(after.error).toBeUndefined();
+		expect(sent('behind')).toHaveLength(5);
+		expect(limiters.limiterFor(serviceKey(mock.url, mock.token)).snapshot()).toMatchObject({ inFlight: 0, waiting: 0 });
+	});
+
+	it('reports the item that failed, not the cancel of the items it stopped', async () => {
+		const items = imageItems(10, 'invalid');
+		items[5].json.url = 'ftp://cdn.example.com/5.jpg';
+		const run = await runWorkflow({ nodes: [moderationNode(moderateUrlParameters())], credentials: credentials(), items });
+		expect(run.error?.message).toBe('The Image URL must be an http(s) URL, not ftp [item 5]');
+		expect(mock.requests.length).toBe(0);
 	});
 });
 

@@ -23,6 +23,10 @@ describe('serviceKey', () => {
 		expect(serviceKey(URL, 'another-token')).not.toBe(key);
 		expect(serviceKey('https://other.example.com', TOKEN)).not.toBe(key);
 	});
+
+	it('keeps no user:password of the base URL', () => {
+		expect(serviceKey('https://svc-user:pa55-secret@moderation.example.com', TOKEN)).not.toMatch(/svc-user|pa55-secret/);
+	});
 });
 
 describe('LimiterRegistry', () => {

@@ -5,6 +5,7 @@
  */
 import { ServiceLimiter, type Permit, type RunLimiter } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
 import { AbortedWait } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/waiters';
+import { DEFAULT_RETRY_SETTINGS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
 import { FakeClock, flush } from '../../../helpers/fakeClock';
 
 const ok = { kind: 'success', latencyMs: 200 } as const;
@@ -102,6 +103,19 @@ describe('ServiceLimiter shared by runs', () => {
 		expect(order).toEqual([]);
 		await clock.advance(1);
 		expect(order.filter((x) => x === 'b').length).toBeGreaterThan(0);
+	});
+
+	it('a Retry-After longer than an item may wait pauses the other runs only that long', async () => {
+		const clock = new FakeClock();
+		const service = await steadyLimiter(clock);
+		const first = await service.openRun({ adaptive: true, cap: 1000 }).acquire();
+		first.release({ kind: 'throttled', retryAfterMs: 3_600_000 });
+		const order: string[] = [];
+		queue(service.openRun({ adaptive: true, cap: 1000 }), 'other', 1, order, []);
+		await clock.advance(DEFAULT_RETRY_SETTINGS.maxDelayMs - 1);
+		expect(order).toEqual([]);
+		await clock.advance(1);
+		expect(order).toEqual(['other']);
 	});
 
 	it('a cancelled run gives its places back at once and its waiters leave; the other run gets them', async () => {

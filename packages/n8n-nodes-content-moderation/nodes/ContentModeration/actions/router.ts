@@ -25,9 +25,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	// State of this node run, handed to every item explicitly.
 	const { concurrency, maxRetries, maxImageBytes } = readRequestOptions(this);
+	// With the default cap every item has started: when one fails the run, the others must leave the
+	// shared limiter and send nothing (their results would be thrown away), as on cancel.
+	const runFailed = new AbortController();
+	const cancel = this.getExecutionCancelSignal();
+	let runFailure: unknown;
 	const client = createApiClient(this, {
 		retry: { ...DEFAULT_RETRY_SETTINGS, maxRetries },
-		signal: this.getExecutionCancelSignal(),
+		signal: cancel ? AbortSignal.any([cancel, runFailed.signal]) : runFailed.signal,
 		limiter: { adaptive: concurrency.adaptive, cap: concurrency.limit },
 	});
 	const nodeRun: NodeRun = { client, maxImageBytes };
@@ -42,8 +47,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			// A service that echoes a request (its callback URL, say) must not put a secret in an output.
 			return [{ json: redactValue(json, client.secrets), pairedItem: { item: itemIndex } }];
 		} catch (error) {
+			// An item stopped because another failed reports that failure, not its own cancel.
+			if (runFailed.signal.aborted) throw runFailure;
 			const failure = redactError(asNodeError(this, error, itemIndex), client.secrets);
-			if (!this.continueOnFail()) throw failure;
+			if (!this.continueOnFail()) {
+				runFailure = failure;
+				runFailed.abort();
+				throw failure;
+			}
 			return [errorItem(failure, itemIndex)];
 		}
 	};

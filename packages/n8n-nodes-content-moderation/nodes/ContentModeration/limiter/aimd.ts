@@ -19,7 +19,7 @@ import { RefusalJudge } from './refusals';
 
 /**
  * Start of slow start: a probe a service on any paid plan takes (the bench's 50/s limit takes 20 in
- * its first round trip), large enough that a fast service is reached in four round trips (20, 60, 180, 500).
+ * its first round trip), large enough that a fast service is reached in four round trips (20, 60, 180, 540).
  */
 export const INITIAL_LIMIT = 20;
 /** Slow start adds this per healthy response: x3 per round trip, so a fast service is reached in a few. */

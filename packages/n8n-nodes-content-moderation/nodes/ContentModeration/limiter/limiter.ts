@@ -5,6 +5,7 @@
  * Runs take turns (waiters.ts): a one-item execution does not wait behind a large run's queue. Time
  * comes from an injected clock (tests use a fake one).
  */
+import { DEFAULT_RETRY_SETTINGS } from '../retry/policy';
 import { AimdLimit } from './aimd';
 import { isRefusal, type SendOutcome, type SentAt } from './outcome';
 import { SlowStartRounds } from './rounds';
@@ -170,7 +171,10 @@ export class ServiceLimiter {
 		const now = this.clock.now();
 		this.lastActiveAt = now;
 		if (outcome.kind === 'throttled' && outcome.retryAfterMs !== undefined && outcome.retryAfterMs > 0) {
-			this.pausedUntilMs = Math.max(this.pausedUntilMs, now + outcome.retryAfterMs);
+			// No longer than an item may wait: the item told to wait longer fails at once, and the other runs
+			// ask again by then (and fail saying why) rather than wait silently for an hour.
+			const pauseMs = Math.min(outcome.retryAfterMs, DEFAULT_RETRY_SETTINGS.maxDelayMs);
+			this.pausedUntilMs = Math.max(this.pausedUntilMs, now + pauseMs);
 		}
 		if (run.adaptive) {
 			this.inFlightCount--;

@@ -1,6 +1,7 @@
 /**
  * One limiter per service per n8n process: the registry that finds it. A service is its base URL and
- * access token (two credentials with the same token share one quota); the token is kept only as a hash.
+ * access token (two credentials with the same token share one quota); the token (and a user:password in
+ * the base URL) is kept only as a hash.
  * What a limiter learned is dropped with it after FORGET_AFTER_MS without a send or an answer. No timer:
  * idle limiters are dropped when the registry is next used, so nothing keeps the process alive.
  * Each n8n process (a queue-mode worker too) has its own registry.
@@ -19,9 +20,15 @@ import { ServiceLimiter, type LimiterClock } from './limiter';
  */
 export const FORGET_AFTER_MS = 5 * 60_000;
 
+/** `baseUrl` as parseBaseUrl returns it (a valid http(s) URL). */
 export function serviceKey(baseUrl: string, accessToken: unknown): string {
-	const tokenHash = createHash('sha256').update(String(accessToken ?? '')).digest('hex');
-	return `${baseUrl} ${tokenHash}`;
+	// A base URL may carry user:password: a credential too, so it goes into the hash, not the key.
+	const url = new URL(baseUrl);
+	const userinfo = `${url.username}:${url.password}`;
+	url.username = '';
+	url.password = '';
+	const secretHash = createHash('sha256').update(`${userinfo} ${String(accessToken ?? '')}`).digest('hex');
+	return `${url.href.replace(/\/+$/, '')} ${secretHash}`;
 }
 
 export class LimiterRegistry {

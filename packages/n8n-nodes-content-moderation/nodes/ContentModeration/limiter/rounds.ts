@@ -22,14 +22,11 @@ export class SlowStartRounds {
 		return this.round;
 	}
 
-	/**
-	 * A send of `round` came back after `latencyMs`. A refusal answered at once (`served` false) does not
-	 * start the round's closing: its latency says nothing about how long the round's work takes.
-	 */
-	answered(round: number, now: number, latencyMs: number, served = true): void {
+	/** A send of `round` came back after `latencyMs`: the round's first answer starts its closing. */
+	answered(round: number, now: number, latencyMs: number): void {
 		if (round !== this.round) return;
 		this.outstanding--;
-		if (served && this.closingSince === undefined) {
+		if (this.closingSince === undefined) {
 			this.closingSince = now;
 			this.graceMs = Math.max(0, latencyMs) * ROUND_GRACE;
 		}

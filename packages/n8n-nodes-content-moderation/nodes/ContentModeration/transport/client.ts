@@ -49,7 +49,7 @@ export interface ApiResponse<T> {
 
 export interface ClientSettings {
 	retry: RetrySettings;
-	/** Once aborted, nothing more is sent and no retry waits (the execution's cancel signal). */
+	/** Once aborted, nothing more is sent and no retry waits (the execution's cancel, or the run's failure). */
 	signal?: AbortSignal;
 	/** This run's share of the service's limiter; absent: adaptive, capped only by the shared limit. */
 	limiter?: RunSettings;
