@@ -4,7 +4,7 @@
  * its exported workflows (and credentials, encrypted as exported by default) and its log are searched for the secret,
  * after every case before this one (deferred deliveries, 200 callbacks, wrong tokens) has run.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -106,17 +106,24 @@ export async function secrets(ctx: E2eContext): Promise<string> {
 			const n = countHits(readFileSync(join(exportDir, file)), secret);
 			if (n > 0) hits.push(`export ${file}: ${n}`);
 		}
-		// n8n's own log of this run, too.
-		const logFile = join(ctx.stack.n8n.userFolder, 'n8n.log');
-		const logHits = existsSync(logFile) ? countHits(readFileSync(logFile), secret) : 0;
-		if (logHits > 0) hits.push(`n8n.log: ${logHits}`);
+		// The logs of every n8n process of this run (main's n8n.log; in queue mode the workers' and the webhook
+		// processor's too), and n8n's event logs.
+		const folder = ctx.stack.n8n.userFolder;
+		const logs = [folder, join(folder, '.n8n')].flatMap((dir) =>
+			existsSync(dir) ? readdirSync(dir).filter((f) => /\.log$/.test(f)).map((f) => join(dir, f)) : [],
+		);
+		assert(logs.some((f) => f.endsWith('/n8n.log')), `no n8n.log among the logs searched: ${logs.join(', ')}`);
+		for (const file of logs) {
+			const n = countHits(readFileSync(file), secret);
+			if (n > 0) hits.push(`${file.slice(folder.length + 1)}: ${n}`);
+		}
 		// The secret went out with the submissions (so n8n had it in hand), yet none of its records holds it.
 		const sent = carried();
 		assert(sent > 0, 'the service was never sent the secret, so the search proves nothing');
 		assert(countHits(Buffer.from(JSON.stringify(ctx.mock.requests)), secret) > 0, 'the search does not find the secret where it is');
 		assert(hits.length === 0, `the callback secret was found: ${hits.join(', ')}`);
 		const executions = (await ctx.db.executions(workflowId)).length;
-		return `id-less callback -> execution ${run.id} (id null, warning, ${branch}); wrong/no secret -> 401, 0 executions; secret in ${stored.map((c) => c.name).join(' + ')} (${(storedBytes / 1e6).toFixed(1)} MB), exports and n8n.log after ${executions} trigger executions: 0 hits (${sent} service requests carried it)`;
+		return `id-less callback -> execution ${run.id} (id null, warning, ${branch}); wrong/no secret -> 401, 0 executions; secret in ${stored.map((c) => c.name).join(' + ')} (${(storedBytes / 1e6).toFixed(1)} MB), exports and ${logs.length} logs (${logs.map((f) => f.slice(folder.length + 1)).join(', ')}) after ${executions} trigger executions: 0 hits (${sent} service requests carried it)`;
 	} finally {
 		rmSync(exportDir, { recursive: true, force: true });
 	}
