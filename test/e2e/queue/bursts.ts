@@ -220,9 +220,12 @@ export async function killWorkerMidBurst(ctx: QueueContext, count: number, killA
 		}
 	}
 	const rerunElsewhere = held.filter((id) => others.has(id)).length;
-	// Does n8n's record of each held execution still say which callback it was for?
+	// Does n8n's record of each execution the killed worker had still say which callback it was for? Those are
+	// the ones no other worker started: `held` (seen started in its log) and any job it took in the moment before
+	// the kill without logging it (a CI run saw one such).
 	const payloadGone: number[] = [];
-	for (const id of held) {
+	const victims = run.executions.map((e) => e.id).filter((id) => !others.has(id) && (held.includes(id) || byId.get(id)?.status !== 'success'));
+	for (const id of victims) {
 		const text = JSON.stringify((await ctx.db.execution(id)).raw);
 		if (!run.ids.some((m) => text.includes(m))) payloadGone.push(id);
 	}
