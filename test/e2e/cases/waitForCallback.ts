@@ -14,6 +14,8 @@ import { executeWorkflow } from '../../../dev/n8n/summary';
 import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
 import { sleep, waitFor } from '../../../dev/wait';
 import { assert, E2eContext } from '../context';
+import type { QueueStack } from '../../../dev/n8n/queue';
+import { workerRuns } from '../queue/cases';
 
 export const ROUTED = readWorkflow(join(EXAMPLES_DIR, '05-wait-for-callback.json'));
 const PLAIN = readWorkflow(join(__dirname, '..', 'workflows', 'wait-callback-plain.json'));
@@ -128,13 +130,6 @@ function successEvents(ctx: E2eContext, executionId: number): number {
 	return count;
 }
 
-/** Jobs of `executionId` that queue-mode workers started and finished, from their logs (n8n's job-processor lines). */
-function workerJobs(workers: { log(): string }[], executionId: number): { started: number; finished: number } {
-	const count = (word: string) =>
-		workers.reduce((n, w) => n + [...w.log().matchAll(new RegExp(`Worker ${word} execution ${executionId} \\(job`, 'g'))].length, 0);
-	return { started: count('started'), finished: count('finished') };
-}
-
 /**
  * The execution resumed exactly once, also after late callbacks had time to arrive. Regular mode: one
  * success event in n8n's event log. Queue mode: two worker jobs (the run up to the wait, the resume), each
@@ -143,9 +138,12 @@ function workerJobs(workers: { log(): string }[], executionId: number): { starte
  * missing but never doubled.
  */
 export async function expectOneResume(ctx: E2eContext, executionId: number): Promise<void> {
-	const workers = (ctx.stack as { workers?: { log(): string }[] }).workers;
+	const workers = (ctx.stack as Partial<QueueStack>).workers;
 	if (workers?.length) {
-		const jobs = () => workerJobs(workers, executionId);
+		const jobs = () => {
+			const runs = workerRuns(workers);
+			return { started: runs.started.get(executionId)?.length ?? 0, finished: runs.finished.get(executionId)?.length ?? 0 };
+		};
 		await waitFor(`two finished worker jobs of execution #${executionId}`, () => (jobs().finished >= 2 ? true : undefined), 30_000, 500);
 		await sleep(5_000);
 		const { started, finished } = jobs();
