@@ -3,8 +3,9 @@ import {
 	ServiceLimiter,
 	type LimiterClock,
 	type Permit,
-	type RunSettings,
+	type ShareSettings,
 } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
+import { DEFAULT_RETRY_SETTINGS } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
 
 export interface OneRun {
 	service: ServiceLimiter;
@@ -13,11 +14,15 @@ export interface OneRun {
 	acquire(): Promise<Permit>;
 }
 
-export const adaptive = (cap = 1000): RunSettings => ({ adaptive: true, cap });
+export const adaptive = (cap = 1000): ShareSettings => ({ adaptive: true, cap });
 
-export function oneRun(settings: RunSettings, clock: LimiterClock, signal?: AbortSignal): OneRun {
-	const service = new ServiceLimiter(clock);
-	const run = service.openRun(settings, signal);
+/** A service limiter as the process's registry makes one. */
+export const newServiceLimiter = (clock: LimiterClock): ServiceLimiter =>
+	new ServiceLimiter(clock, { maxPauseMs: DEFAULT_RETRY_SETTINGS.maxDelayMs });
+
+export function oneRun(settings: ShareSettings, clock: LimiterClock, signal?: AbortSignal): OneRun {
+	const service = newServiceLimiter(clock);
+	const share = service.openShare(settings, signal);
 	return {
 		service,
 		/** What this run may have in flight: the shared limit within its cap. */
@@ -25,6 +30,6 @@ export function oneRun(settings: RunSettings, clock: LimiterClock, signal?: Abor
 			return settings.adaptive ? Math.min(service.limit, settings.cap) : settings.cap;
 		},
 		snapshot: () => service.snapshot(),
-		acquire: () => run.acquire(),
+		acquire: () => share.acquire(),
 	};
 }

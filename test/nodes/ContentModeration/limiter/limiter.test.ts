@@ -3,9 +3,9 @@
  * timeouts, latency), slow-start rounds, the shared Retry-After pause, the hold after a refusal, the cap, the byte
  * budget, Fixed mode and cancel.
  */
-import { HOLD_MS, INITIAL_LIMIT, SLOW_START_STEP } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/aimd';
+import { HOLD_MS, INITIAL_LIMIT, SLOW_START_STEP } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/adaptiveLimit';
 import type { SendOutcome } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/outcome';
-import { ROUND_GRACE } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/rounds';
+import { BATCH_GRACE } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/batches';
 import { AbortedWait } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/waiters';
 import { FakeClock, flush } from '../../../helpers/fakeClock';
 import type { Permit } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
@@ -242,7 +242,7 @@ describe('RequestLimiter (adaptive)', () => {
 		expect(started).toBe(limiter.limit);
 	});
 
-	it(`in slow start a round waiting for a straggler opens ${ROUND_GRACE} x its first answer's latency after that answer`, async () => {
+	it(`in slow start a round waiting for a straggler opens ${BATCH_GRACE} x its first answer's latency after that answer`, async () => {
 		const clock = new FakeClock();
 		const limiter = oneRun(adaptive(), clock);
 		const permits = await takeAll(limiter);
@@ -250,7 +250,7 @@ describe('RequestLimiter (adaptive)', () => {
 		for (let i = 0; i < 100; i++) void limiter.acquire().then(() => started++);
 		await clock.advance(200);
 		for (const p of permits.slice(1)) p.release(ok(200));
-		await clock.advance(200 * ROUND_GRACE - 1);
+		await clock.advance(200 * BATCH_GRACE - 1);
 		expect(started).toBe(0);
 		await clock.advance(1);
 		// The next round: the grown limit less the straggler still out.
