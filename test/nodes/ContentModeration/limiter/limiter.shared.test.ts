@@ -22,10 +22,10 @@ async function steadyLimiter(clock: FakeClock): Promise<ServiceLimiter> {
 	return service;
 }
 
-/** Sends of `run` as they are admitted, labelled, into `order`. */
-function queue(run: LimiterShare, label: string, count: number, order: string[], permits: Permit[]): void {
+/** Sends of `share` as they are admitted, labelled, into `order`. */
+function queue(share: LimiterShare, label: string, count: number, order: string[], permits: Permit[]): void {
 	for (let i = 0; i < count; i++) {
-		void run.acquire().then((p) => {
+		void share.acquire().then((p) => {
 			order.push(label);
 			permits.push(p);
 		});
