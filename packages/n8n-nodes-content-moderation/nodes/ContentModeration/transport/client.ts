@@ -120,11 +120,13 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 		async readBody<T>(body: UnreadBody<T>): Promise<HeldBody<T>> {
 			// Fixed Concurrency holds exactly its number of bodies: no budget.
 			const release = shareSettings.adaptive ? await waitFor(limiters.bytes.reserve(body.bodyBytes, signal)) : () => {};
+			let read = false;
 			try {
-				return { value: await body.read(), release };
-			} catch (error) {
-				release();
-				throw error;
+				const value = await body.read();
+				read = true;
+				return { value, release };
+			} finally {
+				if (!read) release();
 			}
 		},
 		secrets,
