@@ -1,18 +1,10 @@
 /**
  * The adaptive limit of one service: how many sends may be in flight, learned from the answers as TCP
- * congestion control does (AIMD). The limiter asks it whether a send may start (and when one may), and
- * tells it what was sent and what came back; everything about the limit's level is decided here:
- *   - slow start: from INITIAL_LIMIT, +SLOW_START_STEP per healthy answer while the limit is in use (x3
- *     per round trip), sent in batches read whole (batches.ts), until the first sign of trouble;
- *   - then additive increase: +1 per round trip;
- *   - decrease on a 429/503 with a Retry-After: leaving slow start, back to the level before the last
- *     growth (/3); later, to what the service sustains (accepted.ts), at most x0.9; halving on timeouts
- *     and resets; x0.9 on a clear latency rise (latency.ts);
- *   - a 429/503 without a Retry-After is judged with the other answers of its sample (refusals.ts), and
- *     its place stays taken for a round trip, so a full service is not sent a stream of sends to refuse;
- *   - after a decrease for refusals the limit holds at most one above its new level for HOLD_MS, so a
- *     steady rate limit costs a refusal per hold, not one per sawtooth.
- * Pure: the caller gives the time.
+ * congestion control learns its window (AIMD). The limiter asks it whether a send may start, and when one
+ * may, and tells it what was sent and what came back. Slow start grows it x3 per round trip, in batches
+ * (batches.ts), until the first sign of trouble; then +1 per round trip. Refusals, timeouts and a latency
+ * rise (latency.ts) lower it; 429/503 without a Retry-After are judged per sample of answers
+ * (refusals.ts), and a refused send keeps its place for a round trip. Pure: the caller gives the time.
  */
 import { AcceptedLog } from './accepted';
 import { SlowStartBatches } from './batches';
@@ -33,7 +25,10 @@ export const BACKOFF = 0.5;
 export const THROTTLE_BACKOFF = 0.9;
 /** Decrease on a clear latency rise: gentle, as latency is a weaker signal than a refusal. */
 export const LATENCY_BACKOFF = 0.9;
-/** How long the limit stays at most one above the level a refusal set, before probing (x2 per refusal). */
+/**
+ * How long the limit stays at most one above the level a refusal set before probing higher (x2 per further
+ * refusal), so a steady rate limit costs a refusal per hold, not one per sawtooth.
+ */
 export const HOLD_MS = 10_000;
 export const MAX_HOLD_MS = 60_000;
 /** A round trip before any success was timed. */

@@ -1,18 +1,15 @@
 /**
  * Refusals that do not say when to come back (a 429 or 503 without a positive Retry-After) are judged
- * together, per sample of a limit's worth of answers, not one by one:
- *   - a service that drops one answer in twenty at random is not full: its refusals fall on any send;
- *   - a full service refuses what goes over its capacity: the sends that went out on top of the load.
- * So a sample says "overloaded" when at least MIN_REFUSED of its answers were refused and either more
- * than sporadic faults explain (SPORADIC_SHARE of answers plus OVERLOAD_Z standard deviations: 7 of 20,
- * 71 of 500), or the refusals sit at the top of the load (TOP_SHARE of the sends with the highest load).
- * What the sample served is then the level the service takes. Pure.
+ * per sample of a limit's worth of answers, not one by one: a service dropping answers at random refuses
+ * any send, a full one refuses the sends on top of the load. A sample says "overloaded" when at least
+ * MIN_REFUSED were refused and either more than sporadic faults explain, or the refusals sit at the top
+ * of the load; what it served is then the level the service takes. Pure.
  */
 
 export const MIN_REFUSED = 2;
 /** The share of refusals sporadic faults may explain (the worst sporadic shape the node is built for)... */
 export const SPORADIC_SHARE = 0.1;
-/** ...and how far above it (standard deviations of a sample's count) a sample must be to be overload. */
+/** ...and how far above it (standard deviations of a sample's count) a sample must be to be overload: 7 of 20, 71 of 500. */
 export const OVERLOAD_Z = 3;
 /** Of the r sends with the highest load (r = refusals in the sample), this share refused is overload. */
 export const TOP_SHARE = 0.75;
