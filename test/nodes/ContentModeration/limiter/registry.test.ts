@@ -6,8 +6,10 @@ import { INITIAL_LIMIT } from '../../../../packages/n8n-nodes-content-moderation
 import {
 	FORGET_AFTER_MS,
 	LimiterRegistry,
+	limiters,
 	serviceKey,
 } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
+import { DEFAULT_RETRY_SETTINGS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
 import { FakeClock } from '../../../helpers/fakeClock';
 
 const URL = 'https://moderation.example.com';
@@ -30,6 +32,10 @@ describe('serviceKey', () => {
 });
 
 describe('LimiterRegistry', () => {
+	it("the process's registry pauses sends for a Retry-After no longer than an item waits for one", () => {
+		expect(limiters.settings).toEqual({ maxPauseMs: DEFAULT_RETRY_SETTINGS.maxDelayMs });
+	});
+
 	it('gives every run of one service the same limiter, and another service its own', () => {
 		const registry = new LimiterRegistry(new FakeClock(), { maxPauseMs: 30_000 });
 		const a = registry.limiterFor(serviceKey(URL, TOKEN));
