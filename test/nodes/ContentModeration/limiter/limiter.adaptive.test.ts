@@ -80,7 +80,7 @@ describe('ServiceLimiter (adaptive): the limit', () => {
 		const clock = new FakeClock();
 		const limiter = oneRun(adaptive(), clock);
 		const permits = await takeAll(limiter);
-		// Answers of the same round grow the limit before the 429 is read.
+		// Answers of the same batch grow the limit before the 429 is read.
 		for (const p of permits.slice(0, 10)) p.release(ok());
 		expect(limiter.limit).toBe(INITIAL_LIMIT + 10 * SLOW_START_STEP);
 		permits[10].release({ kind: 'throttled', retryAfterMs: 1 });

@@ -1,10 +1,8 @@
 /**
- * The limiter against a rate-limited service, simulated on a fake clock: bench S2 in miniature
- * (a token bucket of 50 requests/s holding 50, 200 ms latency for every answer, refusals included,
- * 429 + Retry-After 1 s, each refused item sent again after the pause), so a change that brings back
- * floods of refusals fails here, not only in `npm run bench`. The node reads one answer per HANDLE_MS,
- * as n8n does (answers that arrive together are handled one after another), and answers come back in
- * the order they were sent: the bucket's refusals of a round last.
+ * The limiter against a token bucket of 50 requests/s holding 50 (200 ms per answer, refusals included;
+ * 429 + Retry-After 1 s; each refused item sent again after the pause), on a fake clock, so a change that
+ * brings back floods of refusals fails here, not only in `npm run bench`. Answers are handled one per
+ * HANDLE_MS, as n8n does, in the order they were sent: a batch's refusals last.
  */
 import { FakeClock } from '../../../helpers/fakeClock';
 import { adaptive, oneRun } from '../../../helpers/limiterRun';

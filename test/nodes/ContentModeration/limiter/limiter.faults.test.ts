@@ -1,5 +1,5 @@
 /**
- * The shared limiter against fault shapes, simulated on a fake clock as bench S6 runs them (600 items,
+ * The shared limiter against fault shapes, simulated on a fake clock with the bench's figures (600 items,
  * 200 ms per answer, refused items sent again with the node's retry policy and its default budget):
  *   - sporadic refusals (10% of answers 503, Retry-After: 0, at random): about as fast as no faults;
  *   - a full service (takes 50 at once, refuses the rest 503 at once, no Retry-After): the limit comes

@@ -68,7 +68,7 @@ describe('ServiceLimiter (adaptive): admission', () => {
 		let started = 0;
 		for (let i = 0; i < 60; i++) void limiter.acquire().then(() => started++);
 		await clock.advance(200);
-		// The bucket ran dry at the end of the round: 15 successes first, each its own I/O turn...
+		// The bucket ran dry at the end of the batch: 15 successes first, each its own I/O turn...
 		for (const p of permits.slice(0, 15)) {
 			p.release(ok());
 			await clock.advance(1);
@@ -95,7 +95,7 @@ describe('ServiceLimiter (adaptive): admission', () => {
 		await clock.advance(200 * BATCH_GRACE - 1);
 		expect(started).toBe(0);
 		await clock.advance(1);
-		// The next round: the grown limit less the straggler still out.
+		// The next batch: the grown limit less the straggler still out.
 		expect(started).toBe(limiter.limit - 1);
 	});
 

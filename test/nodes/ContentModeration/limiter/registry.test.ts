@@ -61,7 +61,7 @@ describe('LimiterRegistry', () => {
 		await clock.advance(FORGET_AFTER_MS - 1000);
 		const second = registry.limiterFor(serviceKey(URL, TOKEN));
 		expect(second.limit).toBe(learned);
-		// Its first round goes out at the learned level at once.
+		// Its first batch goes out at the learned level at once.
 		const run = second.openShare({ adaptive: true, cap: 1000 });
 		const permits = await Promise.all(Array.from({ length: learned }, () => run.acquire()));
 		expect(second.snapshot().inFlight).toBe(learned);
