@@ -6,6 +6,7 @@ import { tokensInUrl, withCallbackSecret } from '../../helpers/callbackUrl';
 import { optionsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
 import { addSecrets } from '../../redaction/redact';
+import { moderateImage } from '../../transport/endpoints';
 import { checkHttpUrl, checkNoPastedToken, parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, optionalString, readImage } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
@@ -178,7 +179,7 @@ export async function execute(
 	const secrets = mode === WAIT_CALLBACK_MODE && callbackUrl ? callbackSecrets(callbackUrl) : undefined;
 	let response;
 	try {
-		response = await client.request<IDataObject>({ method: 'POST', path: '/image', body, itemIndex, secrets });
+		response = await moderateImage(client, body, itemIndex, secrets);
 	} finally {
 		release();
 	}

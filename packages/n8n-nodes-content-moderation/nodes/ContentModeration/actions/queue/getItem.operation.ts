@@ -8,7 +8,7 @@ import { getId } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { queueIdProperty } from './queueId';
-import { getQueueItem } from './requests';
+import { getQueueItem } from '../../transport/endpoints';
 
 const properties: INodeProperties[] = [
 	queueIdProperty,
@@ -53,5 +53,5 @@ export async function execute(
 	// The spec gives this operation's path parameters a minimum length of 3.
 	const queueId = getId(this, itemIndex, 'queueId', 'Queue ID');
 	const itemId = getId(this, itemIndex, 'itemId', 'Item ID');
-	return await getQueueItem(client, queueId, itemId, itemIndex);
+	return (await getQueueItem(client, queueId, itemId, itemIndex)).body;
 }

@@ -10,7 +10,7 @@ import type { VerdictFacts } from '../../verdict/outputs';
 import type { NodeRun } from '../operation';
 import { MIN_POLL_INTERVAL_SECONDS, readPollTiming, type PollTiming } from '../poll';
 import { queueIdProperty, queueMetaOption } from '../queue/queueId';
-import { addQueueItem, queueItemOptions } from '../queue/requests';
+import { addItem, queueItemOptions } from '../queue/itemBody';
 import { waitForModeration } from './waitForModeration';
 
 /** A queue of its own, so texts moderated by n8n do not mix with queues people work on. */
@@ -112,7 +112,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 	const timing = readPollTiming(this, itemIndex, TEXT_POLL_DEFAULTS);
 	const body = { type: 'text' as const, content: text, ...queueItemOptions(this, itemIndex) };
 
-	const added = await addQueueItem(client, queueId, body, itemIndex);
+	const added = await addItem(client, queueId, body, itemIndex);
 	if (mode === 'submit') return added;
 
 	const itemId = typeof added.id === 'string' ? added.id : '';

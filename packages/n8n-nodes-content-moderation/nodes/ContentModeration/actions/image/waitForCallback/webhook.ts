@@ -10,9 +10,9 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookRespon
 import { NodeApiError } from 'n8n-workflow';
 
 import { isObject } from '../../../helpers/json';
-import { pathSegment } from '../../../transport/baseUrl';
 import type { ApiClient } from '../../../transport/client';
 import { createApiClient } from '../../../transport/client';
+import { getImage } from '../../../transport/endpoints';
 import type { RetrySettings } from '../../../retry/policy';
 import type { VerdictFacts } from '../../../verdict/outputs';
 import { hasAnalysis } from '../../../verdict/rules';
@@ -47,7 +47,7 @@ async function readResults(
 		const id = waitingId(state.items[itemIndex]);
 		if (id === undefined || ready.has(itemIndex)) continue;
 		try {
-			const response = await client.request({ method: 'GET', path: `/image/${pathSegment(id)}`, itemIndex });
+			const response = await getImage(client, id, itemIndex);
 			if (!isResultReady(response.statusCode, response.body)) return { pending: id };
 			ready.set(itemIndex, response.body);
 		} catch (error) {

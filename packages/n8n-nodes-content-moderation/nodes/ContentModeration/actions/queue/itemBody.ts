@@ -1,8 +1,8 @@
-/** The queue endpoints, shared by Queue > Add Item, Queue > Get Item and Text > Moderate. */
+/** The body of a queue item, shared by Queue > Add Item and Text > Moderate (versions 1-2). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { pathSegment } from '../../transport/baseUrl';
 import type { ApiClient } from '../../transport/client';
+import { addQueueItem } from '../../transport/endpoints';
 import { getOptions, optionalString } from '../../validation/parameters';
 
 /** POST /queues/{queueId} body (spec 4.3). */
@@ -28,25 +28,12 @@ export function queueItemOptions(ctx: IExecuteFunctions, itemIndex: number): Pic
  * Adds an item (one POST: the client never re-sends one the service may have acted on). The answer plus
  * queueId, so that a following Queue > Get Item can use {{ $json.queueId }} and {{ $json.id }}.
  */
-export async function addQueueItem(
+export async function addItem(
 	client: ApiClient,
 	queueId: string,
 	body: QueueItemBody,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const path = `/queues/${pathSegment(queueId)}`;
-	const response = await client.request<IDataObject>({ method: 'POST', path, body, itemIndex });
+	const response = await addQueueItem(client, queueId, body, itemIndex);
 	return { ...response.body, queueId };
-}
-
-/** GET /queues/{queueId}/items/{itemId}: the item as the service answers it. */
-export async function getQueueItem(
-	client: ApiClient,
-	queueId: string,
-	itemId: string,
-	itemIndex: number,
-): Promise<IDataObject> {
-	const path = `/queues/${pathSegment(queueId)}/items/${pathSegment(itemId)}`;
-	const response = await client.request<IDataObject>({ method: 'GET', path, itemIndex });
-	return response.body;
 }
