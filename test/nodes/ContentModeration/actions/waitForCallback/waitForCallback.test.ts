@@ -17,9 +17,9 @@ import {
 	startWaitingHarness,
 	type WaitingExecution,
 	type WaitingHarness,
-} from '../../../../../helpers/engine';
-import { postCallback } from '../../../../../helpers/webhook-server';
-import { startScriptedServer } from '../../../../../helpers/scripted-server';
+} from '../../../../helpers/engine';
+import { postCallback } from '../../../../helpers/webhook-server';
+import { startScriptedServer } from '../../../../helpers/scripted-server';
 import { waitFor } from '../../../../../dev/wait';
 
 const NODE = 'Content Moderation';
