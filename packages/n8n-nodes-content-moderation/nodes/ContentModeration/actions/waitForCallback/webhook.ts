@@ -57,7 +57,8 @@ async function readResults(
 		try {
 			const response = await read(client, id, itemIndex);
 			if (!isResultReady(response.statusCode, response.body)) return { pending: id };
-			ready.set(itemIndex, response.body);
+			// An image result read back has no id (API reference): the one waited for is added.
+			ready.set(itemIndex, response.body.id === undefined ? { id, ...response.body } : response.body);
 		} catch (error) {
 			// The id came from the service: a 404 means "not stored yet", as in Deferred and Wait.
 			if (error instanceof NodeApiError && error.httpCode === '404') return { pending: id };
