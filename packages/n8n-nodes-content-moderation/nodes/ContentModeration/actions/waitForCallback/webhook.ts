@@ -10,9 +10,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookRespon
 import { NodeApiError } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
-import type { ApiClient } from '../../transport/client';
-import { createApiClient } from '../../transport/client';
-import type { ApiResponse } from '../../transport/client';
+import { createApiClient, type ApiClient, type ApiResponse } from '../../transport/client';
 import { parseEnvelope, RESULT_EVENT } from '../../callbacks/envelope';
 import type { RetrySettings } from '../../retry/policy';
 import type { VerdictFacts } from '../../verdict/outputs';
