@@ -79,9 +79,10 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		addSecrets(secrets, ...givenTokenStrings(query, headers));
 
 		if (!parsed.ok) {
-			// An event this trigger does not know is acknowledged whatever it carries.
+			// An event this trigger does not know is acknowledged whatever it carries; without a data object
+			// it starts nothing, even under Every Event (there is nothing to pass on).
 			if (parsed.event !== undefined && !isKnownEvent(parsed.event)) {
-				const ignored = `event "${parsed.event}" is not one this trigger starts on`;
+				const ignored = `event "${parsed.event}" carries no data object`;
 				return { webhookResponse: redactValue({ received: true, event: parsed.event, ignored }, secrets) };
 			}
 			return refuse.call(this, 400, parsed.message);
