@@ -16,6 +16,7 @@ import { callbackUrl } from './deferred';
 
 export const COMPLETIONS_V3 = readWorkflow(join(__dirname, '..', 'workflows', 'completions-v3.json'));
 export const COMPLETIONS_WEBHOOK = readWorkflow(join(__dirname, '..', 'workflows', 'completions-webhook.json'));
+export const COMPLETIONS_V3_PLAIN = readWorkflow(join(__dirname, '..', 'workflows', 'completions-v3-plain.json'));
 const TRIGGER_NAME = 'Completion Received';
 
 /** The v3 trigger's production URL with the credential's Callback Secret as ?token= (the account webhook). */
@@ -233,5 +234,41 @@ export async function retryingSender(ctx: E2eContext, count: number): Promise<st
 	const neverAcknowledged = count - oursSummary.acknowledged;
 	assert(lost.length <= neverAcknowledged, `${lost.length} acknowledged completions started no execution (${lines[0]})`);
 	assert(oursRows.length === perId.size, `executions ${oursRows.length} != distinct completions ${perId.size}`);
+	return lines.join(' | ');
+}
+
+/**
+ * Case 45: one callback at a time, `count` each, to n8n's Webhook node, the v3 trigger without a credential
+ * (parse, duplicate check, redaction) and the v3 trigger with its credential (+ credential read and secret
+ * check): acknowledgement times when nothing queues, i.e. what n8n does per call and what the trigger adds.
+ * Every call must start one execution; a repeated one (the last, sent again) must start none.
+ */
+export async function sequentialAcks(ctx: E2eContext, count = 30): Promise<string> {
+	const targets: Array<[string, string, string]> = [
+		["n8n's Webhook node", webhookNodeUrl(ctx), COMPLETIONS_WEBHOOK.id],
+		['trigger v3, no credential', callbackUrl(ctx, 'unused', COMPLETIONS_V3_PLAIN).replace(/\?.*$/, ''), COMPLETIONS_V3_PLAIN.id],
+		['trigger v3, credential + secret', v3Url(ctx), COMPLETIONS_V3.id],
+	];
+	const lines: string[] = [];
+	for (const [label, url, workflowId] of targets) {
+		const before = (await ctx.db.executions(workflowId)).length;
+		const ms: number[] = [];
+		let last: unknown;
+		for (let i = 0; i < count; i++) {
+			last = imageCompletion(i, 'seq');
+			const t = performance.now();
+			const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(last) });
+			await res.text();
+			assert(res.status === 200, `${label}: answered ${res.status}`);
+			ms.push(performance.now() - t);
+		}
+		const again = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(last) });
+		const againBody = await again.text();
+		const rows = await settled(ctx, workflowId, before, count, 2_000);
+		const expected = workflowId === COMPLETIONS_WEBHOOK.id ? count + 1 : count;
+		assert(rows.length === expected, `${label}: ${rows.length} executions for ${count} calls and one repeat`);
+		if (workflowId !== COMPLETIONS_WEBHOOK.id) assert(/"duplicate":true/.test(againBody), `${label}: the repeat answered ${againBody}`);
+		lines.push(`${label}: ack ms p50 ${percentile(ms, 50).toFixed(0)} p95 ${percentile(ms, 95).toFixed(0)} max ${percentile(ms, 100).toFixed(0)}`);
+	}
 	return lines.join(' | ');
 }

@@ -11,7 +11,7 @@ import { installedAsReadmeSays, restartKeepsData } from './installed';
 import { nodesPanel } from './nodesPanel';
 import { savedWorkflows } from './savedWorkflows';
 import { secrets } from './secrets';
-import { mockCompletions, retryingSender } from './completions';
+import { mockCompletions, retryingSender, sequentialAcks } from './completions';
 import { commentsByWebhook, textGuardrail } from './textModeration';
 import { sharedLimiterBurst } from './sharedLimiter';
 import { stopExecution } from './stopExecution';
@@ -65,6 +65,7 @@ export const cases: E2eCase[] = [
 		name: 'a retrying sender (5 s per attempt, 3 attempts), 200 completions at once: one execution per completion for the trigger; acknowledgement times beside n8n\'s Webhook node',
 		run: (ctx) => retryingSender(ctx, 200),
 	},
+	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node, the v3 trigger without and with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },
 	// Last: it restarts n8n and checks what survived.
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
 ];
