@@ -22,6 +22,7 @@ import { COMPLETIONS_V3, COMPLETIONS_V3_PLAIN, COMPLETIONS_WEBHOOK } from '../ca
 import { E2eContext, e2eWorkflows } from '../context';
 import { KillReport, killWorkerMidBurst, LONG_TIMEOUT_MS, measuredBurst, QUEUE_MODE, queueBurst, REGULAR_MODE, SLOW_TRIGGER } from './bursts';
 import { deferredAndWaitOnWorker, QueueContext, ranOnWorkers } from './cases';
+import { completionAcrossProcesses } from './completions';
 import { sharedLimiterOnWorkers } from './sharedLimiter';
 import { waitForCallbackOnWorkers } from './waitForCallback';
 import { textModerationOnWorkers } from './textModeration';
@@ -69,6 +70,11 @@ const queueCases: E2eCase[] = [
 	},
 	{ id: 29, name: '500 callbacks, each execution reads its result from a service limited to 20/s: a limiter per worker', run: (c) => sharedLimiterOnWorkers(c as QueueContext) },
 	{ id: 30, name: 'Text > Moderate: polls on a worker; a webhook comment enqueued by the webhook processor is answered with the cleaned text', run: (c) => textModerationOnWorkers(c as QueueContext) },
+	{
+		id: 46,
+		name: 'trigger v3: a repeated delivery to one process starts nothing; the same completion at main and at the webhook processor starts one execution in each (memory per process)',
+		run: (c) => completionAcrossProcesses(c as QueueContext),
+	},
 ];
 // The same bursts on one regular n8n process (sqlite), measured in the same run for the side-by-side table.
 const regularCases: E2eCase[] = [
