@@ -114,6 +114,8 @@ async function main(): Promise<number> {
 					extraWorkflows: e2eWorkflows(),
 					db: DB_SETTINGS,
 					publish: [SLOW_TRIGGER.id, SAVED_V1_TRIGGER.id, CALLBACK_THEN_GET.id, COMPLETIONS_V3.id, COMPLETIONS_V3_PLAIN.id, COMPLETIONS_WEBHOOK.id],
+					// E2E_N8N_ENV='{"NAME":"value"}': more n8n settings for every process of this run.
+					n8nEnv: process.env.E2E_N8N_ENV ? (JSON.parse(process.env.E2E_N8N_ENV) as Record<string, string>) : undefined,
 					log,
 				});
 				return { stack, db: stack.records };
