@@ -72,7 +72,7 @@ const queueCases: E2eCase[] = [
 	{ id: 30, name: 'Text > Moderate: polls on a worker; a webhook comment enqueued by the webhook processor is answered with the cleaned text', run: (c) => textModerationOnWorkers(c as QueueContext) },
 	{
 		id: 46,
-		name: 'trigger v3: a repeated delivery to one process starts nothing; the same completion at main and at the webhook processor starts one execution in each (memory per process)',
+		name: 'trigger v3: one completion delivered 7 times (5 at once) to the webhook processor starts one execution (main takes no production webhooks here)',
 		run: (c) => completionAcrossProcesses(c as QueueContext),
 	},
 ];
