@@ -39,6 +39,8 @@ export interface AgentWorkflowSpec {
 	responsesApi: boolean;
 	toolNode: string;
 	toolParameters: Record<string, unknown>;
+	/** The tool node's version; 1 when not given */
+	toolTypeVersion?: number;
 }
 
 function agentWorkflowWith(spec: AgentWorkflowSpec) {
@@ -82,7 +84,7 @@ function agentWorkflowWith(spec: AgentWorkflowSpec) {
 				id: 'c0000000-0004-4000-8000-000000000000',
 				name: spec.toolNode,
 				type: `${ACTION_TYPE}Tool`,
-				typeVersion: 1,
+				typeVersion: spec.toolTypeVersion ?? 1,
 				position: [340, 220],
 				parameters: spec.toolParameters,
 				credentials: { contentModerationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },

@@ -1,5 +1,5 @@
 /**
- * Case 11's guardrail run: the AI Agent moderates a user's message with Text > Moderate as a tool, then
+ * Case 11's guardrail run: the AI Agent moderates a user's message with Text > Moderate (version 3, POST /text) as a tool, then
  * answers from the verdict. The operation's own prefilled tool Description tells the model what it takes
  * and returns; the OpenAI stub of aiAgent.ts plays the model.
  */
@@ -13,7 +13,6 @@ const TEXT_TOOL_NODE = 'Moderate Message';
 export const TEXT_TOOL_NAME = 'Moderate_Message';
 /** What the stub "model" sends to the tool: the user's message as written. */
 export const TEXT_ARGS = { message: PROFANE_TEXT };
-const QUEUE_ID = 'agent-guardrail';
 
 /** The agent's answer the stub builds from the tool's result (what a model would say). */
 export function textVerdictAnswer(result: any): string {
@@ -34,8 +33,9 @@ export const TEXT_AGENT: AgentWorkflowSpec = {
 		resource: 'text',
 		operation: 'moderate',
 		text: "={{ $fromAI('message', 'The user message to check, exactly as written', 'string') }}",
-		queueId: QUEUE_ID,
 	},
+	// Version 3: Text > Moderate is one POST /text (Immediate), no review queue.
+	toolTypeVersion: 3,
 };
 
 /** Checks one run of TEXT_AGENT: what the model was offered and sent, what the service got, the answer. */
@@ -55,14 +55,14 @@ export async function checkTextRun(
 
 	const posts = ctx.mock.requests.slice(since).filter((r) => r.method === 'POST');
 	assert(
-		posts.length === 1 && posts[0].path === `/queues/${QUEUE_ID}` && (posts[0].body as any)?.content === PROFANE_TEXT,
+		posts.length === 1 && posts[0].path === '/text' && (posts[0].body as any)?.text === PROFANE_TEXT,
 		`text: the service got ${JSON.stringify(posts.map((r) => [r.path, r.body]))}`,
 	);
 	const detail = await ctx.db.execution(run.executionId);
 	const returned = detail.raw?.resultData?.runData?.[TEXT_TOOL_NODE]?.[0]?.data?.ai_tool?.[0]?.[0]?.json;
 	const result = returned?.response !== undefined ? resultOf(JSON.stringify(returned.response)) : returned;
 	assert(
-		result?.isSafe === false && result?.filteredContent === PROFANE_TEXT_FILTERED && result?.queueId === QUEUE_ID,
+		result?.isSafe === false && result?.filteredContent === PROFANE_TEXT_FILTERED && typeof result?.id === 'string' && result?.queueId === undefined,
 		`text: tool node output in n8n's records ${JSON.stringify(returned).slice(0, 300)}`,
 	);
 	const toolMessage = ((modelCalls[1].body as any).messages ?? []).find((m: any) => m.role === 'tool');

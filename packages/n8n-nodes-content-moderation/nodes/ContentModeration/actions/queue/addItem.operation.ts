@@ -7,7 +7,7 @@ import { textInputProperty } from '../../descriptions/textInput';
 import type { NodeRun } from '../operation';
 import { getId, getText, imageInput } from '../../validation/parameters';
 import { queueIdProperty, queueMetaOption } from './queueId';
-import { addQueueItem, queueItemOptions } from './requests';
+import { addItem, queueItemOptions } from './itemBody';
 
 const properties: INodeProperties[] = [
 	queueIdProperty,
@@ -29,7 +29,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const toolDescription =
-	'Add a text or an image to a moderation queue; returns the new item\'s ID, its status and the queue ID, to read the item later by those IDs';
+	'Add a text or an image to a review queue for a person to accept or reject; returns the new item\'s ID, its status (processing) and the queue ID, to read the item and its decision later by those IDs';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['queue'], operation: ['addItem'] } },
@@ -54,7 +54,7 @@ export async function execute(
 			: { value: undefined, release: () => {} };
 	const content = image ?? getText(this, itemIndex);
 	try {
-		return await addQueueItem(client, queueId, { type, content, ...fields }, itemIndex);
+		return await addItem(client, queueId, { type, content, ...fields }, itemIndex);
 	} finally {
 		release();
 	}
