@@ -18,10 +18,8 @@ const PROCESS_MS = 500;
 const LATENCY_MS = 50;
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 
-const READINGS: Array<[string, MockServiceOptions]> = [
-	['full', { queueModeration: 'full', processedStatus: 'completed' }],
-	['id-only', { queueModeration: 'id', processedStatus: 'pending' }],
-];
+// The rebuilt mock has one reading of a processed review-queue item (the full text result in `moderation`).
+const READINGS: Array<[string, MockServiceOptions]> = [['full', {}]];
 
 function textItems(count: number, tag: string): INodeExecutionData[] {
 	return Array.from({ length: count }, (_, i) => ({
