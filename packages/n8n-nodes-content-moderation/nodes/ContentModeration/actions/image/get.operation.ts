@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requestSettingsCollection } from '../../descriptions/options';
-import { pathSegment } from '../../transport/baseUrl';
+import { getImage } from '../../transport/endpoints';
 import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
 
@@ -33,6 +33,7 @@ export async function execute(
 	{ client }: NodeRun,
 ): Promise<IDataObject> {
 	const id = getId(this, itemIndex, 'imageId', 'Image ID');
-	const response = await client.request({ method: 'GET', path: `/image/${pathSegment(id)}`, itemIndex });
-	return response.body;
+	const response = await getImage(client, id, itemIndex);
+	// The API reference's image result has no id: the one asked for is added, so the item can be matched.
+	return response.body.id === undefined ? { id, ...response.body } : response.body;
 }

@@ -3,8 +3,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../../helpers/errorItems';
-import { pathSegment } from '../../transport/baseUrl';
 import type { ApiClient } from '../../transport/client';
+import { getImage } from '../../transport/endpoints';
 import { isNotFound, isResultReady, pollUntil, readPollTiming } from '../poll';
 
 /**
@@ -26,7 +26,7 @@ export async function pollResult(
 	});
 	const result = await pollUntil(timing, async () => {
 		try {
-			const response = await client.request({ method: 'GET', path: `/image/${pathSegment(id)}`, itemIndex });
+			const response = await getImage(client, id, itemIndex);
 			return isResultReady(response.statusCode, response.body) ? response.body : undefined;
 		} catch (error) {
 			if (!isNotFound(error)) throw asNodeError(this, error, itemIndex);

@@ -7,7 +7,7 @@ import { textInputProperty } from '../../descriptions/textInput';
 import type { NodeRun } from '../operation';
 import { getId, getText, readImage } from '../../validation/parameters';
 import { queueIdProperty, queueMetaOption } from './queueId';
-import { addQueueItem, queueItemOptions } from './requests';
+import { addItem, queueItemOptions } from './itemBody';
 
 const properties: INodeProperties[] = [
 	queueIdProperty,
@@ -54,7 +54,7 @@ export async function execute(
 			: { image: undefined, release: () => {} };
 	const content = image ?? getText(this, itemIndex);
 	try {
-		return await addQueueItem(client, queueId, { type, content, ...fields }, itemIndex);
+		return await addItem(client, queueId, { type, content, ...fields }, itemIndex);
 	} finally {
 		release();
 	}

@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requestSettingsCollection } from '../../descriptions/options';
-import { pathSegment } from '../../transport/baseUrl';
 import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
+import { deleteText } from '../../transport/endpoints';
 import { textIdProperty } from './textId';
 
 export const toolDescription =
@@ -21,7 +21,7 @@ export async function execute(
 	{ client }: NodeRun,
 ): Promise<IDataObject> {
 	const id = getId(this, itemIndex, 'textId', 'Text ID');
-	await client.request({ method: 'DELETE', path: `/text/${pathSegment(id)}`, itemIndex });
+	await deleteText(client, id, itemIndex);
 	// The spec shows no response body for a delete; n8n's convention is {id, deleted: true}.
 	return { id, deleted: true };
 }

@@ -6,7 +6,7 @@ import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
-import { getTextModeration } from './requests';
+import { getText } from '../../transport/endpoints';
 import { textIdProperty } from './textId';
 
 export const toolDescription =
@@ -26,5 +26,5 @@ export async function execute(
 	{ client }: NodeRun,
 ): Promise<IDataObject> {
 	const id = getId(this, itemIndex, 'textId', 'Text ID');
-	return (await getTextModeration(client, id, itemIndex)).body;
+	return (await getText(client, id, itemIndex)).body;
 }

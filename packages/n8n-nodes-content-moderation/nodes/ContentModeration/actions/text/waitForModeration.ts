@@ -11,8 +11,7 @@ import { isObject } from '../../helpers/json';
 import type { ApiClient } from '../../transport/client';
 import { hasAnalysis } from '../../verdict/rules';
 import { isNotFound, isResultReady, pollUntil, type PollTiming } from '../poll';
-import { getQueueItem } from '../queue/requests';
-import { getTextModeration } from './requests';
+import { getQueueItem, getText } from '../../transport/endpoints';
 
 export interface QueuedText {
 	queueId: string;
@@ -31,7 +30,7 @@ export async function waitForModeration(
 	let textId: string | undefined;
 
 	const readItem = async (): Promise<IDataObject | undefined> => {
-		const moderation = (await getQueueItem(client, queueId, itemId, itemIndex)).moderation;
+		const moderation = (await getQueueItem(client, queueId, itemId, itemIndex)).body.moderation;
 		if (!isObject(moderation)) return undefined;
 		if (hasAnalysis(moderation)) return moderation;
 		if (typeof moderation.id !== 'string' || moderation.id === '') {
@@ -45,7 +44,7 @@ export async function waitForModeration(
 		return await readText();
 	};
 	const readText = async (): Promise<IDataObject | undefined> => {
-		const response = await getTextModeration(client, textId as string, itemIndex);
+		const response = await getText(client, textId as string, itemIndex);
 		return isResultReady(response.statusCode, response.body) ? response.body : undefined;
 	};
 
