@@ -73,6 +73,8 @@ export interface TriggerServerOptions {
 	unreadableCredential?: boolean;
 	/** The trigger's node version (default 1) */
 	typeVersion?: number;
+	/** The trigger node's webhook id (default WEBHOOK_ID): another id is another trigger node */
+	webhookId?: string;
 }
 
 type ContentTypeParser = (message: IncomingMessage) => void;
@@ -144,7 +146,8 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 	const executions: INodeExecutionData[][] = [];
 	let baseUrl = '';
 	const state: { reportedUrl?: string } = {};
-	const webhookPath = `/webhook/${WEBHOOK_ID}/callback`;
+	const webhookId = options.webhookId ?? WEBHOOK_ID;
+	const webhookPath = `/webhook/${webhookId}/callback`;
 
 	function record(call: TriggerCall): void {
 		calls.push(call);
@@ -159,7 +162,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 			nodes: [
 				triggerNode(options.parameters, {
 					name: TRIGGER_NAME,
-					webhookId: WEBHOOK_ID,
+					webhookId,
 					typeVersion: options.typeVersion,
 					withCredentials: options.credentials !== undefined || options.unreadableCredential === true,
 				}),
@@ -185,7 +188,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 			res,
 			mode: 'webhook',
 			runExecutionData: null,
-			webhookId: WEBHOOK_ID,
+			webhookId,
 		});
 		state.reportedUrl = context.getNodeWebhookUrl('default');
 
