@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import * as callback from './actions/callback';
 import * as image from './actions/image';
 import * as queue from './actions/queue';
 import * as text from './actions/text';
@@ -47,6 +48,7 @@ export class ContentModeration implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{ name: 'Callback', value: 'callback', description: "Check and complete callbacks received by n8n's Webhook node" },
 					{ name: 'Image', value: 'image', description: 'Moderate images and read their results' },
 					{ name: 'Queue', value: 'queue', description: 'Add content to a moderation queue and read its items' },
 					{ name: 'Text', value: 'text', description: 'Moderate texts through a queue, read or delete text moderations' },
@@ -55,6 +57,7 @@ export class ContentModeration implements INodeType {
 			},
 			...image.description,
 			...text.description,
+			...callback.description,
 			...queue.description,
 			requestOptionsProperty,
 		],
