@@ -1,0 +1,93 @@
+/**
+ * Where n8n's CPU time goes in a V8 CPU profile (.cpuprofile, as `--cpu-prof` or the inspector's
+ * Profiler.stop writes it): self time by package and by function. Run alone on saved profiles:
+ *   npx tsx test/bench/n8nCost/profile.ts bench-results/n8n-cost-*.cpuprofile
+ */
+import { readFileSync } from 'node:fs';
+
+export interface CpuProfile {
+	nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
+	startTime: number;
+	endTime: number;
+	samples: number[];
+	timeDeltas: number[];
+}
+
+const THIS_PACKAGE = 'n8n-nodes-content-moderation';
+
+/**
+ * The package a script URL belongs to: the last `node_modules/<name>` (scoped names whole) in it; this
+ * package wherever it is installed; `node:*` for Node's own; V8's pseudo frames by name.
+ */
+export function packageOf(url: string, functionName = ''): string {
+	if (url === '') {
+		if (/^\((program|idle|garbage collector|root)\)$/.test(functionName)) return functionName;
+		return '(native)';
+	}
+	if (url.startsWith('node:')) return 'node:internal';
+	const path = url.replace(/^file:\/\//, '');
+	const parts = path.split('/node_modules/');
+	if (parts.length === 1) return path.includes(THIS_PACKAGE) ? THIS_PACKAGE : '(other)';
+	const rest = parts[parts.length - 1].split('/');
+	return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+}
+
+export interface ProfileSummary {
+	totalMs: number;
+	byPackage: Array<{ name: string; ms: number; share: number }>;
+	byFunction: Array<{ name: string; package: string; ms: number; share: number }>;
+}
+
+/** Self time per package and per function (name, file and line), largest first. */
+export function summarise(profile: CpuProfile, top = 25): ProfileSummary {
+	const selfMs = new Map<number, number>();
+	profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+	const byPackage = new Map<string, number>();
+	const byFunction = new Map<string, { package: string; ms: number }>();
+	let totalMs = 0;
+	for (const node of profile.nodes) {
+		const ms = selfMs.get(node.id) ?? 0;
+		if (ms === 0) continue;
+		const { functionName, url, lineNumber } = node.callFrame;
+		const pkg = packageOf(url, functionName);
+		totalMs += ms;
+		byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + ms);
+		const file = url.split('/').slice(-2).join('/');
+		const key = `${functionName || '(anonymous)'} ${file}${url ? `:${lineNumber + 1}` : ''}`;
+		const entry = byFunction.get(key) ?? { package: pkg, ms: 0 };
+		entry.ms += ms;
+		byFunction.set(key, entry);
+	}
+	const share = (ms: number) => (totalMs > 0 ? Number((ms / totalMs).toFixed(4)) : 0);
+	const r = (ms: number) => Number(ms.toFixed(1));
+	return {
+		totalMs: r(totalMs),
+		byPackage: [...byPackage.entries()]
+			.sort((x, y) => y[1] - x[1])
+			.slice(0, top)
+			.map(([name, ms]) => ({ name, ms: r(ms), share: share(ms) })),
+		byFunction: [...byFunction.entries()]
+			.sort((x, y) => y[1].ms - x[1].ms)
+			.slice(0, top)
+			.map(([name, e]) => ({ name, package: e.package, ms: r(e.ms), share: share(e.ms) })),
+	};
+}
+
+/** The summary as lines for the console. */
+export function formatSummary(title: string, s: ProfileSummary, rows = 12): string[] {
+	const pct = (share: number) => `${(share * 100).toFixed(1)}%`.padStart(6);
+	return [
+		`${title}: ${(s.totalMs / 1000).toFixed(1)} s sampled`,
+		'  by package (self time):',
+		...s.byPackage.slice(0, rows).map((p) => `    ${pct(p.share)} ${(p.ms / 1000).toFixed(2).padStart(7)} s  ${p.name}`),
+		'  by function (self time):',
+		...s.byFunction.slice(0, rows).map((f) => `    ${pct(f.share)} ${(f.ms / 1000).toFixed(2).padStart(7)} s  ${f.name} [${f.package}]`),
+	];
+}
+
+if (require.main === module) {
+	for (const file of process.argv.slice(2)) {
+		const summary = summarise(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
+		console.log(formatSummary(file, summary, 20).join('\n'));
+	}
+}
