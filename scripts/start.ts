@@ -10,6 +10,7 @@ import { Running, runInteractive } from '../dev/n8n/lifecycle';
 import { QueueStack, startQueueStack } from '../dev/n8n/queue';
 import { newCallbackSecret, startStack } from '../dev/n8n/stack';
 import { executeWorkflow, verdictLine } from '../dev/n8n/summary';
+import { call } from '../dev/mock/client';
 import { startMockService } from '../dev/mock/server';
 
 const t0 = Date.now();
@@ -19,6 +20,8 @@ const URL_EXAMPLE = 'cmExample01Url00';
 const SUBMIT_EXAMPLE = 'cmExample03Sub00';
 const TRIGGER_EXAMPLE = 'cmExample03Trig0';
 const QUEUE = process.argv.slice(2).includes('--queue');
+/** The review queue of the demo's decision line. */
+const REVIEW_QUEUE = 'n8n-demo-reviews';
 
 const running: Running = {};
 
@@ -45,6 +48,14 @@ async function main(): Promise<void> {
 		db = running.db = N8nDb.forUserFolder(running.stack.n8n.userFolder);
 	}
 	const stack = running.stack;
+
+	// The account webhook URL (the vendor's dashboard setting) is the demo trigger's Production URL, with the
+	// Callback Secret in it: review decisions (queue.review.completed) start that workflow.
+	const trigger = stack.workflows.find((w) => w.id === TRIGGER_EXAMPLE)?.nodes.find((n) => /contentModerationTrigger$/.test(n.type));
+	const webhookUrl = trigger?.webhookId
+		? `${stack.webhookUrl}/webhook/${trigger.webhookId}/callback?token=${encodeURIComponent(opts.callbackSecret)}`
+		: undefined;
+	if (webhookUrl) mock.configure({ webhookUrl });
 
 	log(`running example "moderate images from URLs" once (${QUEUE ? 'on a worker' : 'n8n execute'})...`);
 	const urlRun = await executeWorkflow(stack, db, URL_EXAMPLE);
@@ -75,6 +86,15 @@ async function main(): Promise<void> {
 		triggerLines.push(`  execution #${row.id} ${row.status}: id ${result?.id} ${verdictLine(result)} -> ${decision}`);
 	}
 
+	// One text waiting in a review queue, so that a decision can be made at once (see the curl line below).
+	const review = await call(mock.url, 'POST', `/queues/${REVIEW_QUEUE}`, {
+		token: mock.token,
+		json: { type: 'text', content: 'A comment waiting for a person to accept or reject it.', meta: { source: 'npm start' } },
+	});
+	const decisionCurl =
+		`curl -sS -X POST ${mock.url}/__mock/queues/${REVIEW_QUEUE}/items/${review.body.id}/decision ` +
+		`-H 'Authorization: Bearer ${mock.token}' -H 'Content-Type: application/json' -d '{"decision":"accepted"}'`;
+
 	const { n8n, owner } = stack;
 	console.log(`
 ==================================================================================================
@@ -85,6 +105,11 @@ ${lines.join('\n')}
  Example "deferred moderation": ${submitted.length} images submitted (execution #${submitRun.executionId}, ${submitRun.status}),
  ids ${submitted.map((s) => s.id).join(', ')}; the service called the trigger back:
 ${triggerLines.join('\n') || '  (no trigger execution within 60s)'}
+
+ Review decision: item ${review.body.id} waits in queue "${REVIEW_QUEUE}" of the mock; a person's decision
+ (accepted or rejected) is sent to the account webhook URL${webhookUrl ? ', the Production URL of "Moderation Completed" (example 03)' : ' (none set)'}:
+   ${decisionCurl}
+ Any pending item can be decided the same way (the mock answers 409 unless the item is pending).
 
  n8n editor:   ${n8n.url}/
  login:        ${owner.email} / ${owner.password}
