@@ -48,6 +48,8 @@ export interface TriggerCall {
 	body: unknown;
 	/** Items the call started the workflow with; undefined when it started nothing */
 	items?: INodeExecutionData[];
+	/** How long the node's webhook() took (ms), when it returned */
+	webhookMs?: number;
 }
 
 export interface TriggerServer {
@@ -193,6 +195,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 		state.reportedUrl = context.getNodeWebhookUrl('default');
 
 		let result: IWebhookResponseData;
+		const started = performance.now();
 		try {
 			result = await nodeType.webhook.call(context);
 		} catch {
@@ -203,11 +206,11 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 		}
 		if (result.noWebhookResponse === true) {
 			// The node answered itself; its answer is read by the caller, not here.
-			record({ status: res.statusCode, body: undefined });
+			record({ status: res.statusCode, body: undefined, webhookMs: performance.now() - started });
 			return;
 		}
 		const body = onReceivedBody(description.responseData, result);
-		record({ status: 200, body, items: result.workflowData?.[0] });
+		record({ status: 200, body, items: result.workflowData?.[0], webhookMs: performance.now() - started });
 		if (typeof body === 'string') {
 			res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
 			res.end(body);

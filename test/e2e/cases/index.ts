@@ -11,6 +11,7 @@ import { installedAsReadmeSays, restartKeepsData } from './installed';
 import { nodesPanel } from './nodesPanel';
 import { savedWorkflows } from './savedWorkflows';
 import { secrets } from './secrets';
+import { mockCompletions, retryingSender, sequentialAcks } from './completions';
 import { commentsByWebhook, textGuardrail } from './textModeration';
 import { sharedLimiterBurst } from './sharedLimiter';
 import { stopExecution } from './stopExecution';
@@ -30,7 +31,7 @@ export const cases: E2eCase[] = [
 	{ id: 4, name: '200 callbacks at once: exactly 200 successful trigger executions', run: (ctx) => burst(ctx, 200) },
 	{ id: 5, name: 'node catalogue lists both nodes and the credential with icons', run: catalogue },
 	{ id: 6, name: 'editor in headless Chromium: icons, panels, every resource/operation', run: editor },
-	{ id: 7, name: 'the other example workflows run as documented', run: examplesRun },
+	{ id: 7, name: 'the other example workflows run as documented, the human review loop (08, 08b) included', run: examplesRun },
 	{ id: 8, name: "the credential's Test button through n8n's REST credential test", run: credentialTest },
 	{
 		id: 9,
@@ -47,12 +48,24 @@ export const cases: E2eCase[] = [
 		name: '500 callbacks at once, each execution reads its result from a service limited to 20/s: one limiter per n8n process',
 		run: (ctx) => sharedLimiterBurst(ctx, 'regular mode, reads limited to 20/s'),
 	},
-	{ id: 17, name: 'Text > Moderate: the chat guardrail example routes safe, flagged and review messages (both readings of a queue item)', run: textGuardrail },
-	{ id: 18, name: 'Text > Moderate: comments by webhook are stored as filteredContent (both readings of a queue item)', run: commentsByWebhook },
+	{ id: 17, name: 'Text > Moderate v3 (POST /text): the chat guardrail example routes safe, flagged and review messages', run: textGuardrail },
+	{ id: 18, name: 'Text > Moderate v3 (POST /text): comments by webhook are stored as filteredContent', run: commentsByWebhook },
 	{ id: 19, name: 'nodes panel in headless Chromium: a new trigger hides Callback Token, each node is named after its short action', run: nodesPanel },
 	{ id: 20, name: 'workflows saved at version 1 (trigger Callback Token, Request Options, a pasted ?token= URL) keep working', run: savedWorkflows },
 	{ id: 41, name: 'an execution stopped in n8n gives its places in the shared limiter back at once; its waiting items are not sent', run: stopExecution },
 	{ id: 40, name: '`npm run dev`: a saved change to a node description is listed by the running n8n without a restart; Ctrl-C stops it all', run: devLoop },
+	{ id: 42, name: "trigger v3: the mock's own callbacks for an image, a text and a review decision each start exactly one execution", run: mockCompletions },
+	{
+		id: 43,
+		name: 'a retrying sender (5 s per attempt, 3 attempts), 60 completions at once: one execution per completion for the trigger; acknowledgement times beside n8n\'s Webhook node',
+		run: (ctx) => retryingSender(ctx, 60),
+	},
+	{
+		id: 44,
+		name: 'a retrying sender (5 s per attempt, 3 attempts), 200 completions at once: one execution per completion for the trigger; acknowledgement times beside n8n\'s Webhook node',
+		run: (ctx) => retryingSender(ctx, 200),
+	},
+	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node, the v3 trigger without and with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },
 	// Last: it restarts n8n and checks what survived.
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
 ];

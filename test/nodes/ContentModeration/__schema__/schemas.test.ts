@@ -64,7 +64,9 @@ describe('output schemas match real outputs', () => {
 	it('image/moderate and image/get', async () => {
 		const moderated = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL });
 		expect(mismatches(moderated, schemaOf('ContentModeration/__schema__/v1.0.0/image/moderate.json'))).toEqual([]);
-		const read = await runOne({ resource: 'image', operation: 'get', imageId: String(moderated.id) });
+		const deferred = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL, mode: 'deferred' });
+		await mock.service.whenIdle(10_000);
+		const read = await runOne({ resource: 'image', operation: 'get', imageId: String(deferred.id) });
 		expect(mismatches(read, schemaOf('ContentModeration/__schema__/v1.0.0/image/get.json'))).toEqual([]);
 	});
 
@@ -96,7 +98,8 @@ describe('output schemas match real outputs', () => {
 	});
 
 	it('the trigger', async () => {
-		const result = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL });
+		const result = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL, mode: 'deferred' });
+		await mock.service.whenIdle(10_000);
 		const server = await startTriggerServer({
 			parameters: { events: 'all' },
 			credentials: { baseUrl: mock.service.url, accessToken: mock.service.token },
