@@ -147,7 +147,8 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 		const mock = await startMockService({ latencyMs: LATENCY_MS, processMs: 10, record: false, onExchange: traffic.observe });
 		running.mock = mock;
 		await ensureN8n(log);
-		const env: Record<string, string> = { N8N_LOG_LEVEL: 'warn', ...N8N_ENV };
+		// info: the line n8n prints once started is an info line.
+		const env: Record<string, string> = { ...N8N_ENV };
 		if (PROFILE) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --inspect=127.0.0.1:0`.trim();
 		const n8n = await createN8n({ env, log });
 		running.stack = { n8n, stop: () => n8n.stop() } as Stack;
