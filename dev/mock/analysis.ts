@@ -22,9 +22,12 @@ interface SuggestedActions {
 
 export type SentimentLabel = 'positive' | 'negative' | 'neutral';
 
-/** Spec 2.2 plus the client-library fields (id, sentiment, sentimentScore, request, summary.profanity). */
+/**
+ * The image result of the API reference (`image/create`, `image/get`: no `id`) plus the client-library
+ * fields of the spec (sentiment, sentimentScore, request, summary.profanity). Callbacks and queue items
+ * carry it with its `id` (`ImageResult & { id }`).
+ */
 export interface ImageResult {
-	id: string;
 	summary: { totalFlags: number; contentRating: string; language: string; profanity: boolean };
 	isSafe: boolean;
 	confidence: number;
@@ -40,7 +43,7 @@ export interface ImageResult {
 	hash: string;
 }
 
-/** Spec 2.3, every field present. */
+/** The API reference's text result (`text/create`, `text/get`), every field present, plus the SDK's `original` and `actorId`. */
 export interface TextModeration {
 	id: string;
 	isSafe: boolean;
@@ -54,14 +57,18 @@ export interface TextModeration {
 	suggestedActions: SuggestedActions;
 	filteredContent: string;
 	content: string;
+	/** The SDK's type lists it beside `content`: the text as sent */
+	original: string;
 	request: { requestId: string; timestamp: string };
 	hash: string;
 	meta: unknown;
+	/** Only when the request gave one (the SDK's type: optional) */
+	actorId?: string;
 }
 
 /** The analysis without the per-request fields (id, request, meta). */
-export type ImageAnalysis = Omit<ImageResult, 'id' | 'request' | 'meta'>;
-export type TextAnalysis = Omit<TextModeration, 'id' | 'request' | 'meta'>;
+export type ImageAnalysis = Omit<ImageResult, 'request' | 'meta'>;
+export type TextAnalysis = Omit<TextModeration, 'id' | 'request' | 'meta' | 'original' | 'actorId'>;
 
 /** Verdict thresholds on riskScores.overall. */
 export const REJECT_AT = 75;

@@ -3,9 +3,11 @@ import { Agent, request } from 'undici';
 
 const CALLBACK_USER_AGENT = 'content-moderation-mock/1.0 (n8n-nodes-content-moderation test service)';
 
-/** One delivery attempt of a completion callback. */
+/** One delivery attempt of a callback (`moderation.completed`) or a review announcement (`queue.review.completed`). */
 export interface CallbackAttempt {
+	/** The moderation id, or the queue item id for `queue.review.completed` */
 	moderationId: string;
+	event: string;
 	url: string;
 	/** 1 for the first try, 2 for the first retry, ... */
 	attempt: number;
@@ -27,7 +29,7 @@ interface DeliverySettings {
 }
 
 /**
- * Delivers completion callbacks: every delivery runs on its own (they are never serialised), over one undici
+ * Delivers callbacks as `{ event, data }` (the vendor SDK's WebhookBody): every delivery runs on its own (they are never serialised), over one undici
  * Agent with no per-origin connection cap. A non-2xx answer or a network error is retried after
  * backoffMs * 2^(attempt-1).
  */
@@ -45,9 +47,9 @@ export class CallbackDeliverer {
 		return this.inFlight.size;
 	}
 
-	deliver(moderationId: string, url: string, payload: unknown): void {
-		const body = JSON.stringify(payload);
-		const run: Promise<void> = this.run(moderationId, url, body).finally(() => this.inFlight.delete(run));
+	deliver(moderationId: string, url: string, event: string, data: unknown): void {
+		const body = JSON.stringify({ event, data });
+		const run: Promise<void> = this.run(moderationId, url, event, body).finally(() => this.inFlight.delete(run));
 		this.inFlight.add(run);
 	}
 
@@ -62,12 +64,12 @@ export class CallbackDeliverer {
 		await this.agent.destroy();
 	}
 
-	private async run(moderationId: string, url: string, body: string): Promise<void> {
+	private async run(moderationId: string, url: string, event: string, body: string): Promise<void> {
 		const { retries, backoffMs, timeoutMs } = this.settings();
 		const signal = this.abort.signal;
 		for (let attempt = 1; attempt <= retries + 1 && !signal.aborted; attempt++) {
 			const time = Date.now();
-			const entry: CallbackAttempt = { moderationId, url, attempt, ok: false, time, durationMs: 0 };
+			const entry: CallbackAttempt = { moderationId, event, url, attempt, ok: false, time, durationMs: 0 };
 			try {
 				const response = await request(url, {
 					method: 'POST',

@@ -6,10 +6,10 @@ const USAGE = `Usage: npm run mock -- [flags]
   --port N               port on 127.0.0.1 (default 4010; 0 = a free port)
   --token T              accepted bearer token (default test-token)
   --latency-ms N         added before every response (default 0)
-  --process-ms N         time a deferred image or queue item takes (default 200)
-  --processed-status S   status of a processed queue item: completed (default) or pending
-  --text-process-ms N    time a text queue item takes (default: --process-ms)
-  --queue-moderation M   a processed queue item's moderation: full (default) or id (only {id})
+  --process-ms N         time a deferred image or image queue item takes (default 200)
+  --text-process-ms N    time a deferred text or text queue item takes (default: --process-ms)
+  --webhook-url U        the account webhook URL: review decisions (queue.review.completed) go there
+  --metadata-key K       request key read as metadata: meta, metadata or both (default both)
   --fault-rate F         fraction of requests answered 503 + Retry-After (default 0)
   --throttle-rate F      fraction of requests answered 429 + Retry-After (default 0)
   --retry-after S        Retry-After seconds for faults and throttling (default 1)
@@ -54,8 +54,8 @@ async function main(): Promise<void> {
 				...flags,
 				token: { type: 'string' },
 				host: { type: 'string' },
-				'processed-status': { type: 'string' },
-				'queue-moderation': { type: 'string' },
+				'webhook-url': { type: 'string' },
+				'metadata-key': { type: 'string' },
 				help: { type: 'boolean' },
 			},
 			strict: true,
@@ -79,12 +79,9 @@ async function main(): Promise<void> {
 	}
 	if (values.token !== undefined) options.token = String(values.token);
 	if (values.host !== undefined) options.host = String(values.host);
-	if (values['processed-status'] !== undefined) {
-		options.processedStatus = String(values['processed-status']) as MockServiceOptions['processedStatus'];
-	}
-
-	if (values['queue-moderation'] !== undefined) {
-		options.queueModeration = String(values['queue-moderation']) as MockServiceOptions['queueModeration'];
+	if (values['webhook-url'] !== undefined) options.webhookUrl = String(values['webhook-url']);
+	if (values['metadata-key'] !== undefined) {
+		options.metadataKey = String(values['metadata-key']) as MockServiceOptions['metadataKey'];
 	}
 
 	let service;

@@ -1,8 +1,11 @@
-/** The service's endpoints over in-memory stores: images, texts and queue items; deferred work and callbacks. */
+/**
+ * The service's endpoints over in-memory stores: images, texts and review-queue items; deferred work,
+ * callbacks and review decisions.
+ */
 import { randomUUID } from 'node:crypto';
 
 import { sha256, type ImageResult, type TextModeration } from './analysis';
-import { analyzeImage } from './image-analysis';
+import { analyzeImage, moderationFails } from './image-analysis';
 import type { CallbackDeliverer } from './callbacks';
 import { MockApiError } from './errors';
 import { jsonBody, type ParsedRequest, type Reply, type Route } from './http';
@@ -10,22 +13,41 @@ import type { ResolvedOptions } from './options';
 import type { Recorder } from './records';
 import type { Scheduler } from './scheduler';
 import { analyzeText } from './text-analysis';
-import { requirePathId, validateImageRequest, validateQueueRequest, type ImageInput } from './validation';
+import {
+	requireQueueId,
+	requireUuid,
+	validateImageRequest,
+	validateQueueRequest,
+	validateTextRequest,
+	type ImageInput,
+} from './validation';
 
-interface ImageJob {
+export const EVENT_MODERATION_COMPLETED = 'moderation.completed';
+export const EVENT_QUEUE_REVIEW_COMPLETED = 'queue.review.completed';
+
+export type Decision = 'accepted' | 'rejected';
+
+/** An image result with its id: what a callback and a queue item carry (the API reference's reads have no id). */
+export type IdentifiedImageResult = ImageResult & { id: string };
+
+interface Stored<T> {
 	status: 'processing' | 'done';
-	result: ImageResult;
+	result: T;
 }
 
-interface QueueItem {
+/** The API reference's statuses (`pending`, `accepted`, `rejected`, `error`) and the SDK's `processing`. */
+export type QueueItemStatus = 'processing' | 'pending' | Decision | 'error';
+
+export interface QueueItem {
 	id: string;
 	type: 'text' | 'image';
 	accepted: boolean;
-	/** `pending` while processing (the spec's sample), then `options.processedStatus`. */
-	status: 'pending' | 'completed';
+	status: QueueItemStatus;
 	content: string;
-	/** The full result, or only `{ id }` with `queueModeration: 'id'`; null until processed. */
-	moderation: ImageResult | TextModeration | { id: string } | null;
+	/** The full text result, or the image result with its id; null while processing and on error. */
+	moderation: IdentifiedImageResult | TextModeration | null;
+	/** The request's metadata as sent (an object, or a string kept as a string); null when none. */
+	meta: unknown;
 }
 
 interface Services {
@@ -35,72 +57,122 @@ interface Services {
 	recorder: Recorder;
 }
 
+export interface ServiceEndpoints {
+	routes: Route[];
+	/** A person's review decision on a pending queue item; announced at the account webhook URL. */
+	decide(queueId: string, itemId: string, decision: Decision): QueueItem;
+}
+
 /** The routes of the service; stored results live as long as the returned routes. */
-export function serviceRoutes({ options, scheduler, deliverer, recorder }: Services): Route[] {
-	const images = new Map<string, ImageJob>();
-	const texts = new Map<string, TextModeration>();
+export function serviceEndpoints({ options, scheduler, deliverer, recorder }: Services): ServiceEndpoints {
+	const images = new Map<string, Stored<ImageResult>>();
+	const texts = new Map<string, Stored<TextModeration>>();
 	const items = new Map<string, { queueId: string; item: QueueItem }>();
 
 	const body = (request: ParsedRequest) => jsonBody(request, options.maxBodyBytes);
 	// Park-Miller generator with a fixed seed: the jitter sequence is the same on every run.
 	let jitterSeed = 1;
-	const processTime = (): number => {
-		if (options.processJitterMs <= 0) return options.processMs;
+	const processTime = (base: number): number => {
+		if (options.processJitterMs <= 0) return base;
 		jitterSeed = (jitterSeed * 48271) % 2147483647;
-		return options.processMs + (jitterSeed % (options.processJitterMs + 1));
+		return base + (jitterSeed % (options.processJitterMs + 1));
 	};
+	const textTime = () => options.textProcessMs ?? options.processMs;
 	const requestStamp = (): ImageResult['request'] => ({ requestId: randomUUID(), timestamp: new Date().toISOString() });
+	const deferred = (input: { defer?: boolean; callbackUrl?: string }) => input.defer === true || input.callbackUrl !== undefined;
 
 	function imageResult(image: ImageInput, meta: unknown, field: string): ImageResult {
 		// analyzeImage throws a 400 for a malformed mock_* parameter, before anything is stored.
-		const analysis = analyzeImage(image, field);
-		return { id: randomUUID(), ...analysis, request: requestStamp(), meta: meta ?? null };
+		return { ...analyzeImage(image, field), request: requestStamp(), meta: meta ?? null };
 	}
 
+	function textResult(text: string, bannedWords: string[], meta: unknown, actorId: string | undefined): TextModeration {
+		const { filteredContent, content, hash, ...analysis } = analyzeText(text, bannedWords);
+		const result: TextModeration = {
+			id: randomUUID(),
+			...analysis,
+			filteredContent,
+			content,
+			original: text,
+			request: requestStamp(),
+			meta: meta ?? null,
+			hash,
+		};
+		if (actorId !== undefined) result.actorId = actorId;
+		return result;
+	}
+
+	const processing = (id: string): Reply => ({ status: 200, body: { id, status: 'processing' } });
+
 	function postImage(_params: Record<string, string>, request: ParsedRequest): Reply {
-		const input = validateImageRequest(body(request));
+		const input = validateImageRequest(body(request), options.metadataKey);
 		const result = imageResult(input.image, input.meta, 'image');
-		recorder.submission({
-			kind: 'image',
-			id: result.id,
-			type: 'image',
-			hash: result.hash,
-			actorId: input.actorId,
-			meta: input.meta,
-		});
-		if (input.defer !== true && input.callbackUrl === undefined) {
-			images.set(result.id, { status: 'done', result });
-			return { status: 200, body: result };
-		}
-		const job: ImageJob = { status: 'processing', result };
-		images.set(result.id, job);
-		scheduler.process(processTime(), () => {
+		const id = randomUUID();
+		recorder.submission({ kind: 'image', id, type: 'image', hash: result.hash, actorId: input.actorId, meta: input.meta });
+		// The API reference's immediate answer is the result without an id: nothing can read it back.
+		if (!deferred(input)) return { status: 200, body: result };
+		const job: Stored<ImageResult> = { status: 'processing', result };
+		images.set(id, job);
+		scheduler.process(processTime(options.processMs), () => {
 			job.status = 'done';
-			if (input.callbackUrl) deliverer.deliver(result.id, input.callbackUrl, result);
+			if (input.callbackUrl) {
+				deliverer.deliver(id, input.callbackUrl, EVENT_MODERATION_COMPLETED, { id, ...result });
+			}
 		});
-		return { status: 202, body: { id: result.id } };
+		return { status: 200, body: { id } };
 	}
 
 	function getImage(params: Record<string, string>): Reply {
-		const id = requirePathId(params.id, 'id');
+		const id = requireUuid(params.id, 'id');
 		const job = images.get(id);
 		if (!job) throw new MockApiError(404, 'not_found', `No image moderation with id ${id}`);
-		if (job.status === 'processing') return { status: 202, body: { id, status: 'processing' } };
+		if (job.status === 'processing') return processing(id);
 		return { status: 200, body: job.result };
 	}
 
+	function postText(_params: Record<string, string>, request: ParsedRequest): Reply {
+		const input = validateTextRequest(body(request), options.metadataKey);
+		const result = textResult(input.text, input.bannedWords, input.meta, input.actorId);
+		recorder.submission({ kind: 'text', id: result.id, type: 'text', hash: result.hash, actorId: input.actorId, meta: input.meta });
+		if (!deferred(input)) {
+			texts.set(result.id, { status: 'done', result });
+			return { status: 200, body: result };
+		}
+		const job: Stored<TextModeration> = { status: 'processing', result };
+		texts.set(result.id, job);
+		scheduler.process(processTime(textTime()), () => {
+			job.status = 'done';
+			if (input.callbackUrl) deliverer.deliver(result.id, input.callbackUrl, EVENT_MODERATION_COMPLETED, result);
+		});
+		return { status: 200, body: { id: result.id } };
+	}
+
+	function getText(params: Record<string, string>): Reply {
+		const id = requireUuid(params.id, 'id');
+		const text = texts.get(id);
+		if (!text) throw new MockApiError(404, 'not_found', `No text moderation with id ${id}`);
+		if (text.status === 'processing') return processing(id);
+		return { status: 200, body: text.result };
+	}
+
+	function deleteText(params: Record<string, string>): Reply {
+		const id = requireUuid(params.id, 'id');
+		if (!texts.delete(id)) throw new MockApiError(404, 'not_found', `No text moderation with id ${id}`);
+		return { status: 200, body: { id, deleted: true } };
+	}
+
 	function postQueueItem(params: Record<string, string>, request: ParsedRequest): Reply {
-		// Identifier path parameters have at least 3 characters (spec 8), the queue id here too.
-		const queueId = requirePathId(params.queueId, 'queueId');
-		const input = validateQueueRequest(body(request));
+		const queueId = requireQueueId(params.queueId);
+		const input = validateQueueRequest(body(request), options.metadataKey);
 		const image = input.image ? imageResult(input.image, input.meta, 'content') : undefined;
 		const item: QueueItem = {
 			id: randomUUID(),
 			type: input.type,
 			accepted: false,
-			status: 'pending',
+			status: 'processing',
 			content: input.content,
 			moderation: null,
+			meta: input.meta ?? null,
 		};
 		items.set(item.id, { queueId, item });
 		recorder.submission({
@@ -112,54 +184,66 @@ export function serviceRoutes({ options, scheduler, deliverer, recorder }: Servi
 			actorId: input.actorId,
 			meta: input.meta,
 		});
-		const stamp = requestStamp();
-		const ms = image ? options.processMs : (options.textProcessMs ?? options.processMs);
-		scheduler.process(ms, () => {
-			let result: ImageResult | TextModeration;
-			if (image) {
-				images.set(image.id, { status: 'done', result: image });
-				result = image;
-			} else {
-				result = { id: randomUUID(), ...analyzeText(input.content), request: stamp, meta: input.meta ?? null };
-				texts.set(result.id, result);
+		const fails = moderationFails(input.image ?? input.content);
+		scheduler.process(image ? options.processMs : textTime(), () => {
+			if (fails) {
+				item.status = 'error';
+				return;
 			}
-			// Read at completion, like the status: `id` gives the reading where only the id is there.
-			item.moderation = options.queueModeration === 'id' ? { id: result.id } : result;
-			// Read at completion, so a test can switch the reading while the service runs.
-			item.status = options.processedStatus;
-			item.accepted = true;
+			if (image) {
+				const id = randomUUID();
+				images.set(id, { status: 'done', result: image });
+				item.moderation = { id, ...image };
+			} else {
+				const result = textResult(input.content, [], input.meta, input.actorId);
+				texts.set(result.id, { status: 'done', result });
+				item.moderation = result;
+			}
+			// Moderated: now it waits for a person (the API reference's `pending`, `accepted: false`).
+			item.status = 'pending';
 		});
-		return { status: 202, body: { id: item.id, status: 'processing' } };
+		return { status: 200, body: { id: item.id, status: 'processing' } };
 	}
 
-	function getQueueItem(params: Record<string, string>): Reply {
-		const queueId = requirePathId(params.queueId, 'queueId');
-		const itemId = requirePathId(params.itemId, 'itemId');
+	function findItem(queueIdParam: string, itemIdParam: string): QueueItem {
+		const queueId = requireQueueId(queueIdParam);
+		const itemId = requireUuid(itemIdParam, 'itemId');
 		const entry = items.get(itemId);
 		if (!entry || entry.queueId !== queueId) {
 			throw new MockApiError(404, 'not_found', `No item ${itemId} in queue ${queueId}`);
 		}
-		return { status: 200, body: entry.item };
+		return entry.item;
 	}
 
-	function getText(params: Record<string, string>): Reply {
-		const id = requirePathId(params.id, 'id');
-		const text = texts.get(id);
-		if (!text) throw new MockApiError(404, 'not_found', `No text moderation with id ${id}`);
-		return { status: 200, body: text };
+	function getQueueItem(params: Record<string, string>): Reply {
+		// A snapshot: with latency the answer goes out later, and must show the item as it was read.
+		return { status: 200, body: structuredClone(findItem(params.queueId, params.itemId)) };
 	}
 
-	function deleteText(params: Record<string, string>): Reply {
-		const id = requirePathId(params.id, 'id');
-		if (!texts.delete(id)) throw new MockApiError(404, 'not_found', `No text moderation with id ${id}`);
-		return { status: 200, body: { id, deleted: true } };
+	function decide(queueId: string, itemId: string, decision: Decision): QueueItem {
+		const item = findItem(queueId, itemId);
+		if (decision !== 'accepted' && decision !== 'rejected') {
+			throw new MockApiError(400, 'invalid_field', 'decision must be "accepted" or "rejected"', 'decision');
+		}
+		if (item.status !== 'pending') {
+			throw new MockApiError(409, 'not_pending', `Item ${itemId} is ${item.status}; only a pending item can be decided`);
+		}
+		item.status = decision;
+		item.accepted = decision === 'accepted';
+		const webhookUrl = options.webhookUrl;
+		if (webhookUrl) deliverer.deliver(item.id, webhookUrl, EVENT_QUEUE_REVIEW_COMPLETED, item);
+		return structuredClone(item);
 	}
 
-	return [
-		{ pattern: ['image'], methods: { POST: postImage } },
-		{ pattern: ['image', ':id'], methods: { GET: getImage } },
-		{ pattern: ['queues', ':queueId'], methods: { POST: postQueueItem } },
-		{ pattern: ['queues', ':queueId', 'items', ':itemId'], methods: { GET: getQueueItem } },
-		{ pattern: ['text', ':id'], methods: { GET: getText, DELETE: deleteText } },
-	];
+	return {
+		routes: [
+			{ pattern: ['image'], methods: { POST: postImage } },
+			{ pattern: ['image', ':id'], methods: { GET: getImage } },
+			{ pattern: ['text'], methods: { POST: postText } },
+			{ pattern: ['text', ':id'], methods: { GET: getText, DELETE: deleteText } },
+			{ pattern: ['queues', ':queueId'], methods: { POST: postQueueItem } },
+			{ pattern: ['queues', ':queueId', 'items', ':itemId'], methods: { GET: getQueueItem } },
+		],
+		decide,
+	};
 }

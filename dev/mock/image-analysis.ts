@@ -104,6 +104,9 @@ function parseOverrides(signal: string, field = 'image'): { overrides: ImageOver
 			case 'description':
 				overrides.description = value;
 				break;
+			case 'fail':
+				// Read by the review queue (`imageFails`), not by the analysis.
+				break;
 			default: {
 				const category = name.startsWith('category_') ? name.slice('category_'.length) : name;
 				if (category === '' || (!name.startsWith('category_') && !(category in CATEGORY_KEYWORDS))) {
@@ -120,6 +123,12 @@ function parseOverrides(signal: string, field = 'image'): { overrides: ImageOver
 /** The text an image's analysis depends on: the URL itself, or the tEXt marker of a base64 PNG. */
 function imageSignal(image: ImageInput): string {
 	return image.kind === 'url' ? image.url : readPngText(image.bytes);
+}
+
+/** Whether the content asks its moderation to fail (a queue item then reads `status: "error"`): `mock_fail` in it. */
+export function moderationFails(content: string | ImageInput): boolean {
+	const signal = typeof content === 'string' ? content : imageSignal(content);
+	return /mock_fail/i.test(signal);
 }
 
 function imageHash(image: ImageInput): string {

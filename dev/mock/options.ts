@@ -12,26 +12,26 @@ export interface MockServiceOptions {
 	token?: string;
 	/** Added before every response */
 	latencyMs?: number;
-	/** How long a deferred image or a queue item takes to process */
+	/** How long a deferred image or an image queue item takes to process */
 	processMs?: number;
-	/**
-	 * The status a queue item reads once processed. The spec's sample reads `pending` with `moderation: null`
-	 * (still processing) and shows no other value; `completed` (default) is this project's choice, `pending`
-	 * the other reading (the status never changes, only `moderation` tells).
-	 */
-	processedStatus?: 'completed' | 'pending';
-	/** How long a text queue item takes; null (default) = `processMs`. Lets a test slow texts alone. */
+	/** How long a deferred text or a text queue item takes; null (default) = `processMs`. Lets a test slow texts alone. */
 	textProcessMs?: number | null;
 	/**
-	 * What a processed queue item's `moderation` holds. The spec does not show its fields: `full` (default)
-	 * is the whole result; `id` is only `{ id }`, the result then read with `GET /text/{id}` or `GET /image/{id}`.
-	 */
-	queueModeration?: 'full' | 'id';
-	/**
-	 * Up to this much more per deferred image, from a seeded generator (the same sequence on every run),
-	 * so that results complete, and callbacks go out, in another order than the submissions
+	 * Up to this much more per deferred image or text, from a seeded generator (the same sequence on every
+	 * run), so that results complete, and callbacks go out, in another order than the submissions
 	 */
 	processJitterMs?: number;
+	/**
+	 * The account's webhook URL (the vendor's dashboard setting): where `queue.review.completed` goes when a
+	 * review decision is made. null (default): decisions are announced nowhere.
+	 */
+	webhookUrl?: string | null;
+	/**
+	 * The request key the service reads metadata from: the API reference names `meta`, the vendor's SDK
+	 * sends `metadata`. `both` (default) reads `meta` when present, else `metadata`. The key not read is
+	 * ignored, never refused. Results and queue items return it as `meta`.
+	 */
+	metadataKey?: MetadataKey;
 	/** Fraction (0..1) of requests answered 503 with Retry-After, before anything else happens */
 	faultRate?: number;
 	/** Fraction (0..1) of requests answered 429 with Retry-After, before anything else happens */
@@ -66,6 +66,8 @@ export interface MockServiceOptions {
 	record?: boolean;
 }
 
+export type MetadataKey = 'meta' | 'metadata' | 'both';
+
 export type ResolvedOptions = Required<MockServiceOptions>;
 
 export const DEFAULT_OPTIONS: ResolvedOptions = {
@@ -75,10 +77,10 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	token: 'test-token',
 	latencyMs: 0,
 	processMs: 200,
-	processedStatus: 'completed',
 	textProcessMs: null,
-	queueModeration: 'full',
 	processJitterMs: 0,
+	webhookUrl: null,
+	metadataKey: 'both',
 	faultRate: 0,
 	throttleRate: 0,
 	retryAfterSeconds: 1,
@@ -98,10 +100,10 @@ export type RuntimeOptions = Pick<
 	MockServiceOptions,
 	| 'latencyMs'
 	| 'processMs'
-	| 'processedStatus'
 	| 'textProcessMs'
-	| 'queueModeration'
 	| 'processJitterMs'
+	| 'webhookUrl'
+	| 'metadataKey'
 	| 'faultRate'
 	| 'throttleRate'
 	| 'retryAfterSeconds'
@@ -137,13 +139,22 @@ function checkOptions(options: ResolvedOptions): void {
 		if (!(Number.isFinite(value) && value >= 0)) throw new RangeError(`${key} must be a number >= 0`);
 	}
 	if (!options.token) throw new RangeError('token must not be empty');
-	if (options.processedStatus !== 'completed' && options.processedStatus !== 'pending') {
-		throw new RangeError('processedStatus must be completed or pending');
-	}
 	const text = options.textProcessMs;
 	if (text !== null && !(Number.isFinite(text) && text >= 0)) throw new RangeError('textProcessMs must be a number >= 0 or null');
-	if (options.queueModeration !== 'full' && options.queueModeration !== 'id') {
-		throw new RangeError('queueModeration must be full or id');
+	if (!['meta', 'metadata', 'both'].includes(options.metadataKey)) {
+		throw new RangeError('metadataKey must be meta, metadata or both');
+	}
+	const hook = options.webhookUrl;
+	if (hook !== null && !isHttpUrl(hook)) throw new RangeError('webhookUrl must be an absolute http(s) URL or null');
+}
+
+export function isHttpUrl(value: unknown): boolean {
+	if (typeof value !== 'string') return false;
+	try {
+		const url = new URL(value);
+		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+	} catch {
+		return false;
 	}
 }
 

@@ -16,10 +16,10 @@ export interface RequestRecord {
 	time: number;
 }
 
-/** One piece of content the service acted on (an accepted image submission or queue item). */
+/** One piece of content the service acted on (an accepted image or text submission, or queue item). */
 export interface SubmissionRecord {
-	kind: 'image' | 'queue';
-	/** Moderation id (image) or item id (queue) */
+	kind: 'image' | 'text' | 'queue';
+	/** Moderation id (image, text; an immediate image's id is the mock's own, never answered) or item id (queue) */
 	id: string;
 	queueId?: string;
 	type: 'text' | 'image';

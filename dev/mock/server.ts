@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 
 import { CallbackDeliverer, type CallbackAttempt } from './callbacks';
-import { serviceRoutes } from './endpoints';
+import { CONTROL_PREFIX, controlRoutes } from './control';
+import { serviceEndpoints, type Decision, type QueueItem } from './endpoints';
 import { MockApiError } from './errors';
 import { authenticate, TrafficGate } from './gates';
 import { dispatch, errorReply, parseBody, splitTarget, type ParsedRequest, type Reply } from './http';
@@ -15,6 +16,7 @@ import { waitFor } from '../wait';
 // Every choice the mock makes where the spec says "not shown" is written down in docs/service-interface.md.
 
 export type { MockServiceOptions } from './options';
+export type { Decision, QueueItem } from './endpoints';
 
 export interface MockService {
 	url: string;
@@ -32,8 +34,15 @@ export interface MockService {
 	submissionLog: SubmissionRecord[];
 	/** Requests read and not yet answered, now and at most since the last reset (counted here, at the service) */
 	traffic: { inFlight: number; peakInFlight: number };
-	/** Changes timing/fault options of the running service */
+	/** Changes timing/fault options and the account settings (webhookUrl, metadataKey) of the running service */
 	configure(options: RuntimeOptions): void;
+	/**
+	 * A person's decision on a pending review-queue item: the item reads `status: decision` and
+	 * `accepted: decision === 'accepted'`, and `{event: "queue.review.completed", data: item}` goes to the
+	 * account webhook URL (when set). Returns the item; throws a MockApiError (404, 409, 400) as the HTTP
+	 * endpoint answers.
+	 */
+	decide(queueId: string, itemId: string, decision: Decision): QueueItem;
 	/** Resolves once no job is processing and no callback delivery is in flight; rejects after timeoutMs */
 	whenIdle(timeoutMs?: number): Promise<void>;
 	/** Clears requests, callbacks, submissions and the fault/throttle/rate-limit counters (not stored results) */
@@ -61,7 +70,11 @@ export async function startMockService(
 		}),
 		(attempt) => recorder.callback(attempt),
 	);
-	const routes = serviceRoutes({ options, scheduler, deliverer, recorder });
+	const service = serviceEndpoints({ options, scheduler, deliverer, recorder });
+	const configure = (changes: RuntimeOptions) => {
+		Object.assign(options, withOptions(options, changes));
+	};
+	const routes = [...service.routes, ...controlRoutes({ options, decide: service.decide, configure })];
 	const traffic = { inFlight: 0, peakInFlight: 0 };
 	/** Requests answered after the latency, still waiting for it (what `capacity` counts). */
 	let working = 0;
@@ -69,9 +82,15 @@ export async function startMockService(
 	function handle(req: IncomingMessage, res: ServerResponse, request: ParsedRequest, time: number): void {
 		const method = request.method;
 		const { path, query } = splitTarget(req.url ?? '/');
+		// The mock's own endpoints stand for the vendor's dashboard: no simulated limits, faults or latency.
+		const control = path.startsWith(CONTROL_PREFIX);
 		// A full service refuses what is over its capacity at once, without Retry-After.
-		const full = options.capacity > 0 && working >= options.capacity;
-		const refused = full ? new MockApiError(503, 'service_unavailable', 'The service is at capacity (simulated)') : gate.check();
+		const full = !control && options.capacity > 0 && working >= options.capacity;
+		const refused = full
+			? new MockApiError(503, 'service_unavailable', 'The service is at capacity (simulated)')
+			: control
+				? undefined
+				: gate.check();
 		let reply: Reply;
 		if (refused) reply = errorReply(refused);
 		else {
@@ -102,7 +121,7 @@ export async function startMockService(
 			});
 			res.end(payload);
 		};
-		if (full) send(reply);
+		if (full || control) send(reply);
 		else if (options.latencyMs > 0) {
 			working++;
 			scheduler.later(options.latencyMs, () => {
@@ -171,9 +190,8 @@ export async function startMockService(
 		submissions: recorder.submissions,
 		submissionLog: recorder.submissionLog,
 		traffic,
-		configure(changes: RuntimeOptions) {
-			Object.assign(options, withOptions(options, changes));
-		},
+		configure,
+		decide: (queueId, itemId, decision) => service.decide(queueId, itemId, decision),
 		async whenIdle(timeoutMs = 10_000) {
 			// Polls every 10 ms: a finished job can start a delivery, so both must be seen empty together.
 			const idle = () => (scheduler.processing === 0 && deliverer.pending === 0 ? true : undefined);

@@ -1,4 +1,5 @@
 import { badField, MockApiError } from './errors';
+import type { MetadataKey } from './options';
 
 /** An image as the spec allows it: an http(s) URL or plain base64 of a PNG, JPEG, GIF or WebP. */
 export type ImageInput =
@@ -9,12 +10,22 @@ type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
 
 export type JsonObject = Record<string, unknown>;
 
-interface ImageRequest {
-	image: ImageInput;
+/** What the direct moderation endpoints share in `options`. */
+interface ModerationOptions {
+	/** The metadata under the key the service reads (see `metadataKey`); undefined when none */
 	meta?: unknown;
 	callbackUrl?: string;
 	defer?: boolean;
 	actorId?: string;
+}
+
+interface ImageRequest extends ModerationOptions {
+	image: ImageInput;
+}
+
+interface TextRequest extends ModerationOptions {
+	text: string;
+	bannedWords: string[];
 }
 
 interface QueueRequest {
@@ -22,7 +33,8 @@ interface QueueRequest {
 	content: string;
 	/** Parsed image when type is image */
 	image?: ImageInput;
-	meta?: string;
+	/** An object, or a string kept as sent */
+	meta?: JsonObject | string;
 	actorId?: string;
 }
 
@@ -112,37 +124,90 @@ function requireObjectBody(body: unknown): JsonObject {
 	return body;
 }
 
-const IMAGE_KEYS = ['image', 'options'] as const;
-const IMAGE_OPTION_KEYS = ['meta', 'callbackUrl', 'defer', 'actorId'] as const;
-
-/** POST /image body (spec 4.1). */
-export function validateImageRequest(raw: unknown): ImageRequest {
-	const body = requireObjectBody(raw);
-	rejectUnknownKeys(body, IMAGE_KEYS, '');
-	const request: ImageRequest = { image: parseImage(body.image, 'image') };
-	if (body.options === undefined) return request;
-	const options = body.options;
-	if (!isObject(options)) throw badField('options', 'invalid_type', `options must be an object, not ${typeName(options)}`);
-	rejectUnknownKeys(options, IMAGE_OPTION_KEYS, 'options.');
-	if ('meta' in options) request.meta = options.meta;
-	if (options.callbackUrl !== undefined) {
-		const url = optionalString(options.callbackUrl, 'options.callbackUrl') as string;
-		request.callbackUrl = httpUrl(url, 'options.callbackUrl');
-	}
-	if (options.defer !== undefined) {
-		if (typeof options.defer !== 'boolean') {
-			throw badField('options.defer', 'invalid_type', `options.defer must be a boolean, not ${typeName(options.defer)}`);
-		}
-		request.defer = options.defer;
-	}
-	request.actorId = optionalActorId(options.actorId, 'options.actorId');
-	return request;
+/**
+ * The metadata of a request, from the key `metadataKey` names (`both`: `meta` when present, else
+ * `metadata`). The other key is ignored, never refused. `check` validates the value read.
+ */
+function readMetadata(
+	holder: JsonObject,
+	key: MetadataKey,
+	prefix: string,
+	check: (value: unknown, field: string) => unknown = (value) => value,
+): unknown {
+	const names = key === 'both' ? ['meta', 'metadata'] : [key];
+	const name = names.find((candidate) => candidate in holder && holder[candidate] !== undefined);
+	return name === undefined ? undefined : check(holder[name], prefix + name);
 }
 
-const QUEUE_KEYS = ['type', 'content', 'meta', 'actorId'] as const;
+function moderationOptions(raw: unknown, allowed: readonly string[], metadataKey: MetadataKey): ModerationOptions & { options: JsonObject } {
+	if (raw === undefined) return { options: {} };
+	if (!isObject(raw)) throw badField('options', 'invalid_type', `options must be an object, not ${typeName(raw)}`);
+	rejectUnknownKeys(raw, allowed, 'options.');
+	const result: ModerationOptions & { options: JsonObject } = { options: raw };
+	result.meta = readMetadata(raw, metadataKey, 'options.');
+	if (raw.callbackUrl !== undefined) {
+		const url = optionalString(raw.callbackUrl, 'options.callbackUrl') as string;
+		result.callbackUrl = httpUrl(url, 'options.callbackUrl');
+	}
+	if (raw.defer !== undefined) {
+		if (typeof raw.defer !== 'boolean') {
+			throw badField('options.defer', 'invalid_type', `options.defer must be a boolean, not ${typeName(raw.defer)}`);
+		}
+		result.defer = raw.defer;
+	}
+	result.actorId = optionalActorId(raw.actorId, 'options.actorId');
+	return result;
+}
 
-/** POST /queues/{queueId} body (spec 4.3). */
-export function validateQueueRequest(raw: unknown): QueueRequest {
+const IMAGE_KEYS = ['image', 'options'] as const;
+// `meta` (API reference) and `metadata` (the vendor's SDK) are both known keys: the one not read is ignored.
+const IMAGE_OPTION_KEYS = ['meta', 'metadata', 'callbackUrl', 'defer', 'actorId'] as const;
+
+/** POST /image body (API reference `image/create`). */
+export function validateImageRequest(raw: unknown, metadataKey: MetadataKey = 'both'): ImageRequest {
+	const body = requireObjectBody(raw);
+	rejectUnknownKeys(body, IMAGE_KEYS, '');
+	const image = parseImage(body.image, 'image');
+	const { options: _options, ...options } = moderationOptions(body.options, IMAGE_OPTION_KEYS, metadataKey);
+	return { image, ...options };
+}
+
+const TEXT_KEYS = ['text', 'options'] as const;
+const TEXT_OPTION_KEYS = [...IMAGE_OPTION_KEYS, 'bannedWords'] as const;
+
+/** POST /text body (API reference `text/create`): `text` at least 1 character; `options.bannedWords` a list of words. */
+export function validateTextRequest(raw: unknown, metadataKey: MetadataKey = 'both'): TextRequest {
+	const body = requireObjectBody(raw);
+	rejectUnknownKeys(body, TEXT_KEYS, '');
+	if (body.text === undefined) throw badField('text', 'missing_field', 'text is required');
+	if (typeof body.text !== 'string') throw badField('text', 'invalid_type', `text must be a string, not ${typeName(body.text)}`);
+	if (body.text.length < 1) throw badField('text', 'invalid_field', 'text must be at least 1 character long');
+	const { options, ...common } = moderationOptions(body.options, TEXT_OPTION_KEYS, metadataKey);
+	return { text: body.text, ...common, bannedWords: bannedWords(options.bannedWords) };
+}
+
+function bannedWords(value: unknown): string[] {
+	const field = 'options.bannedWords';
+	if (value === undefined) return [];
+	if (!Array.isArray(value)) throw badField(field, 'invalid_type', `${field} must be a list of strings, not ${typeName(value)}`);
+	return value.map((word, index) => {
+		const at = `${field}[${index}]`;
+		if (typeof word !== 'string') throw badField(at, 'invalid_type', `${at} must be a string, not ${typeName(word)}`);
+		// A blank entry would mask nothing and is almost always an unfilled expression.
+		if (word.trim() === '') throw badField(at, 'invalid_field', `${at} must not be blank`);
+		return word;
+	});
+}
+
+const QUEUE_KEYS = ['type', 'content', 'meta', 'metadata', 'actorId'] as const;
+
+function queueMeta(value: unknown, field: string): JsonObject | string {
+	if (isObject(value) || typeof value === 'string') return value;
+	throw badField(field, 'invalid_type', `${field} must be an object (or a string), not ${typeName(value)}`);
+}
+
+/** POST /queues/{queueId} body (API reference `queues/create`): `meta` an object; a string is kept as sent. */
+export function validateQueueRequest(raw: unknown, metadataKey: MetadataKey = 'both'): QueueRequest {
 	const body = requireObjectBody(raw);
 	rejectUnknownKeys(body, QUEUE_KEYS, '');
 	if (body.type === undefined) throw badField('type', 'missing_field', 'type is required (text or image)');
@@ -155,21 +220,59 @@ export function validateQueueRequest(raw: unknown): QueueRequest {
 	} else {
 		if (body.content === undefined) throw badField('content', 'missing_field', 'content is required');
 		const content = optionalString(body.content, 'content');
-		if (!content || content.trim() === '') throw badField('content', 'invalid_field', 'content must not be empty');
+		if (!content) throw badField('content', 'invalid_field', 'content must be at least 1 character long');
 	}
 	return {
 		type: body.type,
 		content: body.content as string,
 		image,
-		meta: optionalString(body.meta, 'meta'),
+		meta: readMetadata(body, metadataKey, '', queueMeta) as JsonObject | string | undefined,
 		actorId: optionalActorId(body.actorId, 'actorId'),
 	};
 }
 
-/** Path ids: the spec gives a minimum length of 3 (section 8). */
-export function requirePathId(value: string, field: string): string {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Moderation and queue item ids are UUIDs (every sample of the API reference): anything else is a 400. */
+export function requireUuid(value: string, field: string): string {
+	if (!UUID.test(value)) throw badField(field, 'invalid_path_parameter', `${field} must be a UUID`);
+	return value;
+}
+
+/** Queue ids are the account's own names: at least 3 characters (the API reference's path minimum). */
+export function requireQueueId(value: string, field = 'queueId'): string {
 	if (value.length < 3) {
 		throw badField(field, 'invalid_path_parameter', `${field} must be at least 3 characters long`);
 	}
 	return value;
+}
+
+/** `POST /__mock/queues/{queueId}/items/{itemId}/decision` body: `{ decision: "accepted" | "rejected" }`. */
+export function validateDecision(raw: unknown): 'accepted' | 'rejected' {
+	const body = requireObjectBody(raw);
+	rejectUnknownKeys(body, ['decision'], '');
+	if (body.decision === undefined) throw badField('decision', 'missing_field', 'decision is required (accepted or rejected)');
+	if (body.decision !== 'accepted' && body.decision !== 'rejected') {
+		throw badField('decision', 'invalid_field', `decision must be "accepted" or "rejected", not ${JSON.stringify(body.decision)}`);
+	}
+	return body.decision;
+}
+
+/** `POST /__mock/settings` body: `webhookUrl` (an http(s) URL, or null to clear it) and `metadataKey`. */
+export function validateSettings(raw: unknown): { webhookUrl?: string | null; metadataKey?: MetadataKey } {
+	const body = requireObjectBody(raw);
+	rejectUnknownKeys(body, ['webhookUrl', 'metadataKey'], '');
+	const settings: { webhookUrl?: string | null; metadataKey?: MetadataKey } = {};
+	if (body.webhookUrl === null) settings.webhookUrl = null;
+	else if (body.webhookUrl !== undefined) {
+		const url = optionalString(body.webhookUrl, 'webhookUrl') as string;
+		settings.webhookUrl = httpUrl(url, 'webhookUrl');
+	}
+	if (body.metadataKey !== undefined) {
+		if (body.metadataKey !== 'meta' && body.metadataKey !== 'metadata' && body.metadataKey !== 'both') {
+			throw badField('metadataKey', 'invalid_field', 'metadataKey must be "meta", "metadata" or "both"');
+		}
+		settings.metadataKey = body.metadataKey;
+	}
+	return settings;
 }

@@ -6,6 +6,7 @@ import { burstFigures, figuresTable, percentile } from '../e2e/queue/figures';
 
 const attempt = (moderationId: string, n: number, time: number, durationMs: number, ok: boolean): CallbackAttempt => ({
 	moderationId,
+	event: 'moderation.completed',
 	url: 'http://127.0.0.1/webhook/x/callback',
 	attempt: n,
 	ok,

@@ -48,6 +48,8 @@ export interface TriggerCall {
 	body: unknown;
 	/** Items the call started the workflow with; undefined when it started nothing */
 	items?: INodeExecutionData[];
+	/** How long the node's webhook() took (ms), when it returned */
+	webhookMs?: number;
 }
 
 export interface TriggerServer {
@@ -73,6 +75,8 @@ export interface TriggerServerOptions {
 	unreadableCredential?: boolean;
 	/** The trigger's node version (default 1) */
 	typeVersion?: number;
+	/** The trigger node's webhook id (default WEBHOOK_ID): another id is another trigger node */
+	webhookId?: string;
 }
 
 type ContentTypeParser = (message: IncomingMessage) => void;
@@ -144,7 +148,8 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 	const executions: INodeExecutionData[][] = [];
 	let baseUrl = '';
 	const state: { reportedUrl?: string } = {};
-	const webhookPath = `/webhook/${WEBHOOK_ID}/callback`;
+	const webhookId = options.webhookId ?? WEBHOOK_ID;
+	const webhookPath = `/webhook/${webhookId}/callback`;
 
 	function record(call: TriggerCall): void {
 		calls.push(call);
@@ -159,7 +164,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 			nodes: [
 				triggerNode(options.parameters, {
 					name: TRIGGER_NAME,
-					webhookId: WEBHOOK_ID,
+					webhookId,
 					typeVersion: options.typeVersion,
 					withCredentials: options.credentials !== undefined || options.unreadableCredential === true,
 				}),
@@ -185,11 +190,12 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 			res,
 			mode: 'webhook',
 			runExecutionData: null,
-			webhookId: WEBHOOK_ID,
+			webhookId,
 		});
 		state.reportedUrl = context.getNodeWebhookUrl('default');
 
 		let result: IWebhookResponseData;
+		const started = performance.now();
 		try {
 			result = await nodeType.webhook.call(context);
 		} catch {
@@ -200,11 +206,11 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 		}
 		if (result.noWebhookResponse === true) {
 			// The node answered itself; its answer is read by the caller, not here.
-			record({ status: res.statusCode, body: undefined });
+			record({ status: res.statusCode, body: undefined, webhookMs: performance.now() - started });
 			return;
 		}
 		const body = onReceivedBody(description.responseData, result);
-		record({ status: 200, body, items: result.workflowData?.[0] });
+		record({ status: 200, body, items: result.workflowData?.[0], webhookMs: performance.now() - started });
 		if (typeof body === 'string') {
 			res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
 			res.end(body);

@@ -8,7 +8,9 @@ import type {
 
 /** Statuses that fail the Test button; any other answer (404 above all) means the token was accepted. */
 const FAILING_STATUSES = [400, 402, 405, 406, 407, 408, 410, 429, 500, 501, 502, 503, 504];
-const REJECTED_TOKEN = 'The service rejected the access token';
+const REJECTED_TOKEN = 'The service rejected the secret key';
+/** A test image moderation id: well-formed (a UUID), so a service that validates ids answers 404, not 400. */
+const PROBE_ID = '00000000-0000-4000-8000-000000000000';
 
 export class ContentModerationApi implements ICredentialType {
 	name = 'contentModerationApi';
@@ -27,20 +29,22 @@ export class ContentModerationApi implements ICredentialType {
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
-			default: '',
+			default: 'https://api.contentmod.io',
 			required: true,
-			placeholder: 'https://moderation.example.com',
+			placeholder: 'https://api.contentmod.io',
 			description:
-				'Address of the Content Moderation Service, with http:// or https://. A trailing slash is ignored.',
+				'Address of the ContentMod API, with http:// or https://. Change it only for another deployment or a local mock. A trailing slash is ignored.',
 		},
 		{
-			displayName: 'Access Token',
+			// The saved name stays accessToken, so existing credentials keep working.
+			displayName: 'Secret Key',
 			name: 'accessToken',
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Bearer token sent as "Authorization: Bearer &lt;token&gt;" with every request',
+			description:
+				'Your account\'s secret key from the ContentMod dashboard, sent as "Authorization: Bearer &lt;key&gt;" with every request. The public key is not needed here.',
 		},
 		{
 			displayName: 'Callback Secret',
@@ -60,18 +64,25 @@ export class ContentModerationApi implements ICredentialType {
 		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken ?? '')}` },
 	});
 
-	// The spec has no endpoint that only checks a token. Every endpoint requires it, so the test reads an
-	// image moderation that cannot exist: 401/403 is a wrong token, 404 is an accepted one.
+	// The service has no endpoint that only checks a key. Every endpoint requires it, so the test reads an
+	// image moderation that cannot exist: 401/403 is a wrong key, 404 is an accepted one.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ $credentials.baseUrl.trim().replace(/\\/+$/, "") }}',
-			url: '/image/n8n-credential-test',
+			url: `/image/${PROBE_ID}`,
 			method: 'GET',
 			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, ...FAILING_STATUSES] },
 		},
 		rules: [
 			{ type: 'responseCode', properties: { value: 401, message: `${REJECTED_TOKEN} (HTTP 401)` } },
 			{ type: 'responseCode', properties: { value: 403, message: `${REJECTED_TOKEN} (HTTP 403)` } },
+			{
+				type: 'responseCode',
+				properties: {
+					value: 400,
+					message: 'The service refused the test request (HTTP 400): check that the Base URL is the ContentMod API (https://api.contentmod.io)',
+				},
+			},
 		],
 	};
 }

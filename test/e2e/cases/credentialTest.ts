@@ -9,7 +9,8 @@ import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../../dev/n8n/stack';
 import { startScriptedServer } from '../../helpers/scripted-server';
 import { assert, E2eContext } from '../context';
 
-const PROBE_PATH = '/image/n8n-credential-test';
+/** A well-formed id that cannot exist: a service that validates ids answers 404 for a good key. */
+const PROBE_PATH = '/image/00000000-0000-4000-8000-000000000000';
 
 /** n8n's answer to the Test button for these credential fields: `{status: 'OK'|'Error', message}`. */
 async function testButton(ctx: E2eContext, data: { baseUrl: string; accessToken: string }) {
@@ -50,14 +51,15 @@ export async function credentialTest(ctx: E2eContext): Promise<string> {
 	expectResult(
 		await testButton(ctx, { baseUrl: url, accessToken: 'wrong-token-5521' }),
 		'Error',
-		'The service rejected the access token (HTTP 401)',
+		'The service rejected the secret key (HTTP 401)',
 		'wrong token',
 	);
 	assert(ctx.mock.requests.at(-1)?.status === 401, 'the service did not answer the wrong token with 401');
 
 	// n8n's tester reports a status without a rule by the response's status text.
 	const statuses: Array<[number, string, string]> = [
-		[403, 'Error', 'The service rejected the access token (HTTP 403)'],
+		[403, 'Error', 'The service rejected the secret key (HTTP 403)'],
+		[400, 'Error', 'The service refused the test request (HTTP 400): check that the Base URL is the ContentMod API (https://api.contentmod.io)'],
 		[500, 'Error', 'Internal Server Error'],
 		[503, 'Error', 'Service Unavailable'],
 		[200, 'OK', 'Connection successful!'],

@@ -11,6 +11,7 @@ import { installedAsReadmeSays, restartKeepsData } from './installed';
 import { nodesPanel } from './nodesPanel';
 import { savedWorkflows } from './savedWorkflows';
 import { secrets } from './secrets';
+import { mockCompletions, retryingSender, sequentialAcks } from './completions';
 import { commentsByWebhook, textGuardrail } from './textModeration';
 import { sharedLimiterBurst } from './sharedLimiter';
 import { stopExecution } from './stopExecution';
@@ -53,6 +54,18 @@ export const cases: E2eCase[] = [
 	{ id: 20, name: 'workflows saved at version 1 (trigger Callback Token, Request Options, a pasted ?token= URL) keep working', run: savedWorkflows },
 	{ id: 41, name: 'an execution stopped in n8n gives its places in the shared limiter back at once; its waiting items are not sent', run: stopExecution },
 	{ id: 40, name: '`npm run dev`: a saved change to a node description is listed by the running n8n without a restart; Ctrl-C stops it all', run: devLoop },
+	{ id: 42, name: "trigger v3: the mock's own callbacks for an image, a text and a review decision each start exactly one execution", run: mockCompletions },
+	{
+		id: 43,
+		name: 'a retrying sender (5 s per attempt, 3 attempts), 60 completions at once: one execution per completion for the trigger; acknowledgement times beside n8n\'s Webhook node',
+		run: (ctx) => retryingSender(ctx, 60),
+	},
+	{
+		id: 44,
+		name: 'a retrying sender (5 s per attempt, 3 attempts), 200 completions at once: one execution per completion for the trigger; acknowledgement times beside n8n\'s Webhook node',
+		run: (ctx) => retryingSender(ctx, 200),
+	},
+	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node, the v3 trigger without and with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },
 	// Last: it restarts n8n and checks what survived.
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
 ];

@@ -3,7 +3,7 @@
  * own functions: the node name n8n gives a node added from the nodes panel (the operation's `action`) and
  * what the model is told when the node is a tool. Iterates over every operation, also ones added later.
  */
-import type { INode, INodeParameters, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { ContentModeration } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModeration.node';
@@ -35,7 +35,8 @@ function withDefaults(desc: INodeTypeDescription, parameters: INodeParameters, t
 }
 
 test('the operation list covers every operation the router runs', () => {
-	const listed = operations.map((o) => `${o.resource}.${o.operation}`).sort();
+	// A version may relabel an operation (its own Operation field): each operation counts once.
+	const listed = [...new Set(operations.map((o) => `${o.resource}.${o.operation}`))].sort();
 	const run = Object.entries(resources)
 		.flatMap(([resource, ops]) => Object.keys(ops).map((operation) => `${resource}.${operation}`))
 		.sort();
@@ -93,8 +94,43 @@ describe('one Options collection per panel from version 2', () => {
 			}));
 	}
 
-	test('the newest version is 2: what a node added from the nodes panel gets', () => {
-		expect(Math.max(...versions)).toBe(2);
+	test('the newest version is 3: what a node added from the nodes panel gets', () => {
+		expect(Math.max(...versions)).toBe(3);
+		expect(description.defaultVersion).toBe(3);
+	});
+
+	test('v3 Text > Moderate: its own options (Banned Words, Metadata, Actor ID) with the request settings; Callback URL only when Deferred', () => {
+		const options = (mode: string) => {
+			const parameters = withDefaults(description, { resource: 'text', operation: 'moderate', mode }, 3);
+			const shown = description.properties
+				.filter((p) => p.type === 'collection')
+				.filter((p) => NodeHelpers.displayParameter(parameters, p, node(parameters, 3), description));
+			expect(shown.map((c) => c.name)).toEqual(['options']);
+			return (shown[0].options ?? []) as INodeProperties[];
+		};
+		expect(options('immediate').map((o) => o.name)).toEqual(
+			expect.arrayContaining(['actorId', 'bannedWords', 'meta', ...REQUEST_SETTINGS]),
+		);
+		// The editor shows a collection's option by its own displayOptions, relative to the node's mode.
+		expect(options('deferred').find((o) => o.name === 'callbackUrl')?.displayOptions).toEqual({ show: { '/mode': ['deferred'] } });
+	});
+
+	test.each([
+		[1, 'Moderate (via Queue)', ['wait', 'submit']],
+		[2, 'Moderate (via Queue)', ['wait', 'submit']],
+		[3, 'Moderate', ['immediate', 'deferred', 'waitCallback']],
+	])('v%p: Text > Moderate is labelled "%s" with modes %p', (version, label, modes) => {
+		const parameters = withDefaults(description, { resource: 'text', operation: 'moderate' }, version);
+		const shown = description.properties.filter((p) =>
+			NodeHelpers.displayParameter(parameters, p, node(parameters, version), description),
+		);
+		const operation = shown.filter((p) => p.name === 'operation');
+		expect(operation).toHaveLength(1);
+		const option = (operation[0].options as INodePropertyOptions[]).find((o) => o.value === 'moderate');
+		expect(option?.name).toBe(label);
+		const mode = shown.filter((p) => p.name === 'mode');
+		expect(mode).toHaveLength(1);
+		expect((mode[0].options as INodePropertyOptions[]).map((o) => o.value)).toEqual(modes);
 	});
 
 	test.each(operations)('$resource > $option.name, v2: Options only, with the request settings', ({ resource, operation }) => {

@@ -40,20 +40,30 @@ async function trigger(parameters: INodeParameters, withCredential = true): Prom
 	return server;
 }
 
-/** A full image result with its id, as the service answers an immediate moderation. */
+/**
+ * A full image result with its id, as a callback carries it: submitted deferred (the immediate answer has
+ * no id) and read back once processed; GET /image/{id} gives no id either, so it is added.
+ */
 async function moderate(imageUrl: string): Promise<IDataObject & { id: string }> {
+	const headers = { authorization: `Bearer ${mock.token}`, 'content-type': 'application/json' };
 	const response = await fetch(`${mock.url}/image`, {
 		method: 'POST',
-		headers: { authorization: `Bearer ${mock.token}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ image: imageUrl }),
+		headers,
+		body: JSON.stringify({ image: imageUrl, options: { defer: true } }),
 		signal: AbortSignal.timeout(10_000),
 	});
 	expect(response.status).toBe(200);
-	const result = (await response.json()) as IDataObject & { id: string };
-	expect(typeof result.id).toBe('string');
-	expect(typeof result.isSafe).toBe('boolean');
-	return result;
+	const { id } = (await response.json()) as { id: string };
+	expect(typeof id).toBe('string');
+	for (;;) {
+		const read = await fetch(`${mock.url}/image/${id}`, { headers, signal: AbortSignal.timeout(10_000) });
+		const result = (await read.json()) as IDataObject;
+		if (typeof result.isSafe === 'boolean') return { ...result, id };
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
 }
+
+const UNKNOWN_ID = '00000000-0000-4000-8000-00000000abcd';
 
 function imageReads(id: string) {
 	return mock.requests.filter((r) => r.method === 'GET' && r.path === `/image/${id}`);
@@ -119,13 +129,13 @@ describe('payload', () => {
 	test('a failed read still acknowledges and starts the workflow with the id and an error', async () => {
 		const server = await trigger({ events: 'flagged' });
 
-		const answer = await postCallback(server.webhookUrl, { id: 'no-such-moderation' });
+		const answer = await postCallback(server.webhookUrl, { id: UNKNOWN_ID });
 
-		expect(answer).toEqual({ status: 200, body: { received: true, id: 'no-such-moderation' } });
-		expect(imageReads('no-such-moderation')).toHaveLength(1);
-		expect(imageReads('no-such-moderation')[0].status).toBe(404);
+		expect(answer).toEqual({ status: 200, body: { received: true, id: UNKNOWN_ID } });
+		expect(imageReads(UNKNOWN_ID)).toHaveLength(1);
+		expect(imageReads(UNKNOWN_ID)[0].status).toBe(404);
 		const item = server.executions[0][0].json;
-		expect(item.id).toBe('no-such-moderation');
+		expect(item.id).toBe(UNKNOWN_ID);
 		expect(item.isSafe).toBeUndefined();
 		const error = item.error as IDataObject;
 		expect(error.httpCode).toBe('404');
@@ -148,10 +158,11 @@ describe('payload', () => {
 			const answer = await postCallback(server.webhookUrl, { id });
 
 			expect(answer.status).toBe(200);
-			expect(imageReads(id)[0].status).toBe(202);
+			// The mock answers a moderation still processing 200 {id, status: 'processing'}: readiness is isSafe.
+			expect(imageReads(id)[0].status).toBe(200);
 			const item = server.executions[0][0].json;
 			expect((item.error as IDataObject).message).toMatch(/not finished/);
-			expect((item.error as IDataObject).httpCode).toBe('202');
+			expect((item.error as IDataObject).httpCode).toBe('200');
 		} finally {
 			mock.configure({ processMs: 20 });
 		}
@@ -523,6 +534,7 @@ describe("the trigger's reads share the process's limiter of the service", () =>
 	test('Fetch Full Result reads through the limiter the action node uses for the same base URL and token', async () => {
 		const server = await trigger({ events: 'all' });
 		const result = await moderate(SAFE_IMAGE_URL);
+		mock.reset();
 		limiters.clear();
 		const key = serviceKey(mock.url, mock.token);
 

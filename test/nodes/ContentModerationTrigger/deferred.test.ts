@@ -60,14 +60,14 @@ test('a deferred Image > Moderate with the trigger URL as Callback URL starts th
 	expect(trigger.executions[0]).toHaveLength(1);
 	const item = trigger.executions[0][0].json;
 
-	// The same result the service gives when it is read by id.
+	// The same result the service gives when it is read by id (a read has no id; the callback carries it).
 	const read = await fetch(`${mock.url}/image/${id}`, {
 		headers: { authorization: `Bearer ${mock.token}` },
 		signal: AbortSignal.timeout(10_000),
 	});
 	expect(read.status).toBe(200);
 	const { receivedAt, ...result } = item;
-	expect(result).toEqual(await read.json());
+	expect(result).toEqual({ ...((await read.json()) as IDataObject), id });
 	expect(item.id).toBe(id);
 	expect(item.isSafe).toBe(false);
 	expect((item.suggestedActions as IDataObject).reject).toBe(true);

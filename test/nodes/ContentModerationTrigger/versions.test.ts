@@ -21,8 +21,22 @@ function shown(parameters: INodeParameters, typeVersion: number): INodeParameter
 	return NodeHelpers.getNodeParameters(description.properties, parameters, true, false, node, description)!;
 }
 
-test('version 2 is the newest: what a trigger added from the nodes panel gets', () => {
-	expect(description.version).toEqual([1, 2]);
+test('version 3 is the newest: what a trigger added from the nodes panel gets', () => {
+	expect(description.version).toEqual([1, 2, 3]);
+	expect(description.defaultVersion).toBe(3);
+});
+
+test('version 3 adds the choice of events beside the verdict filter, and a notice about the account webhook', () => {
+	expect(Object.keys(shown({}, 3)).sort()).toEqual(['eventTypes', 'events', 'fetchFullResult', 'notice', 'options']);
+	expect(shown({}, 3)).toMatchObject({ eventTypes: 'both', events: 'all' });
+	// The verdict filter is about results: hidden when only review decisions start the workflow.
+	expect(shown({ eventTypes: 'reviews' }, 3)).not.toHaveProperty('events');
+	expect(shown({}, 2)).not.toHaveProperty('eventTypes');
+	const notices = description.properties.filter((p) => p.name === 'notice');
+	const v3 = notices.find((p) => JSON.stringify(p.displayOptions).includes('gte'));
+	expect(v3?.displayName).toMatch(/account webhook/);
+	expect(v3?.displayName).toMatch(/\?token=/);
+	expect(v3?.displayName).toMatch(/Callback Secret/);
 });
 
 test('the Callback Token field is shown on version 1 only', () => {

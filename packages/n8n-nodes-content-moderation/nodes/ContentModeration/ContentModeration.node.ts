@@ -14,7 +14,7 @@ import * as queue from './actions/queue';
 import * as text from './actions/text';
 import { resources } from './actions/resources';
 import { router } from './actions/router';
-import { waitCallbackWebhook, webhook } from './actions/image/waitForCallback';
+import { waitCallbackWebhook, webhook } from './actions/waitForCallback';
 import { requestOptionsProperty } from './descriptions/requestOptions';
 import { toolDescriptionProperties } from './descriptions/toolDescription';
 import { CREDENTIAL_TYPE } from './transport/client';
@@ -28,16 +28,18 @@ export class ContentModeration implements INodeType {
 		icon: { light: 'file:contentModeration.svg', dark: 'file:contentModeration.dark.svg' },
 		group: ['transform'],
 		// 2: one Options collection per operation (the request settings in it), no pasted ?token= URLs.
-		version: [1, 2],
+		// 3: Text > Moderate through POST /text (not a review queue); queue metadata sent as a JSON object.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Moderate images (immediately or deferred) and texts (through a queue), read image and text moderations, and manage moderation queues',
+			'Moderate images and texts (immediately or deferred), read their results, and send content to review queues for a person to decide',
 		defaults: { name: 'Content Moderation' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: verdictOutputs,
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-		// Only for Image > Moderate's Wait for Callback: resume URLs of a waiting execution, never a trigger.
+		// Only for Wait for Callback (Image > Moderate, Text > Moderate): resume URLs of a waiting execution, never a trigger.
 		webhooks: [waitCallbackWebhook],
 		properties: [
 			// Only on the AI Agent tool: what the model is told (the short action names the node).
@@ -50,8 +52,8 @@ export class ContentModeration implements INodeType {
 				options: [
 					{ name: 'Callback', value: 'callback', description: "Check and complete callbacks received by n8n's Webhook node" },
 					{ name: 'Image', value: 'image', description: 'Moderate images and read their results' },
-					{ name: 'Queue', value: 'queue', description: 'Add content to a moderation queue and read its items' },
-					{ name: 'Text', value: 'text', description: 'Moderate texts through a queue, read or delete text moderations' },
+					{ name: 'Queue', value: 'queue', description: 'Add content to a review queue for a person to decide, and read its items' },
+					{ name: 'Text', value: 'text', description: 'Moderate texts, read or delete text moderations' },
 				],
 				default: 'image',
 			},

@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../ContentModeration/transport/client';
 import { handleCallback } from './callback';
-import { EVENT_OPTIONS } from './events';
+import { EVENT_OPTIONS, EVENT_SELECTION_OPTIONS } from './events';
 import { unregisteredWebhookMethods } from '../ContentModeration/helpers/webhookMethods';
 
 export class ContentModerationTrigger implements INodeType {
@@ -21,9 +21,12 @@ export class ContentModerationTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		// 2: no Callback Token field for new triggers (the credential's Callback Secret is the way).
-		version: [1, 2],
+		// 3: review decisions start workflows too, `event` in the item, a repeated delivery starts nothing.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{"Events: " + $parameter["events"]}}',
-		description: 'Starts the workflow when the Content Moderation Service completes a deferred moderation',
+		description:
+			'Starts the workflow when the Content Moderation Service completes a deferred moderation or a person decides on a review queue item',
 		eventTriggerDescription: 'Waiting for a moderation callback',
 		defaults: {
 			name: 'Content Moderation Trigger',
@@ -54,6 +57,25 @@ export class ContentModerationTrigger implements INodeType {
 				name: 'notice',
 				type: 'notice',
 				default: '',
+				displayOptions: { show: { '@version': [1, 2] } },
+			},
+			{
+				displayName:
+					'Copy the Production URL above into the Content Moderation node (Callback URL of Image or Text > Moderate), then publish this workflow. Review decisions come through the account webhook: set it in your ContentMod dashboard to the Production URL followed by ?token= and the Callback Secret of the credential (the service signs nothing, so the secret in the URL is what keeps strangers out). Select that credential here and in the Content Moderation node. A completion delivered again is acknowledged and starts nothing.',
+				name: 'notice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
+			},
+			{
+				displayName: 'Events',
+				name: 'eventTypes',
+				type: 'options',
+				options: EVENT_SELECTION_OPTIONS,
+				default: 'both',
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
+				description:
+					'Which events start the workflow. Other events are acknowledged (HTTP 200, ignored) and start nothing, unless Every Event is chosen.',
 			},
 			{
 				displayName: 'Events',
@@ -61,8 +83,19 @@ export class ContentModerationTrigger implements INodeType {
 				type: 'options',
 				options: EVENT_OPTIONS,
 				default: 'all',
+				displayOptions: { show: { '@version': [1, 2] } },
 				description:
 					'Which completed moderations start the workflow; the others are acknowledged and ignored. A callback with only an ID that could not be read passes every filter except Safe Only.',
+			},
+			{
+				displayName: 'Results',
+				name: 'events',
+				type: 'options',
+				options: EVENT_OPTIONS,
+				default: 'all',
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }], eventTypes: ['both', 'results', 'any'] } },
+				description:
+					'Which completed moderations start the workflow, by verdict; the others are acknowledged and ignored. Review decisions and other events are not filtered by verdict. A result with only an ID that could not be read passes every filter except Safe Only.',
 			},
 			{
 				displayName: 'Callback Token',
@@ -81,7 +114,7 @@ export class ContentModerationTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to read the full result (GET /image/{ID}) when the callback carries only the ID or misses fields. Only takes effect when a Content Moderation API credential is selected.',
+					'Whether to read the full result (GET /text/{ID} for a text result, GET /image/{ID} otherwise) when the callback carries only the ID or misses fields. The read happens before the callback is answered; callbacks that carry the whole result need none. Only takes effect when a Content Moderation API credential is selected.',
 			},
 			{
 				displayName: 'Options',

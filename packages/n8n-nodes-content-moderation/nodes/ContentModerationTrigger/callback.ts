@@ -5,8 +5,12 @@ import { tokensInUrl } from '../ContentModeration/helpers/callbackUrl';
 import { addSecrets, redactValue } from '../ContentModeration/redaction/redact';
 import type { RetrySettings } from '../ContentModeration/retry/policy';
 
-import type { EventFilter } from './events';
-import { ignoreReason } from './events';
+import { isKnownEvent, kindOf, RESULT_EVENT, REVIEW_EVENT } from '../ContentModeration/callbacks/envelope';
+import { deliveries, deliveryKey } from '../ContentModeration/callbacks/deliveries';
+
+import type { EventFilter, EventSelection } from './events';
+import { eventIgnoreReason, ignoreReason } from './events';
+import type { CallbackBody } from './payload';
 import { completeResult, parseCallbackBody } from './payload';
 import { checkToken, givenTokenStrings, redactHeaders, redactQuery } from './verification';
 
@@ -24,70 +28,121 @@ function refuse(this: IWebhookFunctions, status: 400 | 401 | 500, message: strin
 	return { noWebhookResponse: true };
 }
 
+/** The key parts that say two deliveries are the same completion, or undefined when there is no id. */
+function completionKey(this: IWebhookFunctions, event: string, data: CallbackBody): string | undefined {
+	if (data.id === null) return undefined;
+	const node = this.getNode();
+	// Per trigger: two workflows receiving one completion each start theirs.
+	const parts = [String(this.getWorkflow().id ?? ''), node.webhookId ?? node.name, event, data.id];
+	// A review decision can change (accepted, then rejected): each decision is its own completion.
+	if (event === REVIEW_EVENT) parts.push(String(data.status), String(data.accepted));
+	return deliveryKey(parts);
+}
+
+const NO_ID_REPEATS = ' A delivery of it again starts the workflow again.';
+
 /**
- * Handles one completion callback. Nothing is kept between calls, so it works the same on n8n's
- * webhook processes in queue mode.
+ * Handles one completion callback. From version 3 on, a completion already started in this n8n process
+ * (callbacks/deliveries.ts) is acknowledged with `duplicate: true` and starts nothing; the claim is taken
+ * before the first await, so a delivery arriving while the first is handled waits for its outcome, and a
+ * first delivery that starts nothing (refused, filtered out, failed) does not hold back a later one.
  */
 export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData() as IDataObject;
 	const query = this.getQueryData() as IDataObject;
-
-	// The credential (when selected) gives the Callback Secret and reads full results; read it once.
-	const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
-	const client = hasCredential ? createApiClient(this, { retry: QUICK_RETRY_SETTINGS }) : undefined;
-	const expected: string[] = [];
-	// Version 1 only: its Callback Token field; version 2 checks the credential's Callback Secret alone.
-	if (this.getNode().typeVersion < 2) addSecrets(expected, this.getNodeParameter('callbackToken', '') as string);
-	if (client !== undefined) {
-		try {
-			addSecrets(expected, await client.callbackSecret());
-		} catch {
-			// Without the credential its secret cannot be checked: refuse rather than let anyone in.
-			return refuse.call(this, 500, 'The Content Moderation API credential of this trigger could not be read');
-		}
-	}
-	if (expected.length > 0) {
-		const check = checkToken(expected, query, headers);
-		if (!check.ok) return refuse.call(this, 401, check.message);
-	}
+	const version = this.getNode().typeVersion;
 
 	const parsed = parseCallbackBody.call(this);
-	if (!parsed.ok) return refuse.call(this, 400, parsed.message);
-	const { id } = parsed.body;
-
-	const fetchFullResult = this.getNodeParameter('fetchFullResult', true) as boolean;
-	const { result, error } = await completeResult(parsed.body, fetchFullResult ? client : undefined);
-
-	// Everything the call carried as a token is a secret too (also a token the trigger does not check).
-	const secrets = [...expected, ...(client?.secrets ?? [])];
-	addSecrets(secrets, ...givenTokenStrings(query, headers));
-
-	const events = this.getNodeParameter('events', 'all') as EventFilter;
-	const ignored = ignoreReason(events, result);
-	if (ignored !== undefined) {
-		return { webhookResponse: redactValue({ received: true, id, ignored }, secrets) };
-	}
-
-	// A failed read still acknowledges with 200 and starts the workflow with what arrived plus
-	// `error`: the spec does not say whether or how often the service retries a callback, so
-	// answering 5xx could lose the event, while the error item lets the workflow handle it
-	// (for example read the result later with Image > Get).
-	const item: IDataObject = { ...result, receivedAt: new Date().toISOString() };
-	if (error !== undefined) item.error = error;
-
-	const options = this.getNodeParameter('options', {}) as { includeRequest?: boolean };
-	if (options.includeRequest === true) {
-		// A proxy may have copied a ?token= the query no longer shows into a header.
-		for (const value of Object.values(headers)) {
-			if (typeof value === 'string') addSecrets(secrets, ...tokensInUrl(value));
+	const key = version >= 3 && parsed.ok ? completionKey.call(this, parsed.event, parsed.body) : undefined;
+	let claim = key === undefined ? undefined : deliveries.claim(key);
+	try {
+		// The credential (when selected) gives the Callback Secret and reads full results; read it once.
+		const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
+		const client = hasCredential ? createApiClient(this, { retry: QUICK_RETRY_SETTINGS }) : undefined;
+		const expected: string[] = [];
+		// Version 1 only: its Callback Token field; later versions check the credential's Callback Secret alone.
+		if (version < 2) addSecrets(expected, this.getNodeParameter('callbackToken', '') as string);
+		if (client !== undefined) {
+			try {
+				addSecrets(expected, await client.callbackSecret());
+			} catch {
+				// Without the credential its secret cannot be checked: refuse rather than let anyone in.
+				return refuse.call(this, 500, 'The Content Moderation API credential of this trigger could not be read');
+			}
 		}
-		item.headers = redactHeaders(headers);
-		item.query = redactQuery(query);
-	}
+		if (expected.length > 0) {
+			const check = checkToken(expected, query, headers);
+			if (!check.ok) return refuse.call(this, 401, check.message);
+		}
+		// Everything the call carried as a token is a secret too (also a token the trigger does not check).
+		const secrets = [...expected, ...(client?.secrets ?? [])];
+		addSecrets(secrets, ...givenTokenStrings(query, headers));
 
-	// The one redaction, over everything that leaves: the answer and the item (body, error, headers, query).
-	return {
-		webhookResponse: redactValue({ received: true, id }, secrets),
-		workflowData: [this.helpers.returnJsonArray(redactValue(item, secrets))],
-	};
+		if (!parsed.ok) {
+			// An event this trigger does not know is acknowledged whatever it carries; without a data object
+			// it starts nothing, even under Every Event (there is nothing to pass on).
+			if (parsed.event !== undefined && !isKnownEvent(parsed.event)) {
+				const ignored = `event "${parsed.event}" carries no data object`;
+				return { webhookResponse: redactValue({ received: true, event: parsed.event, ignored }, secrets) };
+			}
+			return refuse.call(this, 400, parsed.message);
+		}
+		const { event, body } = parsed;
+		const { id } = body;
+		// Versions 1-2 answer as they always did (no `event`); version 3 names it.
+		const ack: IDataObject = version >= 3 ? { received: true, event, id } : { received: true, id };
+
+		const selection: EventSelection =
+			version >= 3 ? (this.getNodeParameter('eventTypes', 'both') as EventSelection) : 'results';
+		const notSelected = eventIgnoreReason(selection, event);
+		if (notSelected !== undefined) return { webhookResponse: redactValue({ ...ack, ignored: notSelected }, secrets) };
+
+		if (claim?.kind === 'inFlight') claim = await deliveries.claimWhenFree(key as string);
+		if (claim?.kind === 'duplicate') return { webhookResponse: redactValue({ ...ack, duplicate: true }, secrets) };
+
+		// Only results are read back; a review decision (a queue item) or another event passes as it came.
+		const kind = event === RESULT_EVENT ? kindOf(body) : 'queueItem';
+		const fetchFullResult = this.getNodeParameter('fetchFullResult', true) as boolean;
+		const { result, error } = await completeResult(
+			body,
+			fetchFullResult ? client : undefined,
+			kind,
+			version >= 3 ? NO_ID_REPEATS : '',
+		);
+
+		// The verdict filter judges results; a review decision is a person's verdict and always passes.
+		const verdicts = this.getNodeParameter('events', 'all') as EventFilter;
+		const ignored = event === RESULT_EVENT ? ignoreReason(verdicts, result) : undefined;
+		if (ignored !== undefined) return { webhookResponse: redactValue({ ...ack, ignored }, secrets) };
+
+		// A failed read still acknowledges with 200 and starts the workflow with what arrived plus
+		// `error`: the spec does not say whether or how often the service retries a callback, so
+		// answering 5xx could lose the event, while the error item lets the workflow handle it
+		// (for example read the result later with Image > Get).
+		const item: IDataObject = { ...result, receivedAt: new Date().toISOString() };
+		if (version >= 3) item.event = event;
+		if (error !== undefined) item.error = error;
+		if (id === null && version >= 3) ack.warning = 'No id: a delivery of this completion again starts the workflow again';
+
+		const options = this.getNodeParameter('options', {}) as { includeRequest?: boolean };
+		if (options.includeRequest === true) {
+			// A proxy may have copied a ?token= the query no longer shows into a header.
+			for (const value of Object.values(headers)) {
+				if (typeof value === 'string') addSecrets(secrets, ...tokensInUrl(value));
+			}
+			item.headers = redactHeaders(headers);
+			item.query = redactQuery(query);
+		}
+
+		// n8n starts the execution from what this returns: the completion counts as started from here.
+		if (claim?.kind === 'held') claim.commit();
+		// The one redaction, over everything that leaves: the answer and the item (body, error, headers, query).
+		return {
+			webhookResponse: redactValue(ack, secrets),
+			workflowData: [this.helpers.returnJsonArray(redactValue(item, secrets))],
+		};
+	} finally {
+		// Refused, ignored or failed: a later delivery of the completion may start it.
+		if (claim?.kind === 'held') claim.release();
+	}
 }

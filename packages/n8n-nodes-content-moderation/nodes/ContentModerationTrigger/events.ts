@@ -1,5 +1,6 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
+import { RESULT_EVENT, REVIEW_EVENT } from '../ContentModeration/callbacks/envelope';
 import { flaggedReasons, hasAnalysis, needsReview } from '../ContentModeration/verdict/rules';
 
 export type EventFilter = 'all' | 'flagged' | 'review' | 'safe';
@@ -42,4 +43,34 @@ export function ignoreReason(events: EventFilter, result: IDataObject): string |
 	if (events === 'review' && !review) return 'not marked for review';
 	if (events === 'safe' && (flagged || review)) return flagged ? 'flagged' : 'marked for review';
 	return undefined;
+}
+
+/** Version 3: which events start the workflow (the verdict filter above applies to results only). */
+export type EventSelection = 'both' | 'results' | 'reviews' | 'any';
+
+export const EVENT_SELECTION_OPTIONS: INodePropertyOptions[] = [
+	{
+		name: 'Results and Review Decisions',
+		value: 'both',
+		description: 'Completed moderations (moderation.completed) and decisions of a review queue (queue.review.completed)',
+	},
+	{ name: 'Results Only', value: 'results', description: 'Completed moderations (moderation.completed)' },
+	{
+		name: 'Review Decisions Only',
+		value: 'reviews',
+		description: 'A person accepted or rejected a review queue item (queue.review.completed)',
+	},
+	{
+		name: 'Every Event',
+		value: 'any',
+		description: 'Also events this node does not know, passed on as they came',
+	},
+];
+
+/** Why an event does not start the workflow under `selection`, or undefined when it does. */
+export function eventIgnoreReason(selection: EventSelection, event: string): string | undefined {
+	if (selection === 'any') return undefined;
+	if (event === RESULT_EVENT) return selection === 'reviews' ? 'results are not selected' : undefined;
+	if (event === REVIEW_EVENT) return selection === 'results' ? 'review decisions are not selected' : undefined;
+	return `event "${event}" is not one this trigger starts on`;
 }

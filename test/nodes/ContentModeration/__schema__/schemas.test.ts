@@ -87,6 +87,14 @@ describe('output schemas match real outputs', () => {
 		expect(mismatches(moderated, schemaOf('ContentModeration/__schema__/v1.0.0/text/moderate.json'))).toEqual([]);
 	});
 
+	it('text/moderate from version 3 (POST /text, Immediate): the text result, no queue ids', async () => {
+		const run = await mock.run({ resource: 'text', operation: 'moderate', text: SAFE_TEXT }, undefined, { typeVersion: 3 });
+		expect(run.error).toBeUndefined();
+		const moderated = output(run)[0].json;
+		expect(mismatches(moderated, schemaOf('ContentModeration/__schema__/v3.0.0/text/moderate.json'))).toEqual([]);
+		expect(moderated).not.toHaveProperty('queueId');
+	});
+
 	it('the trigger', async () => {
 		const result = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL });
 		const server = await startTriggerServer({
@@ -121,7 +129,14 @@ describe('every node version has its schemas (the editor asks for __schema__/v<v
 		const first = filesOf(`${nodeDir}/__schema__/v1.0.0${suffix}`);
 		expect(Object.keys(first).length).toBeGreaterThan(0);
 		for (const version of ([] as number[]).concat(versions)) {
-			expect(filesOf(`${nodeDir}/__schema__/v${version}.0.0${suffix}`)).toEqual(first);
+			const expected = { ...first, ...(changedIn[nodeDir]?.[version] ?? {}) };
+			expect(filesOf(`${nodeDir}/__schema__/v${version}.0.0${suffix}`)).toEqual(expected);
 		}
 	});
+
+	/** Outputs a version changed: version 3's Text > Moderate answers a text result (POST /text), as Text > Get. */
+	const v1 = (file: string) => readFileSync(path.join(ROOT, 'ContentModeration/__schema__/v1.0.0', file), 'utf8');
+	const changedIn: Record<string, Record<number, Record<string, string>>> = {
+		ContentModeration: { 3: { 'text/moderate.json': v1('text/get.json') } },
+	};
 });

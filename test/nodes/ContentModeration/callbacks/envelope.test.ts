@@ -79,6 +79,9 @@ describe('kindOf', () => {
 
 	it('does not guess from an id or a processing placeholder', () => {
 		expect(kindOf({ id: ID })).toBeUndefined();
+		// Image results may carry a sentiment (spec 2.2 plus the client library's fields).
+		expect(kindOf({ id: ID, sentiment: 'neutral', sentimentScore: 50 })).toBeUndefined();
+		expect(kindOf({ ...IMAGE_RESULT, sentiment: 'neutral', sentimentScore: 50 })).toBe('image');
 		expect(kindOf({ id: ID, status: 'processing' })).toBeUndefined();
 		expect(kindOf({})).toBeUndefined();
 	});

@@ -157,7 +157,7 @@ describe('service failures: NodeApiError with the HTTP status and the service me
 		expect(error.name).toBe('NodeApiError');
 		expect(error.httpCode).toBe('401');
 		expect(error.message).toContain('Invalid access token');
-		expect(error.description).toContain('Access Token');
+		expect(error.description).toContain('Secret Key');
 		expect(mock.service.requests[0].headers.authorization).toBe(`Bearer ${wrongToken}`);
 		expectNoToken(run, wrongToken);
 		expectNoToken(run, SECRET_TOKEN);

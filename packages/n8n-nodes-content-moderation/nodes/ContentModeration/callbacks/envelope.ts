@@ -57,8 +57,8 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
 
 export type DataKind = 'text' | 'image' | 'queueItem';
 
-/** Fields only a text result has (vendor SDK `TextModerationResponse`). */
-const TEXT_FIELDS = ['filteredContent', 'original', 'sentiment', 'sentimentScore'];
+/** Fields only a text result has (vendor SDK `TextModerationResponse`); image results may carry a sentiment too. */
+const TEXT_FIELDS = ['filteredContent', 'original'];
 
 /**
  * What a callback's data is, so that a result is read back from the right endpoint (GET /text/{id} or

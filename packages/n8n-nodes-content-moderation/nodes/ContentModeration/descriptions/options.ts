@@ -26,14 +26,25 @@ function withRequestSettings(own: INodeProperties[], sendsImages: boolean): INod
 	return [...own, ...settings].sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
 
+/** Which node versions an Options collection is for: every version, versions 1-2 only, or from 3 on. */
+export type OptionsVersions = 'all' | 'upTo2' | 'from3';
+
+const VERSION_2 = { show: { '@version': [2] } };
+const FROM_VERSION_3 = { show: { '@version': [{ _cnd: { gte: 3 } }] } };
+
 /**
  * An operation's Options collection: Actor ID, its own options and, from version 2, the request settings.
  * Version 1 keeps the collection it was saved with (the request settings are then in Request Options).
  */
-export function optionsCollection(own: INodeProperties[], { sendsImages = false } = {}): INodeProperties[] {
+export function optionsCollection(
+	own: INodeProperties[],
+	{ sendsImages = false, versions = 'all' }: { sendsImages?: boolean; versions?: OptionsVersions } = {},
+): INodeProperties[] {
+	const all = [actorIdOption, ...own];
+	if (versions === 'from3') return [collection(withRequestSettings(all, sendsImages), FROM_VERSION_3)];
 	return [
-		collection([actorIdOption, ...own], VERSION_1),
-		collection(withRequestSettings([actorIdOption, ...own], sendsImages), FROM_VERSION_2),
+		collection(all, VERSION_1),
+		collection(withRequestSettings(all, sendsImages), versions === 'upTo2' ? VERSION_2 : FROM_VERSION_2),
 	];
 }
 

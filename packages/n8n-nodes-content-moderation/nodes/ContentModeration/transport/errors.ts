@@ -14,8 +14,8 @@ export interface FailedRequest {
 /** Hints per status; the spec shows no error codes, so these only say what a user can check. */
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The service rejected the request. Check the field it names.',
-	401: 'The service rejected the access token. Check the Access Token of the Content Moderation API credential.',
-	403: 'The service rejected the access token. Check the Access Token of the Content Moderation API credential.',
+	401: 'The service rejected the secret key. Check the Secret Key of the Content Moderation API credential.',
+	403: 'The service rejected the secret key. Check the Secret Key of the Content Moderation API credential.',
 	404: 'Nothing was found under this id. Check the id (it is case-sensitive) and that it was not deleted.',
 	429: 'The service is rate limiting requests. Try again later, or lower Request Options > Max Concurrency (or raise Max Retries).',
 };

@@ -30,8 +30,10 @@ export const CUSTOM_CATEGORY = '__custom';
  * "On Error: Continue (using error output)". Hidden parameters are dropped by n8n, so routeByVerdict is
  * only ever true on an operation that shows it. A plain string, not a stringified function, so transpilers
  * and coverage tools cannot alter it. In the Wait for Callback mode a Timed Out output comes first (WAIT_CALLBACK_OUTPUT).
+ * Queue > Get Item's Route by Decision has Accepted, Rejected and Pending instead (actions/queue/decision.ts).
  */
 export const verdictOutputs: `={{${string}}}` = `={{((parameters) => {
+	if (parameters.routeByVerdict !== true && parameters.routeByDecision === true) return [{ type: "${NodeConnectionTypes.Main}", displayName: "Accepted" }, { type: "${NodeConnectionTypes.Main}", displayName: "Rejected" }, { type: "${NodeConnectionTypes.Main}", displayName: "Pending" }];
 	if (parameters.routeByVerdict !== true) return [{ type: "${NodeConnectionTypes.Main}" }];
 	const outputs = [{ type: "${NodeConnectionTypes.Main}", displayName: "Safe" }, { type: "${NodeConnectionTypes.Main}", displayName: "Flagged" }];
 	if (parameters.mode === "${WAIT_CALLBACK_MODE}") outputs.unshift({ type: "${NodeConnectionTypes.Main}", displayName: "Timed Out" });

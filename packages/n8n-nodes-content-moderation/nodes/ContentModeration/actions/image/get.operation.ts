@@ -34,5 +34,6 @@ export async function execute(
 ): Promise<IDataObject> {
 	const id = getId(this, itemIndex, 'imageId', 'Image ID');
 	const response = await getImage(client, id, itemIndex);
-	return response.body;
+	// The API reference's image result has no id: the one asked for is added, so the item can be matched.
+	return response.body.id === undefined ? { id, ...response.body } : response.body;
 }

@@ -5,14 +5,15 @@ import { imageInputProperties } from '../../descriptions/imageInput';
 import { tokensInUrl, withCallbackSecret } from '../../helpers/callbackUrl';
 import { optionsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
+import { putMetadata } from '../../helpers/metadata';
 import { addSecrets } from '../../redaction/redact';
 import { moderateImage } from '../../transport/endpoints';
 import { checkHttpUrl, checkNoPastedToken, parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, optionalString, readImage } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
-import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from './waitForCallback/settle';
-import { callbackSecrets, callbackUrl as waitCallbackUrl, waitCallbackRoutingRefusal } from './waitForCallback/urls';
+import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from '../waitForCallback/settle';
+import { callbackSecrets, callbackUrl as waitCallbackUrl, waitCallbackRoutingRefusal } from '../waitForCallback/urls';
 import { MIN_POLL_INTERVAL_SECONDS } from '../poll';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, pollResult } from './pollResult';
 
@@ -150,7 +151,7 @@ export async function execute(
 	// All checks happen before the request; only the options that are set are sent.
 	const requestOptions: IDataObject = {};
 	const meta = ensure(this, itemIndex, parseMetaJson(options.meta, 'Metadata (JSON)'));
-	if (meta !== undefined) requestOptions.meta = meta as IDataObject;
+	if (meta !== undefined) putMetadata(requestOptions, meta);
 	const actorId = optionalString(options.actorId);
 	if (actorId !== undefined) requestOptions.actorId = actorId;
 	// A callback URL makes the service answer with the ID only, so it only applies to the deferred modes.

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
@@ -8,6 +8,7 @@ import { getId } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { queueIdProperty } from './queueId';
+import { decisionProperties, routeByDecision } from './decision';
 import { getQueueItem } from '../../transport/endpoints';
 
 const properties: INodeProperties[] = [
@@ -24,11 +25,12 @@ const properties: INodeProperties[] = [
 ];
 
 export const toolDescription =
-	'Get a moderation queue item by its queue ID and item ID: its status and, once processed, its moderation (isSafe and scores)';
+	'Get a review queue item by its queue ID and item ID: its status (processing, pending, accepted, rejected or error), accepted (true once a person accepted it), its content and, once processed, its moderation (isSafe and scores)';
 
 export const description = updateDisplayOptions({ show: { resource: ['queue'], operation: ['getItem'] } }, [
 	...properties,
 	...verdictProperties,
+	...decisionProperties,
 	...requestSettingsCollection(),
 ]);
 
@@ -54,4 +56,14 @@ export async function execute(
 	const queueId = getId(this, itemIndex, 'queueId', 'Queue ID');
 	const itemId = getId(this, itemIndex, 'itemId', 'Item ID');
 	return (await getQueueItem(client, queueId, itemId, itemIndex)).body;
+}
+
+/** Route by Decision replaces the single output (Route by Verdict, when on, is the router's). */
+export async function settle(
+	this: IExecuteFunctions,
+	results: INodeExecutionData[],
+	routing: boolean,
+): Promise<INodeExecutionData[][] | undefined> {
+	if (routing || this.getNodeParameter('routeByDecision', 0, false) !== true) return undefined;
+	return routeByDecision(results);
 }

@@ -1,24 +1,37 @@
 /** The body of a queue item, shared by Queue > Add Item and Text > Moderate (versions 1-2). */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, JsonValue } from 'n8n-workflow';
 
+import { putMetadata, queueMetadataValue } from '../../helpers/metadata';
 import type { ApiClient } from '../../transport/client';
 import { addQueueItem } from '../../transport/endpoints';
 import { getOptions, optionalString } from '../../validation/parameters';
 
-/** POST /queues/{queueId} body (spec 4.3). */
+/** POST /queues/{queueId} body (spec 4.3; the API reference types the metadata as an object). */
 export interface QueueItemBody extends IDataObject {
 	type: 'text' | 'image';
 	content: string;
-	meta?: string;
+	meta?: JsonValue;
+	metadata?: JsonValue;
 	actorId?: string;
 }
 
+type ItemFields = Pick<QueueItemBody, 'meta' | 'metadata' | 'actorId'>;
+
+/** Metadata is sent as the JSON object written from this version on (a text that is not one stays text). */
+export const OBJECT_METADATA_VERSION = 3;
+
 /** The item's Options > Metadata and Actor ID, only those that are set (so only they are sent). */
-export function queueItemOptions(ctx: IExecuteFunctions, itemIndex: number): Pick<QueueItemBody, 'meta' | 'actorId'> {
+export function queueItemOptions(ctx: IExecuteFunctions, itemIndex: number): ItemFields {
 	const options = getOptions(ctx, itemIndex);
-	const fields: Pick<QueueItemBody, 'meta' | 'actorId'> = {};
-	const meta = optionalString(options.meta);
-	if (meta !== undefined) fields.meta = meta;
+	const fields: ItemFields = {};
+	if (ctx.getNode().typeVersion >= OBJECT_METADATA_VERSION) {
+		const meta = queueMetadataValue(options.meta);
+		if (meta !== undefined) putMetadata(fields, meta);
+	} else {
+		// Versions 1-2 send the text as written, under `meta` only, as they always did.
+		const meta = optionalString(options.meta);
+		if (meta !== undefined) fields.meta = meta;
+	}
 	const actorId = optionalString(options.actorId);
 	if (actorId !== undefined) fields.actorId = actorId;
 	return fields;

@@ -11,11 +11,16 @@ export const queueIdProperty: INodeProperties = {
 	description: 'Name or ID of the moderation queue',
 };
 
-/** The Metadata option of a queue item (Queue > Add Item, Text > Moderate): a string, as spec 4.3 types it. */
+/**
+ * The Metadata option of a queue item (Queue > Add Item, Text > Moderate in versions 1-2). From version 3
+ * a JSON object written here is sent as an object; any other text is sent as text.
+ */
 export const queueMetaOption: INodeProperties = {
 	displayName: 'Metadata',
 	name: 'meta',
 	type: 'string',
 	default: '',
-	description: 'Text stored with the item, for example an order number or a JSON string',
+	placeholder: 'e.g. {"postId": "p-17"}',
+	description:
+		'Stored with the item, for example {"postId": "p-17"} or an order number. A JSON object is sent as an object (node version 3 and later); other text as text.',
 };

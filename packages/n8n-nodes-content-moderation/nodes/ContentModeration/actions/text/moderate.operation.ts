@@ -1,132 +1,48 @@
-/** Text > Moderate: the spec has no direct text endpoint, so the text goes through a queue (spec 4.7). */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+/**
+ * Text > Moderate. From version 3 the service's direct endpoint (POST /text, moderateDirect.ts);
+ * workflows saved at versions 1-2 keep the review-queue path they were built with (moderateQueued.ts).
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../descriptions/options';
-import { textInputProperty } from '../../descriptions/textInput';
-import { getId, getText } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import type { NodeRun } from '../operation';
-import { MIN_POLL_INTERVAL_SECONDS, readPollTiming, type PollTiming } from '../poll';
-import { queueIdProperty, queueMetaOption } from '../queue/queueId';
-import { addItem, queueItemOptions } from '../queue/itemBody';
-import { waitForModeration } from './waitForModeration';
+import * as direct from './moderateDirect';
+import * as queued from './moderateQueued';
 
-/** A queue of its own, so texts moderated by n8n do not mix with queues people work on. */
-export const DEFAULT_TEXT_QUEUE_ID = 'n8n-text-moderation';
+export { DEFAULT_TEXT_QUEUE_ID, TEXT_POLL_DEFAULTS, TEXT_POLL_INTERVAL_SECONDS, TEXT_WAIT_TIMEOUT_SECONDS } from './moderateQueued';
 
-/**
- * The spec shows no processing time. A text (a chat message, a comment) is expected to take about a
- * second: reading every second adds at most one second to a chat answer, and 60 s is long enough for a
- * busy service while a chat user still gets an answer.
- */
-export const TEXT_POLL_INTERVAL_SECONDS = 1;
-export const TEXT_WAIT_TIMEOUT_SECONDS = 60;
-export const TEXT_POLL_DEFAULTS: PollTiming = {
-	intervalSeconds: TEXT_POLL_INTERVAL_SECONDS,
-	timeoutSeconds: TEXT_WAIT_TIMEOUT_SECONDS,
-};
+/** The direct endpoint's version onwards. */
+export const DIRECT_TEXT_VERSION = 3;
 
-type TextMode = 'wait' | 'submit';
-
-const showWhenWaiting = { show: { mode: ['wait'] } };
-
-const properties: INodeProperties[] = [
-	textInputProperty,
-	{
-		...queueIdProperty,
-		default: DEFAULT_TEXT_QUEUE_ID,
-		description:
-			'The moderation queue the text goes through (at least 3 characters): the service moderates texts only through a queue',
-	},
-	{
-		displayName: 'Mode',
-		name: 'mode',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Wait for Result',
-				value: 'wait',
-				description:
-					'Add the text to the queue, wait until it is moderated and output the text moderation (isSafe, scores, filteredContent) with the queue and item IDs',
-			},
-			{
-				name: 'Submit Only',
-				value: 'submit',
-				description: 'Add the text to the queue and output only its item ID at once, as Queue > Add Item does',
-			},
-		],
-		default: 'wait',
-		description: 'Whether to wait for the verdict or only add the text to the queue',
-	},
-	{
-		displayName: 'Poll Interval (Seconds)',
-		name: 'pollInterval',
-		type: 'number',
-		typeOptions: { minValue: MIN_POLL_INTERVAL_SECONDS, numberPrecision: 1 },
-		default: TEXT_POLL_INTERVAL_SECONDS,
-		description: 'How long to wait between two reads of the queue item',
-		displayOptions: showWhenWaiting,
-	},
-	{
-		displayName: 'Wait Timeout (Seconds)',
-		name: 'waitTimeout',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: TEXT_WAIT_TIMEOUT_SECONDS,
-		description:
-			'How long to wait for the verdict in total. When it passes, the item fails with the queue item ID so that you can read it later with Queue > Get Item.',
-		displayOptions: showWhenWaiting,
-	},
-	...optionsCollection([queueMetaOption]),
-];
+function isDirect(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().typeVersion >= DIRECT_TEXT_VERSION;
+}
 
 export const toolDescription =
-	'Moderate a text (a chat message, comment or review) and wait for the verdict. Takes the text. Returns isSafe (false: do not use the text), suggestedActions (reject, review), the flagged nsfwCategories with their severity, riskScores, sentiment, a summary and filteredContent: the text with profanity masked by *, to use instead of the original';
+	'Moderate a text (a chat message, comment or review) and get the verdict. Takes the text. Returns isSafe (false: do not use the text), suggestedActions (reject, review), the flagged nsfwCategories with their severity, riskScores, sentiment, a summary and filteredContent: the text with profanity masked by *, to use instead of the original';
 
-export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['moderate'] } }, [
-	...properties,
-	...verdictProperties,
-]);
+export const description: INodeProperties[] = updateDisplayOptions(
+	{ show: { resource: ['text'], operation: ['moderate'] } },
+	[...direct.description, ...queued.description, ...verdictProperties] as INodeProperties[],
+);
 
 export const verdict: VerdictFacts = {
 	analysisOf: (result) => result,
-	// Submit Only answers with an item ID only: refuse before anything is sent.
 	refusal(itemIndex) {
-		if (this.getNodeParameter('mode', itemIndex, 'wait') !== 'submit') return undefined;
-		return new NodeOperationError(
-			this.getNode(),
-			'Route by Verdict needs a moderation result, but Mode "Submit Only" only returns the queue item ID',
-			{ itemIndex, description: 'Set Mode to "Wait for Result", or turn off Route by Verdict.' },
-		);
+		return (isDirect(this) ? direct.verdict : queued.verdict).refusal?.call(this, itemIndex);
 	},
 };
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
-	// Every field is checked before the one POST.
-	const text = getText(this, itemIndex);
-	const queueId = getId(this, itemIndex, 'queueId', 'Queue ID');
-	const mode = this.getNodeParameter('mode', itemIndex, 'wait') as TextMode;
-	const timing = readPollTiming(this, itemIndex, TEXT_POLL_DEFAULTS);
-	const body = { type: 'text' as const, content: text, ...queueItemOptions(this, itemIndex) };
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject> {
+	return await (isDirect(this) ? direct.execute : queued.execute).call(this, itemIndex, run);
+}
 
-	const added = await addItem(client, queueId, body, itemIndex);
-	if (mode === 'submit') return added;
-
-	const itemId = typeof added.id === 'string' ? added.id : '';
-	if (itemId === '') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The service answered the POST of the text to queue "${queueId}" without a queue item ID to wait for [item ${itemIndex}]`,
-			{
-				itemIndex,
-				description: 'The text was submitted once and is not sent again. Use Mode "Submit Only" to see what the service answered.',
-			},
-		);
-	}
-	const moderation = await waitForModeration.call(this, itemIndex, client, { queueId, itemId }, timing);
-	// The ids beside the text moderation (whose own `id` is the text moderation's).
-	return { ...moderation, queueId, itemId };
+export async function settle(
+	this: IExecuteFunctions,
+	results: INodeExecutionData[],
+	routing: boolean,
+): Promise<INodeExecutionData[][] | undefined> {
+	return isDirect(this) ? await direct.settle.call(this, results, routing) : undefined;
 }

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import type { RoutingPlan } from '../../../verdict/outputs';
+import type { RoutingPlan } from '../../verdict/outputs';
 
 export const STATE_KEY = 'waitForCallback';
 

@@ -9,14 +9,15 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { isObject } from '../../../helpers/json';
-import type { ApiClient } from '../../../transport/client';
-import { createApiClient } from '../../../transport/client';
-import { getImage } from '../../../transport/endpoints';
-import type { RetrySettings } from '../../../retry/policy';
-import type { VerdictFacts } from '../../../verdict/outputs';
-import { hasAnalysis } from '../../../verdict/rules';
-import { isResultReady } from '../../poll';
+import { isObject } from '../../helpers/json';
+import type { ApiClient } from '../../transport/client';
+import { createApiClient } from '../../transport/client';
+import type { ApiResponse } from '../../transport/client';
+import { parseEnvelope, RESULT_EVENT } from '../../callbacks/envelope';
+import type { RetrySettings } from '../../retry/policy';
+import type { VerdictFacts } from '../../verdict/outputs';
+import { hasAnalysis } from '../../verdict/rules';
+import { isResultReady } from '../poll';
 import { finalOutputs } from './outputs';
 import type { WaitState } from './state';
 import { readState, waitingId } from './state';
@@ -34,10 +35,17 @@ function answer(ctx: IWebhookFunctions, status: RefusalStatus, message: string):
 	return { noWebhookResponse: true };
 }
 
+/** What a waiting node reads: its verdict facts, and the endpoint its results are read back from. */
+export interface WaitTarget {
+	facts: VerdictFacts;
+	read(client: ApiClient, id: string, itemIndex?: number): Promise<ApiResponse<IDataObject>>;
+}
+
 type Reading = { ready: Map<number, IDataObject> } | { pending: string } | { failed: string };
 
 /** Results of the waiting items, read back in input order; stops at the first that is not ready. */
 async function readResults(
+	read: WaitTarget['read'],
 	client: ApiClient,
 	state: WaitState,
 	known: Map<number, IDataObject>,
@@ -47,7 +55,7 @@ async function readResults(
 		const id = waitingId(state.items[itemIndex]);
 		if (id === undefined || ready.has(itemIndex)) continue;
 		try {
-			const response = await getImage(client, id, itemIndex);
+			const response = await read(client, id, itemIndex);
 			if (!isResultReady(response.statusCode, response.body)) return { pending: id };
 			ready.set(itemIndex, response.body);
 		} catch (error) {
@@ -66,7 +74,7 @@ function inputItems(ctx: IWebhookFunctions): INodeExecutionData[] {
 	return Array.isArray(value) ? (value as unknown as INodeExecutionData[]) : [];
 }
 
-async function handle(this: IWebhookFunctions, facts: VerdictFacts): Promise<IWebhookResponseData> {
+async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Promise<IWebhookResponseData> {
 	const state = readState(this);
 	if (state === undefined) return answer(this, 404, 'No moderation of this node waits in this execution');
 
@@ -80,7 +88,13 @@ async function handle(this: IWebhookFunctions, facts: VerdictFacts): Promise<IWe
 	}
 
 	const expectedId = waitingId(state.items[itemIndex]);
-	const body = this.getBodyData() as unknown;
+	// The service sends {event, data}; a flat result (older senders) reads as its data.
+	const parsed = parseEnvelope(this.getBodyData() as unknown);
+	if (parsed.ok && parsed.envelope.event !== RESULT_EVENT) {
+		// Not a result (a review decision goes to the account's webhook, not here): acknowledged, nothing read.
+		return { webhookResponse: { received: true, resumed: false, ignoredEvent: parsed.envelope.event } };
+	}
+	const body = parsed.ok ? parsed.envelope.data : undefined;
 	const bodyId = isObject(body) && typeof body.id === 'string' ? body.id : undefined;
 	if (expectedId !== undefined && bodyId !== undefined && bodyId !== expectedId) {
 		return answer(this, 422, `This URL waits for moderation ${expectedId}, not ${bodyId}`);
@@ -98,7 +112,7 @@ async function handle(this: IWebhookFunctions, facts: VerdictFacts): Promise<IWe
 		known.set(itemIndex, body as IDataObject);
 	}
 	const client = createApiClient(this, { retry: CALLBACK_READ_RETRY });
-	const reading = await readResults(client, state, known);
+	const reading = await readResults(read, client, state, known);
 	// 503 makes the service retry this callback later, when the results may be readable.
 	if ('failed' in reading) return answer(this, 503, `${reading.failed}; try this callback again`);
 	if ('pending' in reading) {
@@ -113,9 +127,9 @@ async function handle(this: IWebhookFunctions, facts: VerdictFacts): Promise<IWe
 	};
 }
 
-export async function handleWaitCallback(this: IWebhookFunctions, facts: VerdictFacts): Promise<IWebhookResponseData> {
+export async function handleWaitCallback(this: IWebhookFunctions, target: WaitTarget): Promise<IWebhookResponseData> {
 	try {
-		return await handle.call(this, facts);
+		return await handle.call(this, target);
 	} catch {
 		// Whatever went wrong (a credential that cannot be read, an expression engine error): answer so that
 		// the service retries, and keep the execution waiting.

@@ -6,12 +6,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { errorItem } from '../../../helpers/errorItems';
-import { clampInteger } from '../../../helpers/numbers';
-import { WAIT_CALLBACK_OUTPUT } from '../../../verdict/description';
-import type { VerdictFacts } from '../../../verdict/outputs';
-import { isErrorItem, readRoutingPlan } from '../../../verdict/outputs';
-import { hasAnalysis } from '../../../verdict/rules';
+import { errorItem } from '../../helpers/errorItems';
+import { clampInteger } from '../../helpers/numbers';
+import { WAIT_CALLBACK_OUTPUT } from '../../verdict/description';
+import type { VerdictFacts } from '../../verdict/outputs';
+import { isErrorItem, readRoutingPlan } from '../../verdict/outputs';
+import { hasAnalysis } from '../../verdict/rules';
 import { finalOutputs } from './outputs';
 import type { ItemState } from './state';
 import { hasResumeToken, resumeUrl, runState } from './urls';

@@ -1,0 +1,185 @@
+/** Text > Moderate from version 3: the service's direct text endpoint, POST /text (no review queue). */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { optionsCollection } from '../../descriptions/options';
+import { textInputProperty } from '../../descriptions/textInput';
+import { tokensInUrl, withCallbackSecret } from '../../helpers/callbackUrl';
+import { checkMetadataObject, putMetadata } from '../../helpers/metadata';
+import { addSecrets } from '../../redaction/redact';
+import { moderateText } from '../../transport/endpoints';
+import { checkHttpUrl, checkNoPastedToken, InputProblem } from '../../validation/checks';
+import { ensure, getOptions, getText, optionalString } from '../../validation/parameters';
+import { WAIT_CALLBACK_MODE } from '../../verdict/description';
+import type { VerdictFacts } from '../../verdict/outputs';
+import type { NodeRun } from '../operation';
+import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from '../waitForCallback/settle';
+import { callbackSecrets, callbackUrl as waitCallbackUrl, waitCallbackRoutingRefusal } from '../waitForCallback/urls';
+
+type DirectMode = 'immediate' | 'deferred' | typeof WAIT_CALLBACK_MODE;
+
+const FROM_VERSION_3 = { show: { '@version': [{ _cnd: { gte: 3 } }] } };
+
+const ownOptions: INodeProperties[] = [
+	{
+		displayName: 'Banned Words',
+		name: 'bannedWords',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. spoiler, competitor',
+		description:
+			'Words of your own to flag, separated by commas. The service masks them in filteredContent and flags the text.',
+	},
+	{
+		displayName: 'Callback URL',
+		name: 'callbackUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'https://your-n8n.example.com/webhook/…/callback',
+		description:
+			'Where the service sends the result when it is ready: the Production URL of a Content Moderation Trigger. When the credential has a Callback Secret, it is added to this URL as ?token=… for you.',
+		displayOptions: { show: { '/mode': ['deferred'] } },
+	},
+	{
+		displayName: 'Metadata (JSON)',
+		name: 'meta',
+		type: 'json',
+		default: '{}',
+		description:
+			'A JSON object stored with the moderation and returned with the result, for example {"commentId": "c-17"}',
+	},
+];
+
+const properties: INodeProperties[] = [
+	textInputProperty,
+	{
+		displayName: 'Mode',
+		name: 'mode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Immediate',
+				value: 'immediate',
+				description: 'Get the verdict in the same request and output the full result',
+			},
+			{
+				name: 'Deferred',
+				value: 'deferred',
+				description:
+					'Submit the text and output only its ID at once. Read the result later with Text > Get, or let a Content Moderation Trigger receive it (set Callback URL).',
+			},
+			{
+				name: 'Wait for Callback',
+				value: WAIT_CALLBACK_MODE,
+				description:
+					"Submit the text with this execution's resume URL as callback and pause the execution in n8n's database. It continues when the service has called back for every item (or Wait Timeout passes).",
+			},
+		],
+		default: 'immediate',
+		description: 'Whether to get the verdict at once or only submit the text',
+	},
+	{
+		displayName: 'Wait Timeout (Seconds)',
+		name: 'waitTimeout',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: DEFAULT_CALLBACK_TIMEOUT_SECONDS,
+		description:
+			'How long the execution waits for the callbacks. When it passes, n8n continues without running this node again: every input item goes unchanged to the first output (Timed Out with Route by Verdict).',
+		displayOptions: { show: { mode: [WAIT_CALLBACK_MODE] } },
+	},
+];
+
+export const description: INodeProperties[] = [
+	...updateDisplayOptions(FROM_VERSION_3, properties),
+	...optionsCollection(ownOptions, { versions: 'from3' }),
+];
+
+export const verdict: VerdictFacts = {
+	analysisOf: (result) => result,
+	refusal(itemIndex) {
+		const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
+		if (mode === WAIT_CALLBACK_MODE) return waitCallbackRoutingRefusal(this, itemIndex);
+		if (mode !== 'deferred') return undefined;
+		return new NodeOperationError(
+			this.getNode(),
+			'Route by Verdict needs a moderation result, but Mode "Deferred" only returns the text moderation ID',
+			{
+				itemIndex,
+				description:
+					'Set Mode to "Immediate" or "Wait for Callback", or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).',
+			},
+		);
+	},
+};
+
+/** Banned Words: a comma-separated text, or a list from an expression; undefined when none. */
+export function parseBannedWords(value: unknown): string[] | undefined | InputProblem {
+	const field = 'Banned Words';
+	if (value === undefined || value === null || value === '') return undefined;
+	let parts: unknown[];
+	if (Array.isArray(value)) parts = value;
+	else if (typeof value === 'string') parts = value.split(',');
+	else {
+		return new InputProblem(
+			`The ${field} must be a comma-separated text or a list of words`,
+			'Enter words separated by commas, for example "spoiler, competitor", or an expression returning an array of strings.',
+		);
+	}
+	const words: string[] = [];
+	for (const part of parts) {
+		if (typeof part !== 'string' && typeof part !== 'number') {
+			return new InputProblem(`The ${field} list holds something that is not a word`, 'Give only words (texts), for example ["spoiler", "competitor"].');
+		}
+		const word = String(part).trim();
+		if (word !== '' && !words.includes(word)) words.push(word);
+	}
+	return words.length > 0 ? words : undefined;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
+	// Every field is checked before the one POST.
+	const text = getText(this, itemIndex);
+	const mode = this.getNodeParameter('mode', itemIndex, 'immediate') as DirectMode;
+	const options = getOptions(this, itemIndex);
+
+	const requestOptions: IDataObject = {};
+	const meta = ensure(this, itemIndex, checkMetadataObject(options.meta, 'Metadata (JSON)'));
+	if (meta !== undefined) putMetadata(requestOptions, meta);
+	const actorId = optionalString(options.actorId);
+	if (actorId !== undefined) requestOptions.actorId = actorId;
+	const bannedWords = ensure(this, itemIndex, parseBannedWords(options.bannedWords));
+	if (bannedWords !== undefined) requestOptions.bannedWords = bannedWords;
+
+	let secrets: string[] | undefined;
+	if (mode === WAIT_CALLBACK_MODE) {
+		// Its own item key (and n8n's resume token) open the waiting execution, never an error's text.
+		const url = waitCallbackUrl(this, itemIndex);
+		requestOptions.callbackUrl = url;
+		secrets = callbackSecrets(url);
+	} else if (mode === 'deferred') {
+		const url = optionalString(options.callbackUrl);
+		if (url !== undefined) {
+			addSecrets(client.secrets, ...tokensInUrl(url));
+			ensure(this, itemIndex, checkNoPastedToken(url, 'Callback URL'));
+			const checked = ensure(this, itemIndex, checkHttpUrl(url, 'Callback URL'));
+			requestOptions.callbackUrl = withCallbackSecret(checked, await client.callbackSecret());
+		}
+	}
+	if (mode !== 'immediate') requestOptions.defer = true;
+
+	const body: IDataObject = { text };
+	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;
+	return (await moderateText(client, body, itemIndex, secrets)).body;
+}
+
+/** Wait for Callback takes over once every item was submitted: it pauses the execution. */
+export async function settle(
+	this: IExecuteFunctions,
+	results: INodeExecutionData[],
+	routing: boolean,
+): Promise<INodeExecutionData[][] | undefined> {
+	if (this.getNodeParameter('mode', 0, 'immediate') !== WAIT_CALLBACK_MODE) return undefined;
+	return await settleWaitForCallback.call(this, verdict, results, routing);
+}

@@ -1,0 +1,126 @@
+/**
+ * Which completions this n8n process has already started a workflow for: the registry that lets the
+ * trigger answer a sender's repeated delivery without starting a second execution.
+ *
+ * Only a SHA-256 of the key is kept (trigger, event, id, decision): no payload, no secret. Memory is
+ * bounded twice: an entry is forgotten REMEMBER_MS after its start, and beyond MAX_REMEMBERED the oldest
+ * entries go first. No timer: expired entries are dropped when the registry is next used, so nothing
+ * keeps the process alive. Each n8n process (each queue-mode webhook processor) has its own registry.
+ */
+import { createHash } from 'crypto';
+
+/**
+ * A day: longer than the retry schedules senders commonly use (seconds to hours between a few attempts);
+ * a delivery of the same completion after that starts the workflow again.
+ */
+export const REMEMBER_MS = 24 * 60 * 60_000;
+
+/** About 100 bytes each (measured in the registry's test): a few MB at most, whatever the rate. */
+export const MAX_REMEMBERED = 50_000;
+
+export interface DeliveryClock {
+	now(): number;
+}
+
+export interface DeliveryLimits {
+	rememberMs: number;
+	maxRemembered: number;
+}
+
+/** A delivery this caller now handles alone: `commit` once its workflow starts, else `release`. */
+export interface HeldClaim {
+	kind: 'held';
+	commit(): void;
+	release(): void;
+}
+
+export type Claim =
+	| HeldClaim
+	/** A workflow was already started for this completion. */
+	| { kind: 'duplicate' }
+	/** Another delivery of it is being handled right now: wait for `settled`, then claim again. */
+	| { kind: 'inFlight'; settled: Promise<void> };
+
+/** The hash of a delivery's key parts; the parts themselves are not kept. */
+export function deliveryKey(parts: ReadonlyArray<string>): string {
+	return createHash('sha256').update(JSON.stringify(parts)).digest('base64');
+}
+
+export class DeliveryRegistry {
+	/** key -> when it is forgotten; insertion order is expiry order (one TTL for all). */
+	private readonly started = new Map<string, number>();
+	private readonly handling = new Map<string, Promise<void>>();
+
+	constructor(
+		private readonly clock: DeliveryClock,
+		private readonly limits: DeliveryLimits = { rememberMs: REMEMBER_MS, maxRemembered: MAX_REMEMBERED },
+	) {}
+
+	/** Completions remembered as started. */
+	get size(): number {
+		return this.started.size;
+	}
+
+	/** Deliveries being handled now. */
+	get inFlight(): number {
+		return this.handling.size;
+	}
+
+	/** Forgets everything, as a new process would. */
+	clear(): void {
+		this.started.clear();
+		this.handling.clear();
+	}
+
+	private forgetExpired(now: number): void {
+		for (const [key, forgetAt] of this.started) {
+			if (forgetAt > now) break;
+			this.started.delete(key);
+		}
+	}
+
+	/**
+	 * Synchronous on purpose: a caller that claims before its first await cannot race another delivery of
+	 * the same completion in this process.
+	 */
+	claim(key: string): Claim {
+		const now = this.clock.now();
+		this.forgetExpired(now);
+		if (this.started.has(key)) return { kind: 'duplicate' };
+		const busy = this.handling.get(key);
+		if (busy !== undefined) return { kind: 'inFlight', settled: busy };
+
+		let settle: () => void = () => {};
+		this.handling.set(key, new Promise<void>((resolve) => (settle = resolve)));
+		let done = false;
+		const finish = (started: boolean) => {
+			if (done) return;
+			done = true;
+			this.handling.delete(key);
+			if (started) {
+				const at = this.clock.now();
+				this.forgetExpired(at);
+				this.started.delete(key);
+				this.started.set(key, at + this.limits.rememberMs);
+				while (this.started.size > this.limits.maxRemembered) {
+					const oldest = this.started.keys().next().value as string;
+					this.started.delete(oldest);
+				}
+			}
+			settle();
+		};
+		return { kind: 'held', commit: () => finish(true), release: () => finish(false) };
+	}
+
+	/** Claims `key`, waiting while another delivery of it is handled: held, or a duplicate. */
+	async claimWhenFree(key: string): Promise<HeldClaim | { kind: 'duplicate' }> {
+		for (;;) {
+			const claim = this.claim(key);
+			if (claim.kind !== 'inFlight') return claim;
+			await claim.settled;
+		}
+	}
+}
+
+/** The registry of this process. */
+export const deliveries = new DeliveryRegistry({ now: () => Date.now() });

@@ -1,0 +1,46 @@
+/**
+ * Metadata goes out under both request keys with the same value: the API reference names `meta`, the
+ * vendor's SDK sends `metadata`, and a service reads one and ignores the other. Change the list here.
+ */
+import type { IDataObject, JsonValue } from 'n8n-workflow';
+
+import { isObject } from './json';
+import { InputProblem } from '../validation/checks';
+
+export const METADATA_KEYS = ['meta', 'metadata'] as const;
+
+/** Sets the metadata under every key in METADATA_KEYS. */
+export function putMetadata(target: IDataObject, value: JsonValue | IDataObject): void {
+	for (const key of METADATA_KEYS) target[key] = value as IDataObject;
+}
+
+/** A metadata field that must hold a JSON object (text result and image options); undefined when empty. */
+export function checkMetadataObject(value: unknown, field: string): IDataObject | undefined | InputProblem {
+	const example = 'Enter a JSON object such as {"orderId": "A-17"} (double quotes around names and texts), or leave it empty.';
+	if (value === undefined || value === null) return undefined;
+	if (isObject(value)) return Object.keys(value).length === 0 ? undefined : value;
+	if (typeof value !== 'string') return new InputProblem(`The ${field} must be a JSON object`, example);
+	if (value.trim() === '') return undefined;
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(value);
+	} catch (error) {
+		return new InputProblem(`The ${field} is not valid JSON`, `${example} Parser said: ${(error as Error).message}`);
+	}
+	if (!isObject(parsed)) return new InputProblem(`The ${field} must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : typeof parsed}`, example);
+	return Object.keys(parsed).length === 0 ? undefined : parsed;
+}
+
+/** A queue item's metadata: a JSON object written as text is sent as that object; any other text as it is. */
+export function queueMetadataValue(value: unknown): JsonValue | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (isObject(value)) return value as JsonValue;
+	const text = typeof value === 'string' ? value : String(value);
+	if (text.trim() === '') return undefined;
+	try {
+		const parsed: unknown = JSON.parse(text);
+		return isObject(parsed) ? (parsed as JsonValue) : text;
+	} catch {
+		return text;
+	}
+}

@@ -1,0 +1,274 @@
+/**
+ * Cases 42-44: a published version 3 Content Moderation Trigger receiving the service's `{event, data}`
+ * callbacks. 42: the mock's own callbacks (an image result, a text result, a review decision through the
+ * account webhook) each start exactly one execution. 43/44: a retrying sender (gives up on an attempt after
+ * 5 s, 3 attempts, as webhook senders do) sends N completions at once to the trigger, then the same to n8n's
+ * own Webhook node in the same n8n: executions must equal distinct completions for the trigger; both
+ * acknowledgement times are reported. Everything counted is read from n8n's records.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+
+import { readWorkflow } from '../../../dev/n8n/stack';
+import { sleep, waitFor } from '../../../dev/wait';
+import { assert, E2eContext, finishedExecutions } from '../context';
+import { callbackUrl } from './deferred';
+
+export const COMPLETIONS_V3 = readWorkflow(join(__dirname, '..', 'workflows', 'completions-v3.json'));
+export const COMPLETIONS_WEBHOOK = readWorkflow(join(__dirname, '..', 'workflows', 'completions-webhook.json'));
+export const COMPLETIONS_V3_PLAIN = readWorkflow(join(__dirname, '..', 'workflows', 'completions-v3-plain.json'));
+const TRIGGER_NAME = 'Completion Received';
+
+/** The v3 trigger's production URL with the credential's Callback Secret as ?token= (the account webhook). */
+export function v3Url(ctx: E2eContext): string {
+	return callbackUrl(ctx, ctx.stack.callbackSecret, COMPLETIONS_V3);
+}
+
+function webhookNodeUrl(ctx: E2eContext): string {
+	const node = COMPLETIONS_WEBHOOK.nodes.find((n: any) => n.type === 'n8n-nodes-base.webhook')!;
+	return `${ctx.stack.webhookUrl}/webhook/${node.parameters.path}`;
+}
+
+/** Trigger items (event, id) of the workflow's executions after `skip` of them. */
+async function startedItems(ctx: E2eContext, workflowId: string, nodeName: string, skip: number) {
+	const rows = (await ctx.db.executions(workflowId)).slice(skip);
+	const items: Array<{ execution: number; status: string; json: any }> = [];
+	for (const row of rows) {
+		const [json] = (await ctx.db.execution(row.id)).items[nodeName] ?? [];
+		items.push({ execution: Number(row.id), status: row.status, json });
+	}
+	return items;
+}
+
+async function mockPost(ctx: E2eContext, path: string, body: unknown): Promise<any> {
+	const res = await fetch(`${ctx.mock.url}${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.mock.token}` },
+		body: JSON.stringify(body),
+	});
+	assert(res.status === 200, `mock POST ${path} answered ${res.status}`);
+	return await res.json();
+}
+
+/** Case 42: the mock's own callbacks for an image, a text and a review decision: one execution each. */
+export async function mockCompletions(ctx: E2eContext): Promise<string> {
+	const url = v3Url(ctx);
+	const before = (await ctx.db.executions(COMPLETIONS_V3.id)).length;
+	ctx.mock.configure({ webhookUrl: url });
+	try {
+		const image = await mockPost(ctx, '/image', { image: 'https://images.example.com/e2e-42.jpg', options: { callbackUrl: url } });
+		const text = await mockPost(ctx, '/text', { text: 'you absolute idiot', options: { callbackUrl: url, bannedWords: ['absolute'] } });
+		const item = await mockPost(ctx, '/queues/e2e-reviews', { type: 'text', content: 'please review me', meta: { commentId: 'c-42' } });
+		await waitFor('the queue item to be pending', async () => {
+			const res = await fetch(`${ctx.mock.url}/queues/e2e-reviews/items/${item.id}`, {
+				headers: { authorization: `Bearer ${ctx.mock.token}` },
+			});
+			const body = (await res.json()) as { status?: string };
+			return body.status === 'pending' ? true : undefined;
+		}, 30_000, 100);
+		await mockPost(ctx, `/__mock/queues/e2e-reviews/items/${item.id}/decision`, { decision: 'accepted' });
+
+		const expected = [
+			['moderation.completed', image.id],
+			['moderation.completed', text.id],
+			['queue.review.completed', item.id],
+		];
+		await waitFor('3 finished executions', async () => {
+			const rows = await finishedExecutions(ctx.db, COMPLETIONS_V3.id);
+			return rows.length - before >= 3 ? true : undefined;
+		}, 60_000, 300);
+		await ctx.mock.whenIdle(30_000);
+		await sleep(1500); // a second execution of one completion would show up here
+		const items = await startedItems(ctx, COMPLETIONS_V3.id, TRIGGER_NAME, before);
+		assert(items.length === 3, `expected 3 executions, got ${items.length}: ${JSON.stringify(items.map((i) => [i.json?.event, i.json?.id]))}`);
+		for (const [event, id] of expected) {
+			const runs = items.filter((i) => i.json?.event === event && i.json?.id === id);
+			assert(runs.length === 1, `${event} ${id}: ${runs.length} executions`);
+			assert(runs[0].status === 'success', `${event} ${id}: execution ${runs[0].execution} ${runs[0].status}`);
+		}
+		const [imageRun, textRun, reviewRun] = expected.map(([event, id]) => items.find((i) => i.json.event === event && i.json.id === id)!.json);
+		assert(typeof imageRun.isSafe === 'boolean' && imageRun.description, 'the image execution has no image result');
+		assert(typeof textRun.filteredContent === 'string' && !textRun.filteredContent.includes('absolute'), 'the text execution has no masked text');
+		assert(reviewRun.status === 'accepted' && reviewRun.accepted === true && reviewRun.content === 'please review me', 'the review decision is not in its execution');
+		const attempts = ctx.mock.callbacks.filter((c) => expected.some(([, id]) => id === c.moderationId));
+		assert(attempts.every((a) => a.status === 200), `callback answers ${attempts.map((a) => a.status)}`);
+		return `image, text, review decision: 1 execution each (${attempts.length} deliveries, all 200); review decision via the account webhook = production URL + ?token=`;
+	} finally {
+		ctx.mock.configure({ webhookUrl: null });
+	}
+}
+
+interface Attempt {
+	completion: number;
+	attempt: number;
+	startedAt: number;
+	ms: number;
+	status?: number;
+	body?: unknown;
+	error?: string;
+}
+
+/** A webhook sender: each completion tried up to `attempts` times, an attempt given up after `timeoutMs`. */
+async function retryingSend(url: string, bodies: unknown[], attempts = 3, timeoutMs = 5_000, pauseMs = 1_000) {
+	const log: Attempt[] = [];
+	const t0 = Date.now();
+	await Promise.all(
+		bodies.map(async (body, completion) => {
+			for (let attempt = 1; attempt <= attempts; attempt++) {
+				const startedAt = Date.now();
+				const entry: Attempt = { completion, attempt, startedAt: startedAt - t0, ms: 0 };
+				log.push(entry);
+				try {
+					const res = await fetch(url, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify(body),
+						signal: AbortSignal.timeout(timeoutMs),
+					});
+					entry.status = res.status;
+					const text = await res.text();
+					try {
+						entry.body = JSON.parse(text);
+					} catch {
+						entry.body = text;
+					}
+				} catch (e) {
+					entry.error = (e as Error).name;
+				}
+				entry.ms = Date.now() - startedAt;
+				if (entry.status !== undefined && entry.status < 300) return;
+				await sleep(pauseMs);
+			}
+		}),
+	);
+	return log;
+}
+
+function percentile(values: number[], p: number): number {
+	if (values.length === 0) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function summarise(label: string, count: number, log: Attempt[], executions: number, distinct: number) {
+	const first = log.filter((a) => a.attempt === 1);
+	const inTime = first.filter((a) => a.status !== undefined && a.status < 300).length;
+	const acknowledged = new Set(log.filter((a) => a.status !== undefined && a.status < 300).map((a) => a.completion)).size;
+	const ok = log.filter((a) => a.status !== undefined && a.status < 300).map((a) => a.ms);
+	const duplicatesAnswered = log.filter((a) => (a.body as { duplicate?: boolean } | undefined)?.duplicate === true).length;
+	return {
+		line: `${label}: first attempt acknowledged in time ${inTime}/${count}, acknowledged at all ${acknowledged}/${count}, attempts ${log.length}, answered duplicate ${duplicatesAnswered}, ack ms p50 ${percentile(ok, 50)} p95 ${percentile(ok, 95)} max ${percentile(ok, 100)}; executions ${executions} for ${distinct} distinct completions`,
+		acknowledged,
+	};
+}
+
+function imageCompletion(i: number, tag: string) {
+	return {
+		event: 'moderation.completed',
+		data: {
+			id: randomUUID(),
+			isSafe: i % 3 !== 0,
+			confidence: 90,
+			description: `Mock image ${tag}-${i}`,
+			summary: { totalFlags: i % 3 === 0 ? 1 : 0, contentRating: 'G', language: 'en', profanity: false },
+			riskScores: { overall: 5 },
+			topics: [],
+			nsfwCategories: [],
+			suggestedActions: { reject: i % 3 === 0, review: false },
+			hash: `h-${tag}-${i}`,
+			meta: { n: i },
+		},
+	};
+}
+
+/** Waits until the workflow's finished executions stop growing for `quietMs`; returns the new rows. */
+async function settled(ctx: E2eContext, workflowId: string, before: number, atLeast: number, quietMs = 4_000) {
+	let last = -1;
+	let since = Date.now();
+	return await waitFor(`executions of ${workflowId} to settle`, async () => {
+		const all = await ctx.db.executions(workflowId);
+		const finished = all.filter((r) => !['new', 'running', 'waiting'].includes(r.status)).length;
+		if (all.length !== last) {
+			last = all.length;
+			since = Date.now();
+		}
+		return all.length - before >= atLeast && finished === all.length && Date.now() - since >= quietMs ? all.slice(before) : undefined;
+	}, 300_000, 500);
+}
+
+/**
+ * Cases 43/44: `count` completions at once from a retrying sender, first to the v3 trigger, then (once
+ * n8n is idle again) the same kind of completions to n8n's Webhook node. The trigger must start exactly
+ * one execution per completion; the Webhook node's figures are reported as they come.
+ */
+export async function retryingSender(ctx: E2eContext, count: number): Promise<string> {
+	const lines: string[] = [];
+	// Our trigger.
+	const beforeOurs = (await ctx.db.executions(COMPLETIONS_V3.id)).length;
+	const ours = Array.from({ length: count }, (_, i) => imageCompletion(i, 'ours'));
+	const oursLog = await retryingSend(v3Url(ctx), ours);
+	const oursRows = await settled(ctx, COMPLETIONS_V3.id, beforeOurs, 1);
+	const oursItems = await startedItems(ctx, COMPLETIONS_V3.id, TRIGGER_NAME, beforeOurs);
+	const perId = new Map<string, number>();
+	for (const item of oursItems) perId.set(item.json?.id, (perId.get(item.json?.id) ?? 0) + 1);
+	const oursSummary = summarise('Content Moderation Trigger v3', count, oursLog, oursRows.length, perId.size);
+	lines.push(oursSummary.line);
+
+	// n8n's own Webhook node, same n8n, after ours settled.
+	const beforeTheirs = (await ctx.db.executions(COMPLETIONS_WEBHOOK.id)).length;
+	const theirs = Array.from({ length: count }, (_, i) => imageCompletion(i, 'webhook'));
+	const theirsLog = await retryingSend(webhookNodeUrl(ctx), theirs);
+	const theirsRows = await settled(ctx, COMPLETIONS_WEBHOOK.id, beforeTheirs, 1);
+	const theirsItems = await startedItems(ctx, COMPLETIONS_WEBHOOK.id, 'Done', beforeTheirs);
+	const theirIds = new Set(theirsItems.map((i) => i.json?.completionId));
+	lines.push(summarise("n8n's Webhook node", count, theirsLog, theirsRows.length, theirIds.size).line);
+	ctx.log(lines.join('\n'));
+
+	const doubled = [...perId.entries()].filter(([, n]) => n > 1);
+	assert(doubled.length === 0, `${doubled.length} completions started more than once (${lines[0]})`);
+	const failed = oursRows.filter((r) => r.status !== 'success');
+	assert(failed.length === 0, `${failed.length} trigger executions not successful`);
+	const ids = new Set(ours.map((b) => b.data.id));
+	const lost = [...ids].filter((id) => !perId.has(id));
+	// A completion no attempt got acknowledged is the sender's to deliver later: counted, not a duplicate.
+	const neverAcknowledged = count - oursSummary.acknowledged;
+	assert(lost.length <= neverAcknowledged, `${lost.length} acknowledged completions started no execution (${lines[0]})`);
+	assert(oursRows.length === perId.size, `executions ${oursRows.length} != distinct completions ${perId.size}`);
+	return lines.join(' | ');
+}
+
+/**
+ * Case 45: one callback at a time, `count` each, to n8n's Webhook node, the v3 trigger without a credential
+ * (parse, duplicate check, redaction) and the v3 trigger with its credential (+ credential read and secret
+ * check): acknowledgement times when nothing queues, i.e. what n8n does per call and what the trigger adds.
+ * Every call must start one execution; a repeated one (the last, sent again) must start none.
+ */
+export async function sequentialAcks(ctx: E2eContext, count = 30): Promise<string> {
+	const targets: Array<[string, string, string]> = [
+		["n8n's Webhook node", webhookNodeUrl(ctx), COMPLETIONS_WEBHOOK.id],
+		['trigger v3, no credential', callbackUrl(ctx, 'unused', COMPLETIONS_V3_PLAIN).replace(/\?.*$/, ''), COMPLETIONS_V3_PLAIN.id],
+		['trigger v3, credential + secret', v3Url(ctx), COMPLETIONS_V3.id],
+	];
+	const lines: string[] = [];
+	for (const [label, url, workflowId] of targets) {
+		const before = (await ctx.db.executions(workflowId)).length;
+		const ms: number[] = [];
+		let last: unknown;
+		for (let i = 0; i < count; i++) {
+			last = imageCompletion(i, 'seq');
+			const t = performance.now();
+			const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(last) });
+			await res.text();
+			assert(res.status === 200, `${label}: answered ${res.status}`);
+			ms.push(performance.now() - t);
+		}
+		const again = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(last) });
+		const againBody = await again.text();
+		const rows = await settled(ctx, workflowId, before, count, 2_000);
+		const expected = workflowId === COMPLETIONS_WEBHOOK.id ? count + 1 : count;
+		assert(rows.length === expected, `${label}: ${rows.length} executions for ${count} calls and one repeat`);
+		if (workflowId !== COMPLETIONS_WEBHOOK.id) assert(/"duplicate":true/.test(againBody), `${label}: the repeat answered ${againBody}`);
+		lines.push(`${label}: ack ms p50 ${percentile(ms, 50).toFixed(0)} p95 ${percentile(ms, 95).toFixed(0)} max ${percentile(ms, 100).toFixed(0)}`);
+	}
+	return lines.join(' | ');
+}

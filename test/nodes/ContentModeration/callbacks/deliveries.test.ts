@@ -1,0 +1,105 @@
+/** The process-wide memory of started completions, on a fake clock. */
+import {
+	deliveryKey,
+	DeliveryRegistry,
+	MAX_REMEMBERED,
+	REMEMBER_MS,
+} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/callbacks/deliveries';
+import { FakeClock } from '../../../helpers/fakeClock';
+
+function registry(limits = { rememberMs: 60_000, maxRemembered: 100 }) {
+	const clock = new FakeClock();
+	return { clock, deliveries: new DeliveryRegistry(clock, limits) };
+}
+
+function startedOnce(deliveries: DeliveryRegistry, key: string): void {
+	const claim = deliveries.claim(key);
+	if (claim.kind !== 'held') throw new Error(`expected to hold ${key}, got ${claim.kind}`);
+	claim.commit();
+}
+
+test('a committed key is a duplicate; a released one is free again', () => {
+	const { deliveries } = registry();
+	startedOnce(deliveries, 'a');
+	expect(deliveries.claim('a')).toEqual({ kind: 'duplicate' });
+
+	const refused = deliveries.claim('b');
+	expect(refused.kind).toBe('held');
+	if (refused.kind === 'held') refused.release();
+	expect(deliveries.claim('b').kind).toBe('held');
+});
+
+test('a second claim while the first is handled waits for its outcome', async () => {
+	const { deliveries } = registry();
+	const first = deliveries.claim('k');
+	expect(deliveries.claim('k').kind).toBe('inFlight');
+
+	const waiting = deliveries.claimWhenFree('k');
+	if (first.kind === 'held') first.commit();
+	await expect(waiting).resolves.toEqual({ kind: 'duplicate' });
+
+	// The first fails instead: the waiting delivery takes over.
+	const failing = deliveries.claim('j');
+	const takeover = deliveries.claimWhenFree('j');
+	if (failing.kind === 'held') failing.release();
+	expect((await takeover).kind).toBe('held');
+	expect(deliveries.inFlight).toBe(1);
+});
+
+test('commit and release after each other count once', () => {
+	const { deliveries } = registry();
+	const claim = deliveries.claim('x');
+	if (claim.kind !== 'held') throw new Error('not held');
+	claim.commit();
+	claim.release();
+	expect(deliveries.claim('x')).toEqual({ kind: 'duplicate' });
+	expect(deliveries.inFlight).toBe(0);
+});
+
+test('a completion is forgotten after the TTL, counted from its start', async () => {
+	const { clock, deliveries } = registry({ rememberMs: 60_000, maxRemembered: 100 });
+	startedOnce(deliveries, 'a');
+	await clock.advance(59_999);
+	expect(deliveries.claim('a').kind).toBe('duplicate');
+	await clock.advance(1);
+	expect(deliveries.claim('a').kind).toBe('held');
+});
+
+test('memory stays bounded under a long stream of distinct ids, oldest forgotten first', async () => {
+	const { clock, deliveries } = registry({ rememberMs: 60_000, maxRemembered: 100 });
+	for (let i = 0; i < 10_000; i++) {
+		startedOnce(deliveries, `id-${i}`);
+		if (i % 7 === 0) await clock.advance(1);
+		expect(deliveries.size).toBeLessThanOrEqual(100);
+	}
+	expect(deliveries.size).toBe(100);
+	expect(deliveries.claim('id-9999').kind).toBe('duplicate');
+	expect(deliveries.claim('id-9899').kind).toBe('held');
+	// Quiet time: expired entries go on the next use, no timer needed.
+	await clock.advance(60_000);
+	deliveries.claim('late');
+	expect(deliveries.size).toBe(0);
+});
+
+test('the process registry keeps a day and at most MAX_REMEMBERED hashes, about 100 bytes each', () => {
+	expect(REMEMBER_MS).toBe(24 * 60 * 60_000);
+	const deliveries = new DeliveryRegistry({ now: () => 0 });
+	global.gc?.();
+	const before = process.memoryUsage().heapUsed;
+	for (let i = 0; i < MAX_REMEMBERED + 5_000; i++) startedOnce(deliveries, deliveryKey(['wf', 'node', 'moderation.completed', `id-${i}`]));
+	expect(deliveries.size).toBe(MAX_REMEMBERED);
+	global.gc?.();
+	const perEntry = (process.memoryUsage().heapUsed - before) / MAX_REMEMBERED;
+	if (process.env.SHOW_BYTES) process.stdout.write(`bytes per remembered completion: ${perEntry.toFixed(0)}\n`);
+	// Without --expose-gc garbage is counted too, so only a loose ceiling.
+	expect(perEntry).toBeLessThan(1_000);
+});
+
+test('the key is a hash: no id, event or decision in it', () => {
+	const key = deliveryKey(['wf1', 'node', 'queue.review.completed', 'item-42', 'accepted', 'true']);
+	expect(key).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+	expect(key).not.toContain('item-42');
+	expect(deliveryKey(['wf1', 'node', 'queue.review.completed', 'item-42', 'rejected', 'false'])).not.toBe(key);
+	// Parts cannot run into each other.
+	expect(deliveryKey(['a', 'bc'])).not.toBe(deliveryKey(['ab', 'c']));
+});
