@@ -187,8 +187,12 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 		const db = N8nDb.forUserFolder(n8n.userFolder);
 		running.db = db;
 		const inspector = PROFILE ? await Inspector.fromLog(n8n.logFile) : undefined;
-		const ids = await createModerations(mock, CALLBACKS);
-		const bodies = (variant: Variant, count: number) => ids.slice(0, count).map((id, i) => callbackBody(variant, id, i));
+		// Fresh moderations for every run: the trigger acknowledges a repeated delivery (same event and id)
+		// without starting anything.
+		const bodies = async (variant: Variant, count: number) =>
+			(variant === 'text' ? Array.from({ length: count }, () => '') : await createModerations(mock, count)).map((id, i) =>
+				callbackBody(variant, id, i),
+			);
 		const maxId = async () => Number((await db.all<{ id: number | null }>('SELECT MAX(id) AS id FROM execution_entity'))[0]?.id ?? 0);
 
 		/** Waits until `expected` executions of `w` after `after` have finished; gives up after 60 s without progress. */
@@ -214,6 +218,7 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 		};
 
 		const measure = async (w: BenchWorkflow, pair: number, count: number, warm = false): Promise<CostRun | undefined> => {
+			const callbacks = await bodies(w.variant, count);
 			await settle(pid);
 			const after = await maxId();
 			traffic.reset();
@@ -226,7 +231,7 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 					void inspector.heapUsed().then((used) => (heapPeak = Math.max(heapPeak, used)), () => undefined);
 				}, 500);
 			}
-			const burst = await sendBurst(n8n.url, `webhook/${w.path}`, bodies(w.variant, count), CONNECTIONS);
+			const burst = await sendBurst(n8n.url, `webhook/${w.path}`, callbacks, CONNECTIONS);
 			const ex = await finished(w, after, burst.acknowledged);
 			const usage = monitor.stop();
 			clearInterval(heapTimer);

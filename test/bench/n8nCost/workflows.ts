@@ -128,8 +128,8 @@ export function benchWorkflows(variant: Variant, serviceUrl: string, token: stri
 			path: `${triggerHook}/callback${q}`,
 			json: workflow(wfId(variant, 'A'), `n8n cost: ${variant} A`, [
 				// The GET is the action node's: the trigger passes the callback on as it came.
-				node('Trigger', TRIGGER_TYPE, 2, { fetchFullResult: false, options: {} }, 0, { webhookId: triggerHook, credentials }),
-				node('Get Result', ACTION_TYPE, 2, { resource: 'image', operation: 'get', imageId: '={{ $json.id }}' }, 220, {
+				node('Trigger', TRIGGER_TYPE, 3, { fetchFullResult: false, options: {} }, 0, { webhookId: triggerHook, credentials }),
+				node('Get Result', ACTION_TYPE, 3, { resource: 'image', operation: 'get', imageId: '={{ $json.id }}' }, 220, {
 					credentials,
 				}),
 			]),
@@ -151,7 +151,7 @@ export function benchWorkflows(variant: Variant, serviceUrl: string, token: stri
 			path: `${c}${q}`,
 			json: workflow(wfId(variant, 'C'), `n8n cost: ${variant} C`, [
 				webhookNode(c),
-				node('Receive', ACTION_TYPE, 2, { resource: 'callback', operation: 'receive' }, 220, { credentials }),
+				node('Receive', ACTION_TYPE, 3, { resource: 'callback', operation: 'receive' }, 220, { credentials }),
 			]),
 		},
 	];
