@@ -1,13 +1,13 @@
 /**
  * n8n-cost: what a callback workflow built with this package costs n8n, against n8n's own Webhook and
  * HTTP Request doing the same job, in one real n8n (regular mode, SQLite) with the package installed from
- * its packed tarball, against the mock at 50 ms and no rate limit. Each run sends the same burst of
+ * its packed tarball, against the mock at 50 ms and no rate limit (workflows A-D: n8nCost/workflows.ts). Each run sends the same burst of
  * callbacks at once to one published workflow; workflows alternate (A B C, then C B A, ...) so that the
  * machine's drift falls on all of them alike. Per run: acknowledgements/s (at the sender), executions/s
  * (n8n's records: first start to last stop), CPU seconds and peak RSS of n8n's process tree (/proc).
  *
  * Env: BENCH_N8N_CALLBACKS (500), BENCH_N8N_CONNECTIONS (100), BENCH_N8N_PAIRS (3),
- * BENCH_N8N_VARIANTS (image,envelope,text), BENCH_N8N_WORKFLOWS (A,B,C), BENCH_N8N_LATENCY (50 ms),
+ * BENCH_N8N_VARIANTS (image,envelope,text), BENCH_N8N_WORKFLOWS (A,B,C,D), BENCH_N8N_LATENCY (50 ms),
  * BENCH_N8N_ENV (NAME=value,... for n8n, e.g. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true),
  * BENCH_N8N_PROFILE=1 (a CPU profile of n8n per run through its inspector, saved under bench-results/,
  * summarised by package and function; heap in use sampled), BENCH_N8N_KEEP=1 (keep n8n's user folder).
@@ -44,7 +44,7 @@ const WANTED_KEYS = list<WorkflowKey>(process.env.BENCH_N8N_WORKFLOWS, WORKFLOW_
 const N8N_ENV = parseEnvList(process.env.BENCH_N8N_ENV);
 const PROFILE = process.env.BENCH_N8N_PROFILE === '1';
 const OUT_DIR = join(ROOT, 'bench-results');
-const COLORS: Record<WorkflowKey, string> = { A: '#d62728', B: '#1f77b4', C: '#2ca02c' };
+const COLORS: Record<WorkflowKey, string> = { A: '#d62728', B: '#1f77b4', C: '#2ca02c', D: '#9467bd' };
 
 export interface CostRun extends RunFigures {
 	variant: Variant;
@@ -301,7 +301,7 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 			]),
 		);
 		const ratios: Record<string, ReturnType<typeof pairRatios>> = {};
-		for (const k of ['A', 'C'] as const) {
+		for (const k of ['A', 'C', 'D'] as const) {
 			if (of(k).length === 0) continue;
 			ratios[`${k}/B`] = pairRatios(of(k), of('B'));
 			const line = costLine(ratios[`${k}/B`], k, 'B');
