@@ -1,6 +1,6 @@
 /** The n8n-cost benchmark's pure helpers: /proc parsing, n8n's timestamps, pair ratios, profile summary, --only. */
 import { onlyParts } from '../only';
-import { packageOf, summarise, type CpuProfile } from './profile';
+import { packageOf, summarise, timeUnder, type CpuProfile } from './profile';
 import { parseRssBytes, parseStat } from './proc';
 import { costLine, executionsPerSecond, pairRatios, parseDbTime, parseEnvList } from './stats';
 
@@ -81,6 +81,8 @@ describe('n8n-cost helpers', () => {
 			{ name: '@n8n/typeorm', ms: 1, share: 0.25 },
 			{ name: 'n8n-nodes-content-moderation', ms: 1, share: 0.25 },
 		]);
+		expect(timeUnder(profile, 'getId')).toBe(3);
+		expect(timeUnder(profile, 'getId', 'typeorm')).toBe(0);
 	});
 
 	it('reads --only from the command line before BENCH_ONLY', () => {

@@ -118,9 +118,37 @@ export function formatSummary(title: string, s: ProfileSummary, rows = 12): stri
 	];
 }
 
+/** Sampled ms with a frame named `functionName` (from a script whose URL contains `urlPart`) on the stack. */
+export function timeUnder(profile: CpuProfile, functionName: string, urlPart = ''): number {
+	const parent = new Map<number, number>();
+	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+	const under = new Map<number, boolean>();
+	const isUnder = (id: number): boolean => {
+		let known = under.get(id);
+		if (known === undefined) {
+			const { callFrame } = byId.get(id)!;
+			const up = parent.get(id);
+			known =
+				(callFrame.functionName === functionName && callFrame.url.includes(urlPart)) || (up !== undefined && isUnder(up));
+			under.set(id, known);
+		}
+		return known;
+	};
+	let ms = 0;
+	profile.samples.forEach((id, i) => {
+		if (isUnder(id)) ms += (profile.timeDeltas[i] ?? 0) / 1000;
+	});
+	return Number(ms.toFixed(1));
+}
+
 if (require.main === module) {
-	for (const file of process.argv.slice(2)) {
-		const summary = summarise(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
-		console.log(formatSummary(file, summary, 20).join('\n'));
+	const args = process.argv.slice(2);
+	const at = args.indexOf('--under');
+	const [fn, urlPart] = at >= 0 ? args.splice(at, 2)[1].split(':') : [];
+	for (const file of args) {
+		const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+		if (fn) console.log(`${file}: ${timeUnder(profile, fn, urlPart)} ms under ${fn}${urlPart ? ` (${urlPart})` : ''}`);
+		else console.log(formatSummary(file, summarise(profile), 20).join('\n'));
 	}
 }
