@@ -1,13 +1,13 @@
 /**
  * n8n-cost: what a callback workflow built with this package costs n8n, against n8n's own Webhook and
  * HTTP Request doing the same job, in one real n8n (regular mode, SQLite) with the package installed from
- * its packed tarball, against the mock at 50 ms and no rate limit. Each run sends the same burst of
+ * its packed tarball, against the mock at 50 ms and no rate limit (workflows A-D: n8nCost/workflows.ts). Each run sends the same burst of
  * callbacks at once to one published workflow; workflows alternate (A B C, then C B A, ...) so that the
  * machine's drift falls on all of them alike. Per run: acknowledgements/s (at the sender), executions/s
  * (n8n's records: first start to last stop), CPU seconds and peak RSS of n8n's process tree (/proc).
  *
  * Env: BENCH_N8N_CALLBACKS (500), BENCH_N8N_CONNECTIONS (100), BENCH_N8N_PAIRS (3),
- * BENCH_N8N_VARIANTS (image,envelope,text), BENCH_N8N_WORKFLOWS (A,B,C), BENCH_N8N_LATENCY (50 ms),
+ * BENCH_N8N_VARIANTS (image,envelope,text), BENCH_N8N_WORKFLOWS (A,B,C,D), BENCH_N8N_LATENCY (50 ms),
  * BENCH_N8N_ENV (NAME=value,... for n8n, e.g. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true),
  * BENCH_N8N_PROFILE=1 (a CPU profile of n8n per run through its inspector, saved under bench-results/,
  * summarised by package and function; heap in use sampled), BENCH_N8N_KEEP=1 (keep n8n's user folder).
@@ -44,7 +44,7 @@ const WANTED_KEYS = list<WorkflowKey>(process.env.BENCH_N8N_WORKFLOWS, WORKFLOW_
 const N8N_ENV = parseEnvList(process.env.BENCH_N8N_ENV);
 const PROFILE = process.env.BENCH_N8N_PROFILE === '1';
 const OUT_DIR = join(ROOT, 'bench-results');
-const COLORS: Record<WorkflowKey, string> = { A: '#d62728', B: '#1f77b4', C: '#2ca02c' };
+const COLORS: Record<WorkflowKey, string> = { A: '#d62728', B: '#1f77b4', C: '#2ca02c', D: '#9467bd' };
 
 export interface CostRun extends RunFigures {
 	variant: Variant;
@@ -147,7 +147,8 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 		const mock = await startMockService({ latencyMs: LATENCY_MS, processMs: 10, record: false, onExchange: traffic.observe });
 		running.mock = mock;
 		await ensureN8n(log);
-		const env: Record<string, string> = { N8N_LOG_LEVEL: 'warn', ...N8N_ENV };
+		// info: the line n8n prints once started is an info line.
+		const env: Record<string, string> = { ...N8N_ENV };
 		if (PROFILE) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --inspect=127.0.0.1:0`.trim();
 		const n8n = await createN8n({ env, log });
 		running.stack = { n8n, stop: () => n8n.stop() } as Stack;
@@ -186,8 +187,12 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 		const db = N8nDb.forUserFolder(n8n.userFolder);
 		running.db = db;
 		const inspector = PROFILE ? await Inspector.fromLog(n8n.logFile) : undefined;
-		const ids = await createModerations(mock, CALLBACKS);
-		const bodies = (variant: Variant, count: number) => ids.slice(0, count).map((id, i) => callbackBody(variant, id, i));
+		// Fresh moderations for every run: the trigger acknowledges a repeated delivery (same event and id)
+		// without starting anything.
+		const bodies = async (variant: Variant, count: number) =>
+			(variant === 'text' ? Array.from({ length: count }, () => '') : await createModerations(mock, count)).map((id, i) =>
+				callbackBody(variant, id, i),
+			);
 		const maxId = async () => Number((await db.all<{ id: number | null }>('SELECT MAX(id) AS id FROM execution_entity'))[0]?.id ?? 0);
 
 		/** Waits until `expected` executions of `w` after `after` have finished; gives up after 60 s without progress. */
@@ -213,6 +218,7 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 		};
 
 		const measure = async (w: BenchWorkflow, pair: number, count: number, warm = false): Promise<CostRun | undefined> => {
+			const callbacks = await bodies(w.variant, count);
 			await settle(pid);
 			const after = await maxId();
 			traffic.reset();
@@ -225,7 +231,7 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 					void inspector.heapUsed().then((used) => (heapPeak = Math.max(heapPeak, used)), () => undefined);
 				}, 500);
 			}
-			const burst = await sendBurst(n8n.url, `webhook/${w.path}`, bodies(w.variant, count), CONNECTIONS);
+			const burst = await sendBurst(n8n.url, `webhook/${w.path}`, callbacks, CONNECTIONS);
 			const ex = await finished(w, after, burst.acknowledged);
 			const usage = monitor.stop();
 			clearInterval(heapTimer);
@@ -295,7 +301,7 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 			]),
 		);
 		const ratios: Record<string, ReturnType<typeof pairRatios>> = {};
-		for (const k of ['A', 'C'] as const) {
+		for (const k of ['A', 'C', 'D'] as const) {
 			if (of(k).length === 0) continue;
 			ratios[`${k}/B`] = pairRatios(of(k), of('B'));
 			const line = costLine(ratios[`${k}/B`], k, 'B');

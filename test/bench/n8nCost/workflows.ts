@@ -3,32 +3,36 @@
  *   A  Content Moderation Trigger -> Content Moderation (Image > Get of the callback's id)
  *   B  n8n's Webhook -> HTTP Request (GET /image/{id} with the bearer header)
  *   C  n8n's Webhook -> Content Moderation (Callback > Receive: checks the secret, unwraps, completes with GET)
+ *   D  Content Moderation Trigger alone, Fetch Full Result on (the GET in the webhook call, no expression)
  * and, for texts, a Webhook -> Text > Moderate workflow (TA) against a Webhook -> HTTP Request POST /text twin (TB).
  */
 import { ACTION_TYPE, TRIGGER_TYPE } from '../../../dev/n8n/package';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../../dev/n8n/stack';
 
 export type Variant = 'image' | 'envelope' | 'text';
-export type WorkflowKey = 'A' | 'B' | 'C';
+export type WorkflowKey = 'A' | 'B' | 'C' | 'D';
 
 export const VARIANTS: Variant[] = ['image', 'envelope', 'text'];
-export const WORKFLOW_KEYS: WorkflowKey[] = ['A', 'B', 'C'];
+export const WORKFLOW_KEYS: WorkflowKey[] = ['A', 'B', 'C', 'D'];
 
 export const LABELS: Record<Variant, Record<WorkflowKey, string>> = {
 	image: {
 		A: 'A: Content Moderation Trigger -> Image > Get',
 		B: "B: n8n's Webhook -> HTTP Request GET /image/{id}",
 		C: "C: n8n's Webhook -> Callback > Receive",
+		D: 'D: Content Moderation Trigger alone (Fetch Full Result)',
 	},
 	envelope: {
 		A: 'A: Content Moderation Trigger -> Image > Get ({event, data})',
 		B: "B: n8n's Webhook -> HTTP Request GET /image/{data.id}",
 		C: "C: n8n's Webhook -> Callback > Receive ({event, data})",
+		D: 'D: Content Moderation Trigger alone (Fetch Full Result, {event, data})',
 	},
 	text: {
 		A: "A: n8n's Webhook -> Text > Moderate",
 		B: "B: n8n's Webhook -> HTTP Request POST /text",
-		C: "C: (none for texts)",
+		C: '(none for texts)',
+		D: '(none for texts)',
 	},
 };
 
@@ -120,6 +124,7 @@ export function benchWorkflows(variant: Variant, serviceUrl: string, token: stri
 	const triggerHook = `cost-${variant}-a-hook`;
 	const b = `cost-${variant}-b`;
 	const c = `cost-${variant}-c`;
+	const triggerAlone = `cost-${variant}-d-hook`;
 	return [
 		{
 			variant,
@@ -128,8 +133,8 @@ export function benchWorkflows(variant: Variant, serviceUrl: string, token: stri
 			path: `${triggerHook}/callback${q}`,
 			json: workflow(wfId(variant, 'A'), `n8n cost: ${variant} A`, [
 				// The GET is the action node's: the trigger passes the callback on as it came.
-				node('Trigger', TRIGGER_TYPE, 2, { fetchFullResult: false, options: {} }, 0, { webhookId: triggerHook, credentials }),
-				node('Get Result', ACTION_TYPE, 2, { resource: 'image', operation: 'get', imageId: '={{ $json.id }}' }, 220, {
+				node('Trigger', TRIGGER_TYPE, 3, { fetchFullResult: false, options: {} }, 0, { webhookId: triggerHook, credentials }),
+				node('Get Result', ACTION_TYPE, 3, { resource: 'image', operation: 'get', imageId: '={{ $json.id }}' }, 220, {
 					credentials,
 				}),
 			]),
@@ -151,7 +156,16 @@ export function benchWorkflows(variant: Variant, serviceUrl: string, token: stri
 			path: `${c}${q}`,
 			json: workflow(wfId(variant, 'C'), `n8n cost: ${variant} C`, [
 				webhookNode(c),
-				node('Receive', ACTION_TYPE, 2, { resource: 'callback', operation: 'receive' }, 220, { credentials }),
+				node('Receive', ACTION_TYPE, 3, { resource: 'callback', operation: 'receive' }, 220, { credentials }),
+			]),
+		},
+		{
+			variant,
+			key: 'D',
+			id: wfId(variant, 'D'),
+			path: `${triggerAlone}/callback${q}`,
+			json: workflow(wfId(variant, 'D'), `n8n cost: ${variant} D`, [
+				node('Trigger', TRIGGER_TYPE, 3, { fetchFullResult: true, options: {} }, 0, { webhookId: triggerAlone, credentials }),
 			]),
 		},
 	];
