@@ -1,10 +1,13 @@
-/** One node run alone on a fresh service limiter (the limiter's tests), on a fake clock. */
+/** One node run alone on a fresh service limiter (the limiter's tests), on a fake clock, and its moves. */
+import type { SendOutcome } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/outcome';
 import {
 	ServiceLimiter,
 	type LimiterClock,
 	type Permit,
-	type RunSettings,
+	type ShareSettings,
 } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
+import { DEFAULT_RETRY_SETTINGS } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
+import type { FakeClock } from './fakeClock';
 
 export interface OneRun {
 	service: ServiceLimiter;
@@ -13,11 +16,15 @@ export interface OneRun {
 	acquire(): Promise<Permit>;
 }
 
-export const adaptive = (cap = 1000): RunSettings => ({ adaptive: true, cap });
+export const adaptive = (cap = 1000): ShareSettings => ({ adaptive: true, cap });
 
-export function oneRun(settings: RunSettings, clock: LimiterClock, signal?: AbortSignal): OneRun {
-	const service = new ServiceLimiter(clock);
-	const run = service.openRun(settings, signal);
+/** A service limiter as the process's registry makes one. */
+export const newServiceLimiter = (clock: LimiterClock): ServiceLimiter =>
+	new ServiceLimiter(clock, { maxPauseMs: DEFAULT_RETRY_SETTINGS.maxDelayMs });
+
+export function oneRun(settings: ShareSettings, clock: LimiterClock, signal?: AbortSignal): OneRun {
+	const service = newServiceLimiter(clock);
+	const share = service.openShare(settings, signal);
 	return {
 		service,
 		/** What this run may have in flight: the shared limit within its cap. */
@@ -25,6 +32,31 @@ export function oneRun(settings: RunSettings, clock: LimiterClock, signal?: Abor
 			return settings.adaptive ? Math.min(service.limit, settings.cap) : settings.cap;
 		},
 		snapshot: () => service.snapshot(),
-		acquire: () => run.acquire(),
+		acquire: () => share.acquire(),
 	};
+}
+
+export const ok = (latencyMs = 200): SendOutcome => ({ kind: 'success', latencyMs });
+
+/** Takes every permit available now (without waiting). */
+export async function takeAll(limiter: OneRun): Promise<Permit[]> {
+	const permits: Permit[] = [];
+	while (limiter.snapshot().inFlight < limiter.limit) permits.push(await limiter.acquire());
+	return permits;
+}
+
+/** One round trip with the limit in full use: every permit answered with `outcome` after `ms`. */
+export async function roundTrip(limiter: OneRun, clock: FakeClock, outcome = ok(), ms = 200): Promise<number> {
+	const permits = await takeAll(limiter);
+	await clock.advance(ms);
+	for (const p of permits) p.release(outcome);
+	return permits.length;
+}
+
+/** Leaves slow start with one timeout: the limit is then INITIAL_LIMIT / 2. */
+export async function leaveSlowStart(limiter: OneRun, clock: FakeClock): Promise<void> {
+	const p = await limiter.acquire();
+	await clock.advance(1);
+	p.release({ kind: 'overloaded' });
+	await clock.advance(1);
 }

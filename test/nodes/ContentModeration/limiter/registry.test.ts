@@ -2,7 +2,7 @@
  * One limiter per service per process: found by base URL and a hash of the token, shared by every run,
  * remembered across runs, dropped after FORGET_AFTER_MS without traffic. Fake clock.
  */
-import { INITIAL_LIMIT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/aimd';
+import { INITIAL_LIMIT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/adaptiveLimit';
 import {
 	FORGET_AFTER_MS,
 	LimiterRegistry,
@@ -31,7 +31,7 @@ describe('serviceKey', () => {
 
 describe('LimiterRegistry', () => {
 	it('gives every run of one service the same limiter, and another service its own', () => {
-		const registry = new LimiterRegistry(new FakeClock());
+		const registry = new LimiterRegistry(new FakeClock(), { maxPauseMs: 30_000 });
 		const a = registry.limiterFor(serviceKey(URL, TOKEN));
 		expect(registry.limiterFor(serviceKey(URL, TOKEN))).toBe(a);
 		expect(registry.limiterFor(serviceKey(URL, 'other'))).not.toBe(a);
@@ -40,8 +40,8 @@ describe('LimiterRegistry', () => {
 
 	it('a run that starts after another learned the level starts there, not at INITIAL_LIMIT', async () => {
 		const clock = new FakeClock();
-		const registry = new LimiterRegistry(clock);
-		const first = registry.limiterFor(serviceKey(URL, TOKEN)).openRun({ adaptive: true, cap: 1000 });
+		const registry = new LimiterRegistry(clock, { maxPauseMs: 30_000 });
+		const first = registry.limiterFor(serviceKey(URL, TOKEN)).openShare({ adaptive: true, cap: 1000 });
 		// Two healthy round trips in slow start: 20 -> 60 -> 180.
 		for (let round = 0; round < 2; round++) {
 			const limit = registry.limiterFor(serviceKey(URL, TOKEN)).limit;
@@ -56,7 +56,7 @@ describe('LimiterRegistry', () => {
 		const second = registry.limiterFor(serviceKey(URL, TOKEN));
 		expect(second.limit).toBe(learned);
 		// Its first round goes out at the learned level at once.
-		const run = second.openRun({ adaptive: true, cap: 1000 });
+		const run = second.openShare({ adaptive: true, cap: 1000 });
 		const permits = await Promise.all(Array.from({ length: learned }, () => run.acquire()));
 		expect(second.snapshot().inFlight).toBe(learned);
 		for (const p of permits) p.release(ok);
@@ -64,10 +64,10 @@ describe('LimiterRegistry', () => {
 
 	it(`drops a service idle for FORGET_AFTER_MS (${FORGET_AFTER_MS / 60_000} min), never one with sends in flight`, async () => {
 		const clock = new FakeClock();
-		const registry = new LimiterRegistry(clock);
+		const registry = new LimiterRegistry(clock, { maxPauseMs: 30_000 });
 		const busyKey = serviceKey('https://busy.example.com', TOKEN);
 		const idle = registry.limiterFor(serviceKey(URL, TOKEN));
-		const permit = await registry.limiterFor(busyKey).openRun({ adaptive: true, cap: 10 }).acquire();
+		const permit = await registry.limiterFor(busyKey).openShare({ adaptive: true, cap: 10 }).acquire();
 		await clock.advance(FORGET_AFTER_MS - 1);
 		registry.limiterFor(busyKey);
 		expect(registry.size).toBe(2);

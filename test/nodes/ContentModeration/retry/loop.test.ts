@@ -1,7 +1,6 @@
 import { RETRY_AFTER_JITTER_MS, type TryOutcome } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
 import { retryNote, withRetries } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/loop';
-import { network, NOW, settings, status } from './outcomes';
-
+import { failure, network, NOW, settings, status } from './outcomes';
 
 describe('withRetries', () => {
 	type Res = { statusCode: number; retryAfter?: string };
@@ -14,7 +13,7 @@ describe('withRetries', () => {
 		return {
 			sleeps,
 			sends: () => sends,
-			run: {
+			attempts: {
 				send: async () => {
 					const step = steps[Math.min(sends++, steps.length - 1)];
 					if (step instanceof Error) throw step;
@@ -32,7 +31,7 @@ describe('withRetries', () => {
 
 	it('retries a POST through 503+Retry-After and 429, then succeeds', async () => {
 		const s = script([{ statusCode: 503, retryAfter: '1' }, { statusCode: 429 }, { statusCode: 200 }]);
-		const out = await withRetries('POST', settings, s.run);
+		const out = await withRetries('POST', settings, s.attempts);
 		expect(out).toEqual({ kind: 'success', result: { statusCode: 200 }, retries: 2 });
 		// Retry-After 1 s plus jitter, held at maxDelayMs (1 s here); then backoff for the bare 429.
 		expect(s.sleeps).toEqual([1000, 100]);
@@ -42,7 +41,7 @@ describe('withRetries', () => {
 	it('sends a POST only once on a 500 or a 502', async () => {
 		for (const code of [500, 502]) {
 			const s = script([{ statusCode: code }, { statusCode: 200 }]);
-			const out = await withRetries('POST', settings, s.run);
+			const out = await withRetries('POST', settings, s.attempts);
 			expect(out).toMatchObject({ kind: 'status', retries: 0, stoppedBecause: 'not-retryable' });
 			expect(s.sends()).toBe(1);
 			expect(s.sleeps).toEqual([]);
@@ -51,12 +50,12 @@ describe('withRetries', () => {
 
 	it('sends a POST only once on a connection reset, but retries a refused connection', async () => {
 		const reset = script([Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), { statusCode: 200 }]);
-		const failed = await withRetries('POST', settings, reset.run);
+		const failed = await withRetries('POST', settings, reset.attempts);
 		expect(failed).toMatchObject({ kind: 'network', retries: 0, stoppedBecause: 'not-retryable' });
 		expect(reset.sends()).toBe(1);
 
 		const refused = script([Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }), { statusCode: 201 }]);
-		expect(await withRetries('POST', settings, refused.run)).toMatchObject({ kind: 'success', retries: 1 });
+		expect(await withRetries('POST', settings, refused.attempts)).toMatchObject({ kind: 'success', retries: 1 });
 		expect(refused.sends()).toBe(2);
 	});
 
@@ -66,13 +65,13 @@ describe('withRetries', () => {
 			Object.assign(new Error('reset'), { code: 'ECONNRESET' }),
 			{ statusCode: 200 },
 		]);
-		expect(await withRetries('GET', settings, s.run)).toMatchObject({ kind: 'success', retries: 2 });
+		expect(await withRetries('GET', settings, s.attempts)).toMatchObject({ kind: 'success', retries: 2 });
 		expect(s.sleeps).toEqual([50, 100]);
 	});
 
 	it('gives up after maxRetries + 1 tries and returns the last failure', async () => {
 		const s = script([{ statusCode: 429, retryAfter: '1' }]);
-		const out = await withRetries('POST', { ...settings, maxDelayMs: 5000 }, s.run);
+		const out = await withRetries('POST', { ...settings, maxDelayMs: 5000 }, s.attempts);
 		expect(out).toMatchObject({ kind: 'status', retries: 3, stoppedBecause: 'exhausted', result: { statusCode: 429 } });
 		expect(s.sends()).toBe(4);
 		expect(s.sleeps).toEqual([1, 2, 3].map(() => 1000 + RETRY_AFTER_JITTER_MS / 2));
@@ -81,34 +80,54 @@ describe('withRetries', () => {
 	it('returns the network error after the last try', async () => {
 		const err = Object.assign(new Error('refused'), { code: 'ECONNREFUSED' });
 		const s = script([err]);
-		const out = await withRetries('GET', { ...settings, maxRetries: 1 }, s.run);
-		expect(out).toEqual({ kind: 'network', error: err, retries: 1, stoppedBecause: 'exhausted' });
+		const out = await withRetries('GET', { ...settings, maxRetries: 1 }, s.attempts);
+		expect(out).toEqual({
+			kind: 'network',
+			error: err,
+			retries: 1,
+			stoppedBecause: 'exhausted',
+			method: 'GET',
+			lastTry: { kind: 'network', code: 'ECONNREFUSED' },
+		});
 		expect(s.sends()).toBe(2);
 	});
 
+	it('returns the last try as the policy judged it, and the wait a too-long Retry-After asked for', async () => {
+		const s = script([{ statusCode: 503, retryAfter: '0' }, { statusCode: 429, retryAfter: '120' }]);
+		expect(await withRetries('POST', settings, s.attempts)).toEqual({
+			kind: 'status',
+			result: { statusCode: 429, retryAfter: '120' },
+			retries: 1,
+			stoppedBecause: 'retry-after-too-long',
+			method: 'POST',
+			lastTry: status(429, '120'),
+			retryAfterMs: 120_000,
+			maxDelayMs: settings.maxDelayMs,
+		});
+	});
 });
 
 describe('retryNote', () => {
 	it('says how often it tried when it gave up', () => {
-		expect(retryNote('POST', status(429), 3, 'exhausted')).toBe(
+		expect(retryNote(failure('POST', status(429), 3, 'exhausted'))).toBe(
 			'Gave up after 4 tries; raise Max Retries or lower Max Concurrency (or Fixed Concurrency).',
 		);
 	});
 
 	it('explains a Retry-After longer than the cap', () => {
-		expect(retryNote('POST', status(503, '120'), 0, 'retry-after-too-long', 120_000, 30_000)).toBe(
+		expect(retryNote(failure('POST', status(503, '120'), 0, 'retry-after-too-long', { retryAfterMs: 120_000, maxDelayMs: 30_000 }))).toBe(
 			'The service asked to wait 120 s before trying again, longer than the 30 s this node waits at most; stopped after 1 try.',
 		);
 	});
 
 	it('explains why a POST was not sent again after a failure a read would retry', () => {
-		expect(retryNote('POST', status(500), 0, 'not-retryable')).toMatch(/^Not sent again: a POST is retried only/);
-		expect(retryNote('POST', network('ECONNRESET'), 0, 'not-retryable')).toMatch(/^Not sent again/);
+		expect(retryNote(failure('POST', status(500), 0, 'not-retryable'))).toMatch(/^Not sent again: a POST is retried only/);
+		expect(retryNote(failure('POST', network('ECONNRESET'), 0, 'not-retryable'))).toMatch(/^Not sent again/);
 	});
 
 	it('says nothing for failures no method would retry', () => {
-		expect(retryNote('POST', status(400), 0, 'not-retryable')).toBeUndefined();
-		expect(retryNote('GET', status(404), 0, 'not-retryable')).toBeUndefined();
-		expect(retryNote('GET', status(404), 1, 'not-retryable')).toBe('Stopped after 2 tries.');
+		expect(retryNote(failure('POST', status(400), 0, 'not-retryable'))).toBeUndefined();
+		expect(retryNote(failure('GET', status(404), 0, 'not-retryable'))).toBeUndefined();
+		expect(retryNote(failure('GET', status(404), 1, 'not-retryable'))).toBe('Stopped after 2 tries.');
 	});
 });

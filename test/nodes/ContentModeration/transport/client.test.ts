@@ -6,7 +6,11 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-import type { INodeParameters } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
+
+import { limiters } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
+import { createApiClient } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/client';
+import { DEFAULT_RETRY_SETTINGS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
 
 import { moderationNode, runWorkflow, type NodeOptions } from '../../../helpers/engine';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../../../helpers/scripted-server';
@@ -153,5 +157,38 @@ describe('with On Error "Continue"', () => {
 		expect(out[2].json.id).toBe(urls[2]);
 		expect(JSON.stringify(out[1].json)).toContain('429');
 		expect(server.requests.filter((r) => String((r.body as { image: string }).image).includes('bad'))).toHaveLength(2);
+	});
+});
+
+describe('readBody: large bodies are read only once the process has room for them', () => {
+	// readBody needs no credential: a context that only names the node.
+	const ctx = { getNode: () => ({ name: 'Content Moderation' }) } as unknown as IExecuteFunctions;
+	const adaptiveClient = () => createApiClient(ctx, { retry: DEFAULT_RETRY_SETTINGS });
+
+	it('waits for room before reading, holds the bytes until released', async () => {
+		const full = await limiters.bytes.reserve(limiters.bytes.maxBytes);
+		let read = false;
+		const held = adaptiveClient().readBody({ bodyBytes: 1000, read: async () => ((read = true), 'image') });
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(read).toBe(false);
+		full();
+		const { value, release } = await held;
+		expect([read, value, limiters.bytes.bytesInFlight]).toEqual([true, 'image', 1000]);
+		release();
+		expect(limiters.bytes.bytesInFlight).toBe(0);
+	});
+
+	it('a failed read gives its room back at once', async () => {
+		const failing = adaptiveClient().readBody({ bodyBytes: 1000, read: async () => Promise.reject(new Error('unreadable')) });
+		await expect(failing).rejects.toThrow('unreadable');
+		expect(limiters.bytes.bytesInFlight).toBe(0);
+	});
+
+	it('Fixed Concurrency takes no room: its number of requests bounds its bodies', async () => {
+		const fixed = createApiClient(ctx, { retry: DEFAULT_RETRY_SETTINGS, limiter: { adaptive: false, cap: 5 } });
+		const before = limiters.bytes.bytesInFlight;
+		const { release } = await fixed.readBody({ bodyBytes: 1000, read: async () => 'image' });
+		expect(limiters.bytes.bytesInFlight).toBe(before);
+		release();
 	});
 });

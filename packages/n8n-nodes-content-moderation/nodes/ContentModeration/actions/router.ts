@@ -14,12 +14,12 @@ import { resources } from './resources';
 /** Runs one operation over all input items: pairing, continueOnFail, the pool, the verdict outputs. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	const run = resources[resource]?.[operation];
-	if (!run) {
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = resources[resource]?.[operationName];
+	if (!operation) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`The operation "${operation}" of resource "${resource}" is not supported`,
+			`The operation "${operationName}" of resource "${resource}" is not supported`,
 		);
 	}
 
@@ -36,14 +36,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		limiter: { adaptive: concurrency.adaptive, cap: concurrency.limit },
 	});
 	const nodeRun: NodeRun = { client, maxImageBytes };
-	const routing = isVerdictRoutingOn.call(this, run.verdict);
+	const routing = isVerdictRoutingOn.call(this, operation.verdict);
 
 	/** All work for one input item: its output items paired to it, or one error item under continueOnFail. */
 	const processItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		try {
-			const refusal = routing ? run.verdict?.refusal?.call(this, itemIndex) : undefined;
+			const refusal = routing ? operation.verdict?.refusal?.call(this, itemIndex) : undefined;
 			if (refusal) throw refusal;
-			const json = await run.execute.call(this, itemIndex, nodeRun);
+			const json = await operation.execute.call(this, itemIndex, nodeRun);
 			// A service that echoes a request (its callback URL, say) must not put a secret in an output.
 			return [{ json: redactValue(json, client.secrets), pairedItem: { item: itemIndex } }];
 		} catch (error) {
@@ -63,9 +63,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// limiter decides how many of their requests are in flight (items wait for it in input order).
 	const indexes = this.getInputData().map((_, itemIndex) => itemIndex);
 	const results = (await mapConcurrent(indexes, concurrency.limit, processItem)).flat();
-	const settled = await run.settle?.call(this, results, routing);
+	const settled = await operation.settle?.call(this, results, routing);
 	if (settled) return settled;
 
-	if (routing && run.verdict) return routeByVerdict.call(this, run.verdict, results);
+	if (routing && operation.verdict) return routeByVerdict.call(this, operation.verdict, results);
 	return [results];
 }

@@ -1,6 +1,6 @@
-/** What one finished send tells the limiter, and what it knew when the send went out. */
+/** What a finished send tells the limit, and what the limit knew when the send went out. */
 
-/** What one finished send tells the limiter about the service's load. */
+/** What one finished send tells the limit about the service's load. */
 export type SendOutcome =
 	| { kind: 'success'; latencyMs: number }
 	/** 429, or 503: the service asks to slow down; `retryAfterMs` when it said for how long. */
@@ -10,15 +10,25 @@ export type SendOutcome =
 	/** Says nothing about load (a 4xx, a refused connection, a cancelled send). */
 	| { kind: 'neutral' };
 
+/** Given back with a send's answer. */
 export interface SentAt {
 	at: number;
 	/** The limit the send went out under. */
 	limit: number;
 	/** Sends of the service in flight when it went out (itself included). */
 	load: number;
+	/** The slow-start batch it went out in. */
+	batch: number;
 }
 
 /** A 429/503 that did not say when to come back: one such answer alone is no sign of overload. */
 export function isRefusal(outcome: SendOutcome): boolean {
 	return outcome.kind === 'throttled' && !(outcome.retryAfterMs !== undefined && outcome.retryAfterMs > 0);
+}
+
+/** A 429/503 that said when to come back: how long (ms), else undefined. */
+export function retryAfterOf(outcome: SendOutcome): number | undefined {
+	return outcome.kind === 'throttled' && outcome.retryAfterMs !== undefined && outcome.retryAfterMs > 0
+		? outcome.retryAfterMs
+		: undefined;
 }

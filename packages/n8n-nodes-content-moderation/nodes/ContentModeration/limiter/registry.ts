@@ -9,8 +9,9 @@
 import { createHash } from 'crypto';
 import { sleep } from 'n8n-workflow';
 
+import { DEFAULT_RETRY_SETTINGS } from '../retry/policy';
 import { ByteBudget } from './bytes';
-import { ServiceLimiter, type LimiterClock } from './limiter';
+import { ServiceLimiter, type LimiterClock, type LimiterSettings } from './limiter';
 
 /**
  * Longer than any Retry-After the node waits for (30 s) and than per-minute rate-limit windows, so runs
@@ -36,7 +37,10 @@ export class LimiterRegistry {
 	/** The process's byte budget (all services, all runs). */
 	readonly bytes = new ByteBudget();
 
-	constructor(private readonly clock: LimiterClock) {}
+	constructor(
+		private readonly clock: LimiterClock,
+		readonly settings: LimiterSettings,
+	) {}
 
 	get size(): number {
 		return this.services.size;
@@ -55,12 +59,15 @@ export class LimiterRegistry {
 		}
 		let limiter = this.services.get(key);
 		if (!limiter) {
-			limiter = new ServiceLimiter(this.clock);
+			limiter = new ServiceLimiter(this.clock, this.settings);
 			this.services.set(key, limiter);
 		}
 		return limiter;
 	}
 }
 
-/** The registry of this process. */
-export const limiters = new LimiterRegistry({ now: () => Date.now(), sleep });
+/** The registry of this process: a Retry-After pauses sends no longer than an item waits for one. */
+export const limiters = new LimiterRegistry(
+	{ now: () => Date.now(), sleep },
+	{ maxPauseMs: DEFAULT_RETRY_SETTINGS.maxDelayMs },
+);

@@ -1,39 +1,47 @@
 /**
- * The limiter's wait queues and their cancel: one FIFO queue per node run, and the turns the runs take
- * (round robin, in the order they began waiting).
+ * Wait queues and their cancel: a plain FIFO queue, and the turns node runs' queues take (round robin,
+ * in the order they began waiting).
  */
 
 export class AbortedWait extends Error {}
 
-export interface Waiter {
-	/** Admits it; a send slot passes on the load it went out at. */
-	resolve: (load?: number) => void;
+/** One waiting caller; `T` is what its admission hands it. */
+export interface Waiter<T = void> {
+	resolve: (value: T) => void;
 	reject: (error: unknown) => void;
-	/** Body bytes it waits for (0 when it waits for a send slot). */
+	/** Body bytes it waits for (0 when it waits for a send's place). */
 	bytes: number;
 }
 
+interface WaiterQueue<T> {
+	push(waiter: Waiter<T>): void;
+	remove(waiter: Waiter<T>): void;
+}
+
 /**
- * Puts a waiter at the end of `queue`; it settles when the limiter resolves it, or rejects with
- * AbortedWait when `signal` aborts first (taken out of the queue, then `onCancelled` runs).
+ * Puts a waiter at the end of `queue`; it settles when resolved, or rejects with AbortedWait when
+ * `signal` aborts first (taken out of the queue, then `onCancelled` runs).
  */
-export function enqueue(
-	queue: { push(waiter: Waiter): void; remove(waiter: Waiter): void },
+export function enqueue<T>(
+	queue: WaiterQueue<T>,
 	bytes: number,
 	signal: AbortSignal | undefined,
 	onCancelled: () => void,
-): Promise<number> {
+): Promise<T> {
 	if (signal?.aborted) return Promise.reject(new AbortedWait('cancelled while waiting to send'));
-	return new Promise<number>((resolve, reject) => {
-		const waiter: Waiter = { resolve: (load = 0) => resolve(load), reject, bytes };
+	return new Promise<T>((resolve, reject) => {
 		const onAbort = () => {
 			queue.remove(waiter);
 			reject(new AbortedWait('cancelled while waiting to send'));
 			onCancelled();
 		};
-		waiter.resolve = (load = 0) => {
-			signal?.removeEventListener('abort', onAbort);
-			resolve(load);
+		const waiter: Waiter<T> = {
+			resolve: (value) => {
+				signal?.removeEventListener('abort', onAbort);
+				resolve(value);
+			},
+			reject,
+			bytes,
 		};
 		signal?.addEventListener('abort', onAbort, { once: true });
 		queue.push(waiter);
@@ -41,27 +49,27 @@ export function enqueue(
 }
 
 /** A plain FIFO queue of waiters. */
-export class WaitQueue {
-	readonly waiters: Waiter[] = [];
-	push(waiter: Waiter): void {
+export class WaitQueue<T = void> implements WaiterQueue<T> {
+	readonly waiters: Array<Waiter<T>> = [];
+	push(waiter: Waiter<T>): void {
 		this.waiters.push(waiter);
 	}
-	remove(waiter: Waiter): void {
+	remove(waiter: Waiter<T>): void {
 		const at = this.waiters.indexOf(waiter);
 		if (at >= 0) this.waiters.splice(at, 1);
 	}
 }
 
-/** A queue that belongs to one party (a node run) of those taking turns. */
-export interface Party {
-	readonly queue: Waiter[];
+/** A queue that belongs to one party (a node run's share) of those taking turns. */
+export interface Party<T> {
+	readonly queue: Array<Waiter<T>>;
 }
 
 /**
  * Round robin between parties: the next waiter comes from the first party in turn that may send, which
  * then goes to the back. Within a party, first come first served.
  */
-export class Turns<P extends Party> {
+export class Turns<T, P extends Party<T>> {
 	/** Parties with waiters, in turn order. */
 	private readonly parties: P[] = [];
 	private count = 0;
@@ -70,7 +78,7 @@ export class Turns<P extends Party> {
 		return this.count;
 	}
 
-	queueOf(party: P): { push(waiter: Waiter): void; remove(waiter: Waiter): void } {
+	queueOf(party: P): WaiterQueue<T> {
 		return {
 			push: (waiter) => {
 				party.queue.push(waiter);
@@ -88,7 +96,7 @@ export class Turns<P extends Party> {
 	}
 
 	/** Takes the next waiter whose party `mayStart`, or undefined when none may. */
-	next(mayStart: (party: P) => boolean): { party: P; waiter: Waiter } | undefined {
+	next(mayStart: (party: P) => boolean): { party: P; waiter: Waiter<T> } | undefined {
 		for (let i = 0; i < this.parties.length; i++) {
 			const party = this.parties[i];
 			if (!mayStart(party)) continue;

@@ -1,8 +1,9 @@
 /** The retry loop: sends, and sends again while the policy in policy.ts allows; and what it says to the user. */
 import type { RetrySettings, TryOutcome } from './policy';
-import { DEFAULT_RETRY_SETTINGS, decideRetry, isReadMethod, isRetryable, networkErrorCode } from './policy';
+import { decideRetry, isReadMethod, isRetryable, networkErrorCode } from './policy';
 
-export interface RetryRun<T> {
+/** How to make one try, and how to wait between tries. */
+export interface Attempts<T> {
 	/** Sends the request once. A throw is a network-level failure (no HTTP status). */
 	send: () => Promise<T>;
 	/** Reduces a response to a status outcome, or undefined when it is a success. */
@@ -14,41 +15,53 @@ export interface RetryRun<T> {
 
 export type StopReason = 'not-retryable' | 'exhausted' | 'retry-after-too-long';
 
-/** How a run ended. Never a throw: the caller maps failures to its own errors. */
-export type RetryResult<T> =
-	| { kind: 'success'; result: T; retries: number }
-	| { kind: 'status'; result: T; retries: number; stoppedBecause: StopReason; retryAfterMs?: number }
-	| { kind: 'network'; error: unknown; retries: number; stoppedBecause: StopReason };
+/** The last failed try and why no other followed: everything the error note needs. */
+export type RetryFailure<T> = (
+	| { kind: 'status'; result: T }
+	| { kind: 'network'; error: unknown }
+) & {
+	method: string;
+	/** The last try, as the policy judged it. */
+	lastTry: TryOutcome;
+	/** Tries made after the first. */
+	retries: number;
+	stoppedBecause: StopReason;
+	/** With 'retry-after-too-long': the wait the service asked for, and the longest this node waits. */
+	retryAfterMs?: number;
+	maxDelayMs?: number;
+};
+
+/** How the tries ended. Never a throw: the caller maps failures to its own errors. */
+export type RetryResult<T> = { kind: 'success'; result: T; retries: number } | RetryFailure<T>;
 
 /** Sends, and sends again while the policy allows; `retries` counts the extra tries made. */
 export async function withRetries<T>(
 	method: string,
 	settings: RetrySettings,
-	run: RetryRun<T>,
+	attempts: Attempts<T>,
 ): Promise<RetryResult<T>> {
-	const now = run.now ?? Date.now;
+	const now = attempts.now ?? Date.now;
 	for (let retryIndex = 0; ; retryIndex++) {
-		let outcome: TryOutcome;
-		let failure: RetryResult<T>;
+		let failure: RetryFailure<T>;
+		const stop = { method, retries: retryIndex, stoppedBecause: 'not-retryable' as StopReason };
 		try {
-			const result = await run.send();
-			const status = run.statusOf(result);
+			const result = await attempts.send();
+			const status = attempts.statusOf(result);
 			if (status === undefined) return { kind: 'success', result, retries: retryIndex };
-			outcome = status;
-			failure = { kind: 'status', result, retries: retryIndex, stoppedBecause: 'not-retryable' };
+			failure = { kind: 'status', result, lastTry: status, ...stop };
 		} catch (error) {
-			outcome = { kind: 'network', code: networkErrorCode(error) };
-			failure = { kind: 'network', error, retries: retryIndex, stoppedBecause: 'not-retryable' };
+			failure = { kind: 'network', error, lastTry: { kind: 'network', code: networkErrorCode(error) }, ...stop };
 		}
-		const decision = decideRetry(method, outcome, retryIndex, settings, now(), run.random);
+		const decision = decideRetry(method, failure.lastTry, retryIndex, settings, now(), attempts.random);
 		if (!decision.retry) {
 			failure.stoppedBecause = decision.reason;
-			if (failure.kind === 'status' && decision.retryAfterMs !== undefined) {
+			if (decision.retryAfterMs !== undefined) {
 				failure.retryAfterMs = decision.retryAfterMs;
+				failure.maxDelayMs = settings.maxDelayMs;
 			}
 			return failure;
 		}
-		await run.sleep(decision.delayMs);
+		await attempts.sleep(decision.delayMs);
 	}
 }
 
@@ -56,22 +69,16 @@ export async function withRetries<T>(
  * One sentence for the error a user sees, saying what retrying did; undefined when there is nothing
  * worth saying (for example a 400, which no method would retry).
  */
-export function retryNote(
-	method: string,
-	outcome: TryOutcome,
-	retries: number,
-	stoppedBecause: StopReason,
-	retryAfterMs?: number,
-	maxDelayMs: number = DEFAULT_RETRY_SETTINGS.maxDelayMs,
-): string | undefined {
+export function retryNote(failure: RetryFailure<unknown>): string | undefined {
+	const { method, lastTry, retries, stoppedBecause, retryAfterMs, maxDelayMs } = failure;
 	const tries = `${retries + 1} ${retries === 0 ? 'try' : 'tries'}`;
 	if (stoppedBecause === 'exhausted') {
 		return `Gave up after ${tries}; raise Max Retries or lower Max Concurrency (or Fixed Concurrency).`;
 	}
-	if (stoppedBecause === 'retry-after-too-long' && retryAfterMs !== undefined) {
+	if (stoppedBecause === 'retry-after-too-long' && retryAfterMs !== undefined && maxDelayMs !== undefined) {
 		return `The service asked to wait ${Math.ceil(retryAfterMs / 1000)} s before trying again, longer than the ${Math.round(maxDelayMs / 1000)} s this node waits at most; stopped after ${tries}.`;
 	}
-	if (!isReadMethod(method) && isRetryable('GET', outcome)) {
+	if (!isReadMethod(method) && isRetryable('GET', lastTry)) {
 		return `Not sent again: a ${method.toUpperCase()} is retried only when the service cannot have acted on it (429, 503, connection refused), so nothing is submitted twice.`;
 	}
 	return retries > 0 ? `Stopped after ${tries}.` : undefined;

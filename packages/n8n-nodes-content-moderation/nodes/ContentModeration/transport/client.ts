@@ -15,12 +15,11 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { parseBaseUrl } from './baseUrl';
 import { addSecrets, redact } from '../redaction/redact';
 import { addNote, apiError, networkError } from './errors';
-import { failureSignal, loadSignal, requestOptions, statusOutcome, type FullResponse } from './http';
-import type { RunLimiter, RunSettings } from '../limiter/limiter';
+import { failureSignal, httpOptions, loadSignal, statusOutcome, type FullResponse } from './http';
+import type { LimiterShare, ShareSettings } from '../limiter/limiter';
 import { SHARED_CAP } from '../limiter/limiter';
 import { limiters, serviceKey } from '../limiter/registry';
-import { networkErrorCode } from '../retry/policy';
-import type { RetrySettings, TryOutcome } from '../retry/policy';
+import type { RetrySettings } from '../retry/policy';
 import { retryNote, withRetries } from '../retry/loop';
 
 export const CREDENTIAL_TYPE = 'contentModerationApi';
@@ -52,16 +51,28 @@ export interface ClientSettings {
 	/** Once aborted, nothing more is sent and no retry waits (the execution's cancel, or the run's failure). */
 	signal?: AbortSignal;
 	/** This run's share of the service's limiter; absent: adaptive, capped only by the shared limit. */
-	limiter?: RunSettings;
+	limiter?: ShareSettings;
+}
+
+/** A request body not read yet: how many bytes reading it brings into memory, and the read. */
+export interface UnreadBody<T> {
+	bodyBytes: number;
+	read(): Promise<T>;
+}
+
+/** A body read within the process's byte budget; `release` once its request is answered. */
+export interface HeldBody<T> {
+	value: T;
+	release: () => void;
 }
 
 export interface ApiClient {
 	request<T = IDataObject>(request: ApiRequest): Promise<ApiResponse<T>>;
 	/**
-	 * Waits until `bytes` of request body fit in the process's budget and returns the release; called before
-	 * a large body (a binary image) is read, so a grown limit cannot hold many of them at once.
+	 * Reads a body once its bytes fit in the process's budget (so a grown limit cannot hold many large
+	 * bodies at once); a failed read gives its room back at once.
 	 */
-	reserveBodyBytes(bytes: number): Promise<() => void>;
+	readBody<T>(body: UnreadBody<T>): Promise<HeldBody<T>>;
 	/** The credential's Callback Secret; '' when it is not set. */
 	callbackSecret(): Promise<string>;
 	/**
@@ -91,11 +102,11 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 	};
 
 	const cancelled = () => new NodeOperationError(ctx.getNode(), 'The execution was cancelled');
-	const runSettings = settings.limiter ?? { adaptive: true, cap: SHARED_CAP };
-	// The run's way into its service's limiter: one per client (one credential, one base URL).
-	let limiter: RunLimiter | undefined;
-	const limiterFor = (baseUrl: string, accessToken: unknown): RunLimiter =>
-		(limiter ??= limiters.limiterFor(serviceKey(baseUrl, accessToken)).openRun(runSettings, signal));
+	const shareSettings = settings.limiter ?? { adaptive: true, cap: SHARED_CAP };
+	// The run's share of its service's limiter: one per client (one credential, one base URL).
+	let share: LimiterShare | undefined;
+	const shareOf = (baseUrl: string, accessToken: unknown): LimiterShare =>
+		(share ??= limiters.limiterFor(serviceKey(baseUrl, accessToken)).openShare(shareSettings, signal));
 	// The limiter's waits fail only when the run is cancelled.
 	const waitFor = async <W>(wait: Promise<W>): Promise<W> => {
 		try {
@@ -106,10 +117,17 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 	};
 
 	return {
-		async reserveBodyBytes(bytes: number) {
-			// Fixed Concurrency holds exactly its number of bodies, as before.
-			if (!runSettings.adaptive) return () => {};
-			return await waitFor(limiters.bytes.reserve(bytes, signal));
+		async readBody<T>(body: UnreadBody<T>): Promise<HeldBody<T>> {
+			// Fixed Concurrency holds exactly its number of bodies: no budget.
+			const release = shareSettings.adaptive ? await waitFor(limiters.bytes.reserve(body.bodyBytes, signal)) : () => {};
+			let read = false;
+			try {
+				const value = await body.read();
+				read = true;
+				return { value, release };
+			} finally {
+				if (!read) release();
+			}
 		},
 		secrets,
 		async callbackSecret(): Promise<string> {
@@ -129,14 +147,14 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 						'Open the credential and enter the service address, for example https://moderation.example.com',
 				});
 			}
-			const options = requestOptions(base.url, request, signal);
-			const runLimiter = limiterFor(base.url, credentials.accessToken);
+			const options = httpOptions(base.url, request, signal);
+			const limiterShare = shareOf(base.url, credentials.accessToken);
 
 			// Retries (429/503 Retry-After, backoff, POST-safe rules) happen here, so callers never retry.
-			const run = await withRetries(request.method, retry, {
+			const outcome = await withRetries(request.method, retry, {
 				send: async () => {
 					if (signal?.aborted) throw cancelled();
-					const permit = await waitFor(runLimiter.acquire());
+					const permit = await waitFor(limiterShare.acquire());
 					const started = Date.now();
 					const pending = ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
 						credentialsDecrypted,
@@ -155,24 +173,13 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 					if (signal?.aborted) throw cancelled();
 				},
 			});
-			if (run.kind === 'network') {
-				if (run.error instanceof NodeOperationError) throw run.error;
-				const error = networkError(ctx.getNode(), run.error, request, base.url, known);
-				const outcome: TryOutcome = { kind: 'network', code: networkErrorCode(run.error) };
-				throw addNote(error, retryNote(request.method, outcome, run.retries, run.stoppedBecause));
+			if (outcome.kind === 'network') {
+				if (outcome.error instanceof NodeOperationError) throw outcome.error;
+				throw addNote(networkError(ctx.getNode(), outcome.error, request, base.url, known), retryNote(outcome));
 			}
-			const response = run.result;
-			if (run.kind === 'status') {
-				const error = apiError(ctx.getNode(), response.statusCode, response.body, request, known);
-				const note = retryNote(
-					request.method,
-					statusOutcome(response) as TryOutcome,
-					run.retries,
-					run.stoppedBecause,
-					run.retryAfterMs,
-					retry.maxDelayMs,
-				);
-				throw addNote(error, note);
+			const response = outcome.result;
+			if (outcome.kind === 'status') {
+				throw addNote(apiError(ctx.getNode(), response.statusCode, response.body, request, known), retryNote(outcome));
 			}
 			return {
 				statusCode: response.statusCode,

@@ -38,7 +38,7 @@ export function statusOutcome(response: FullResponse): TryOutcome | undefined {
 	return { kind: 'status', statusCode: response.statusCode, retryAfter: response.headers?.['retry-after'] };
 }
 
-export function requestOptions(baseUrl: string, request: ApiRequest, signal?: AbortSignal): IHttpRequestOptions {
+export function httpOptions(baseUrl: string, request: ApiRequest, signal?: AbortSignal): IHttpRequestOptions {
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${baseUrl}${request.path}`,

@@ -40,15 +40,13 @@ export function optionalString(value: unknown): string | undefined {
 	return text === '' ? undefined : text;
 }
 
-/** What reading an image may wait for: room for its body in the run's byte budget. */
-export interface ImageBudget {
-	reserveBodyBytes(bytes: number): Promise<() => void>;
-}
-
-/** The image string the service accepts, and the release of the body bytes it holds (call after sending). */
+/**
+ * The image string the service accepts, checked but not read yet: `bodyBytes` is what reading it brings
+ * into memory (0 when it is already a parameter's value), so the sender can make room before `read`.
+ */
 export interface ImageInput {
-	image: string;
-	release: () => void;
+	bodyBytes: number;
+	read(): Promise<string>;
 }
 
 const MB = 1024 * 1024;
@@ -65,22 +63,17 @@ function checkImageSize(ctx: IExecuteFunctions, itemIndex: number, bytes: number
 	);
 }
 
+const inMemory = (image: string): ImageInput => ({ bodyBytes: 0, read: async () => image });
+
 /**
  * The image the service accepts (URL or plain base64) from the image input parameters: `inputType`,
- * `imageUrl`, `imageBase64`, `binaryPropertyName`. One larger than `maxImageBytes` is refused; a binary
- * image waits for room in `budget` before it is read, so a run holds a bounded number of large bodies.
+ * `imageUrl`, `imageBase64`, `binaryPropertyName`. One larger than `maxImageBytes` is refused, before a
+ * binary one is read when its size is known.
  */
-export async function readImage(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	budget: ImageBudget,
-	maxImageBytes: number,
-): Promise<ImageInput> {
+export async function imageInput(ctx: IExecuteFunctions, itemIndex: number, maxImageBytes: number): Promise<ImageInput> {
 	const inputType = ctx.getNodeParameter('inputType', itemIndex, 'url') as ImageInputType;
-	const noRelease = () => {};
 	if (inputType === 'url') {
-		const url = ensure(ctx, itemIndex, checkHttpUrl(ctx.getNodeParameter('imageUrl', itemIndex, ''), 'Image URL'));
-		return { image: url, release: noRelease };
+		return inMemory(ensure(ctx, itemIndex, checkHttpUrl(ctx.getNodeParameter('imageUrl', itemIndex, ''), 'Image URL')));
 	}
 	if (inputType === 'base64') {
 		const text = ensure(
@@ -89,11 +82,10 @@ export async function readImage(
 			normalizeBase64(ctx.getNodeParameter('imageBase64', itemIndex, ''), 'Image (Base64)'),
 		);
 		checkImageSize(ctx, itemIndex, decodedLength(text), maxImageBytes);
-		// Already in memory as the parameter's value: nothing new to reserve.
-		return { image: text, release: noRelease };
+		return inMemory(text);
 	}
 	if (inputType === 'binary') {
-		return await readBinaryAsBase64(ctx, itemIndex, budget, maxImageBytes);
+		return await binaryInput(ctx, itemIndex, maxImageBytes);
 	}
 	return fail(
 		ctx,
@@ -121,12 +113,7 @@ async function binarySize(ctx: IExecuteFunctions, binary: IBinaryData): Promise<
 	return typeof binary.data === 'string' ? decodedLength(binary.data) : undefined;
 }
 
-async function readBinaryAsBase64(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	budget: ImageBudget,
-	maxImageBytes: number,
-): Promise<ImageInput> {
+async function binaryInput(ctx: IExecuteFunctions, itemIndex: number, maxImageBytes: number): Promise<ImageInput> {
 	const property = String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim();
 	const binary = ctx.getInputData()[itemIndex]?.binary ?? {};
 	if (property === '' || !(property in binary)) {
@@ -142,28 +129,24 @@ async function readBinaryAsBase64(
 	}
 	const known = await binarySize(ctx, binary[property]);
 	if (known !== undefined) checkImageSize(ctx, itemIndex, known, maxImageBytes);
-	// Room for the base64 body before the bytes are read.
-	const release = await budget.reserveBodyBytes(Math.ceil((known ?? 0) / 3) * 4);
-	let handedOver = false;
-	try {
-		// Stored binaries keep only a reference in `.data` (filesystem, database, S3 modes): read the bytes.
-		const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
-		if (bytes.length === 0) {
-			fail(
-				ctx,
-				itemIndex,
-				`The binary property "${property}" is empty`,
-				'Check the node that produced the file: it holds 0 bytes.',
-			);
-		}
-		checkImageSize(ctx, itemIndex, bytes.length, maxImageBytes);
-		const image = bytes.toString('base64');
-		handedOver = true;
-		return { image, release };
-	} finally {
-		// A failed read gives its room back at once; a read image keeps it until its request is answered.
-		if (!handedOver) release();
-	}
+	return {
+		// The base64 body.
+		bodyBytes: Math.ceil((known ?? 0) / 3) * 4,
+		read: async () => {
+			// Stored binaries keep only a reference in `.data` (filesystem, database, S3 modes): read the bytes.
+			const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
+			if (bytes.length === 0) {
+				fail(
+					ctx,
+					itemIndex,
+					`The binary property "${property}" is empty`,
+					'Check the node that produced the file: it holds 0 bytes.',
+				);
+			}
+			checkImageSize(ctx, itemIndex, bytes.length, maxImageBytes);
+			return bytes.toString('base64');
+		},
+	};
 }
 
 /** The `options` collection of an operation, as an object. */

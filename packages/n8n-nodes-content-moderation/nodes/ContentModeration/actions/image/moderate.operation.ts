@@ -9,7 +9,7 @@ import { putMetadata } from '../../helpers/metadata';
 import { addSecrets } from '../../redaction/redact';
 import { moderateImage } from '../../transport/endpoints';
 import { checkHttpUrl, checkNoPastedToken, parseMetaJson } from '../../validation/checks';
-import { ensure, getOptions, optionalString, readImage } from '../../validation/parameters';
+import { ensure, getOptions, imageInput, optionalString } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from '../waitForCallback/settle';
@@ -171,7 +171,7 @@ export async function execute(
 	if (deferred) requestOptions.defer = true;
 
 	// Last, as it may wait for room in the run's byte budget; released once the request is answered.
-	const { image, release } = await readImage(this, itemIndex, client, run.maxImageBytes);
+	const { value: image, release } = await client.readBody(await imageInput(this, itemIndex, run.maxImageBytes));
 
 	const body: IDataObject = { image };
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;

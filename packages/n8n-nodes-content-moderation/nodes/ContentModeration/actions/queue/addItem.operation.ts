@@ -5,7 +5,7 @@ import { imageInputProperties } from '../../descriptions/imageInput';
 import { optionsCollection } from '../../descriptions/options';
 import { textInputProperty } from '../../descriptions/textInput';
 import type { NodeRun } from '../operation';
-import { getId, getText, readImage } from '../../validation/parameters';
+import { getId, getText, imageInput } from '../../validation/parameters';
 import { queueIdProperty, queueMetaOption } from './queueId';
 import { addItem, queueItemOptions } from './itemBody';
 
@@ -48,10 +48,10 @@ export async function execute(
 	const fields = queueItemOptions(this, itemIndex);
 
 	// An image is read last, as it may wait for room in the run's byte budget; released once answered.
-	const { image, release } =
+	const { value: image, release } =
 		type === 'image'
-			? await readImage(this, itemIndex, client, run.maxImageBytes)
-			: { image: undefined, release: () => {} };
+			? await client.readBody(await imageInput(this, itemIndex, run.maxImageBytes))
+			: { value: undefined, release: () => {} };
 	const content = image ?? getText(this, itemIndex);
 	try {
 		return await addItem(client, queueId, { type, content, ...fields }, itemIndex);

@@ -3,17 +3,18 @@
  * stays their own (cap, cancel), and the fairness promised between a large run and one-item executions
  * that arrive while it waits: runs take turns, one place each, first come first served within a run.
  */
-import { ServiceLimiter, type Permit, type RunLimiter } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
+import { ServiceLimiter, type Permit, type LimiterShare } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
 import { AbortedWait } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/waiters';
 import { DEFAULT_RETRY_SETTINGS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
 import { FakeClock, flush } from '../../../helpers/fakeClock';
+import { newServiceLimiter } from '../../../helpers/limiterRun';
 
 const ok = { kind: 'success', latencyMs: 200 } as const;
 
 /** A limiter out of slow start at INITIAL_LIMIT / 2 = 10 (one timeout). */
 async function steadyLimiter(clock: FakeClock): Promise<ServiceLimiter> {
-	const service = new ServiceLimiter(clock);
-	const p = await service.openRun({ adaptive: true, cap: 1000 }).acquire();
+	const service = newServiceLimiter(clock);
+	const p = await service.openShare({ adaptive: true, cap: 1000 }).acquire();
 	await clock.advance(1);
 	p.release({ kind: 'overloaded' });
 	await clock.advance(1);
@@ -21,10 +22,10 @@ async function steadyLimiter(clock: FakeClock): Promise<ServiceLimiter> {
 	return service;
 }
 
-/** Sends of `run` as they are admitted, labelled, into `order`. */
-function queue(run: RunLimiter, label: string, count: number, order: string[], permits: Permit[]): void {
+/** Sends of `share` as they are admitted, labelled, into `order`. */
+function queue(share: LimiterShare, label: string, count: number, order: string[], permits: Permit[]): void {
 	for (let i = 0; i < count; i++) {
-		void run.acquire().then((p) => {
+		void share.acquire().then((p) => {
 			order.push(label);
 			permits.push(p);
 		});
@@ -35,14 +36,14 @@ describe('ServiceLimiter shared by runs', () => {
 	it('one-item executions arriving while a 1000-item run waits take turns with it, not its queue', async () => {
 		const clock = new FakeClock();
 		const service = await steadyLimiter(clock);
-		const big = service.openRun({ adaptive: true, cap: 1000 });
+		const big = service.openShare({ adaptive: true, cap: 1000 });
 		const order: string[] = [];
 		const permits: Permit[] = [];
 		queue(big, 'big', 1000, order, permits);
 		await clock.advance(1);
 		expect(order).toHaveLength(10);
 		// Three one-item executions arrive while 990 sends of the large run wait.
-		for (const name of ['a', 'b', 'c']) queue(service.openRun({ adaptive: true, cap: 1000 }), name, 1, order, permits);
+		for (const name of ['a', 'b', 'c']) queue(service.openShare({ adaptive: true, cap: 1000 }), name, 1, order, permits);
 		order.length = 0;
 		// Places free one by one.
 		for (let i = 0; i < 8; i++) {
@@ -58,14 +59,14 @@ describe('ServiceLimiter shared by runs', () => {
 		const service = await steadyLimiter(clock);
 		const order: string[] = [];
 		const permits: Permit[] = [];
-		queue(service.openRun({ adaptive: true, cap: 1000 }), 'big', 1000, order, permits);
+		queue(service.openShare({ adaptive: true, cap: 1000 }), 'big', 1000, order, permits);
 		await clock.advance(1);
 		order.length = 0;
 		const arrivedAt: number[] = [];
 		for (let place = 0; place < 40; place++) {
 			if (place % 2 === 0) {
 				arrivedAt.push(order.length);
-				queue(service.openRun({ adaptive: true, cap: 1000 }), `one${arrivedAt.length - 1}`, 1, order, permits);
+				queue(service.openShare({ adaptive: true, cap: 1000 }), `one${arrivedAt.length - 1}`, 1, order, permits);
 			}
 			permits.shift()!.release(ok);
 			await clock.advance(1);
@@ -84,8 +85,8 @@ describe('ServiceLimiter shared by runs', () => {
 	it('the limit and the Retry-After pause are shared; each run keeps its cap', async () => {
 		const clock = new FakeClock();
 		const service = await steadyLimiter(clock);
-		const a = service.openRun({ adaptive: true, cap: 4 });
-		const b = service.openRun({ adaptive: true, cap: 1000 });
+		const a = service.openShare({ adaptive: true, cap: 4 });
+		const b = service.openShare({ adaptive: true, cap: 1000 });
 		const order: string[] = [];
 		const permits: Permit[] = [];
 		queue(a, 'a', 10, order, permits);
@@ -108,10 +109,10 @@ describe('ServiceLimiter shared by runs', () => {
 	it('a Retry-After longer than an item may wait pauses the other runs only that long', async () => {
 		const clock = new FakeClock();
 		const service = await steadyLimiter(clock);
-		const first = await service.openRun({ adaptive: true, cap: 1000 }).acquire();
+		const first = await service.openShare({ adaptive: true, cap: 1000 }).acquire();
 		first.release({ kind: 'throttled', retryAfterMs: 3_600_000 });
 		const order: string[] = [];
-		queue(service.openRun({ adaptive: true, cap: 1000 }), 'other', 1, order, []);
+		queue(service.openShare({ adaptive: true, cap: 1000 }), 'other', 1, order, []);
 		await clock.advance(DEFAULT_RETRY_SETTINGS.maxDelayMs - 1);
 		expect(order).toEqual([]);
 		await clock.advance(1);
@@ -122,8 +123,8 @@ describe('ServiceLimiter shared by runs', () => {
 		const clock = new FakeClock();
 		const service = await steadyLimiter(clock);
 		const controller = new AbortController();
-		const cancelled = service.openRun({ adaptive: true, cap: 1000 }, controller.signal);
-		const other = service.openRun({ adaptive: true, cap: 1000 });
+		const cancelled = service.openShare({ adaptive: true, cap: 1000 }, controller.signal);
+		const other = service.openShare({ adaptive: true, cap: 1000 });
 		const order: string[] = [];
 		const permits: Permit[] = [];
 		const waits = Array.from({ length: 15 }, () => cancelled.acquire());
@@ -144,8 +145,8 @@ describe('ServiceLimiter shared by runs', () => {
 		const service = await steadyLimiter(clock);
 		const order: string[] = [];
 		const permits: Permit[] = [];
-		queue(service.openRun({ adaptive: true, cap: 1000 }), 'adaptive', 50, order, permits);
-		queue(service.openRun({ adaptive: false, cap: 5 }), 'fixed', 50, order, permits);
+		queue(service.openShare({ adaptive: true, cap: 1000 }), 'adaptive', 50, order, permits);
+		queue(service.openShare({ adaptive: false, cap: 5 }), 'fixed', 50, order, permits);
 		await clock.advance(1);
 		expect(order.filter((x) => x === 'adaptive')).toHaveLength(10);
 		expect(order.filter((x) => x === 'fixed')).toHaveLength(5);

@@ -1,0 +1,227 @@
+/**
+ * The adaptive limit of one service: how many sends may be in flight, learned from the answers as TCP
+ * congestion control learns its window (AIMD). The limiter asks it whether a send may start, and when one
+ * may, and tells it what was sent and what came back. Slow start grows it x3 per round trip, in batches
+ * (batches.ts), until the first sign of trouble; then +1 per round trip. Refusals, timeouts and a latency
+ * rise (latency.ts) lower it; 429/503 without a Retry-After are judged per sample of answers
+ * (refusals.ts), and a refused send keeps its place for a round trip. Pure: the caller gives the time.
+ */
+import { AcceptedLog } from './accepted';
+import { SlowStartBatches } from './batches';
+import { LatencyWatch } from './latency';
+import { isRefusal, type SendOutcome, type SentAt } from './outcome';
+import { RefusalJudge } from './refusals';
+
+/**
+ * Start of slow start: a probe a service on any paid plan takes (a 50/s limit takes 20 in one round
+ * trip), large enough that a fast service is reached in four round trips (20, 60, 180, 540).
+ */
+export const INITIAL_LIMIT = 20;
+/** Slow start adds this per healthy answer: x3 per round trip. */
+export const SLOW_START_STEP = 2;
+/** Decrease on timeouts and resets, and on a 429/503 when nothing was accepted. */
+export const BACKOFF = 0.5;
+/** Decrease on a 429/503 when the service sustains more than that. */
+export const THROTTLE_BACKOFF = 0.9;
+/** Decrease on a clear latency rise: gentle, as latency is a weaker signal than a refusal. */
+export const LATENCY_BACKOFF = 0.9;
+/**
+ * How long the limit stays at most one above the level a refusal set before probing higher (x2 per further
+ * refusal), so a steady rate limit costs a refusal per hold, not one per sawtooth.
+ */
+export const HOLD_MS = 10_000;
+export const MAX_HOLD_MS = 60_000;
+/** A round trip before any success was timed. */
+const DEFAULT_ROUND_TRIP_MS = 1000;
+
+export class AdaptiveLimit {
+	private limitValue: number;
+	private slowStart = true;
+	private inFlightCount = 0;
+	/** When the places of refused sends come free (a round trip after each went out). */
+	private heldUntil: number[] = [];
+	/** Most sends in flight since the last decrease: the limit grows only while it is used. */
+	private peakInFlight = 0;
+	/** Successes counted towards the next additive step. */
+	private growthCredit = 0;
+	/** No growth above this until `holdUntil` (set by a refusal). */
+	private ceiling = Infinity;
+	private holdUntil = 0;
+	private holdMs = HOLD_MS;
+	/** The limit the last refused send went out under; passing it without a refusal resets the hold. */
+	private refusedLevel = Infinity;
+	private firstThrottleAt: number | undefined;
+	/** Sends started before (or at) this moment cause no further decrease (one decrease per round trip). */
+	private lastDecreaseAt = -Infinity;
+	private readonly batches = new SlowStartBatches();
+	private readonly accepted = new AcceptedLog();
+	private readonly latency = new LatencyWatch(INITIAL_LIMIT);
+	private readonly refusals = new RefusalJudge(INITIAL_LIMIT);
+
+	/** `cap`: the highest the limit goes. */
+	constructor(private readonly cap: number) {
+		this.limitValue = Math.min(INITIAL_LIMIT, cap);
+		this.latency.restart(this.limit);
+	}
+
+	/** Sends allowed in flight now (whole number). */
+	get limit(): number {
+		return Math.max(1, Math.floor(this.limitValue));
+	}
+
+	get inFlight(): number {
+		return this.inFlightCount;
+	}
+
+	/** Nothing in flight and no refused send's place still taken. */
+	isIdle(now: number): boolean {
+		return this.inFlightCount === 0 && this.placesHeld(now) === 0;
+	}
+
+	/** Whether a send may start now (a slow-start batch that may give way does so here). */
+	mayStart(now: number): boolean {
+		if (this.inFlightCount + this.placesHeld(now) >= this.limit) return false;
+		return !this.slowStart || this.batches.open(now);
+	}
+
+	/** The earliest time a send may start if no answer comes first (`now` when one may); undefined: only an answer makes room. */
+	startsAt(now: number): number | undefined {
+		const held = this.heldUntil.filter((until) => until > now).sort((a, b) => a - b);
+		// Places that must come free before one is under the limit.
+		const over = this.inFlightCount + held.length - this.limit + 1;
+		if (over > held.length) return undefined;
+		const placeAt = over <= 0 ? now : held[over - 1];
+		return this.slowStart ? Math.max(placeAt, this.batches.opensAt(now)) : placeAt;
+	}
+
+	/** A send takes a place now; what it returns goes back with its answer. */
+	sent(now: number): SentAt {
+		this.inFlightCount++;
+		this.peakInFlight = Math.max(this.peakInFlight, this.inFlightCount);
+		return { at: now, limit: this.limit, load: this.inFlightCount, batch: this.batches.sent() };
+	}
+
+	/** A send came back with `outcome`: its place is free (a refused one after a round trip). */
+	answered(sent: SentAt, outcome: SendOutcome, now: number): void {
+		this.inFlightCount--;
+		this.batches.answered(sent.batch, now, now - sent.at);
+		// Growth needs evidence that the limit is what holds sends back (TCP grows its window only while
+		// it is used): a good part of it was in flight at once since the last decrease.
+		const busy = (1 + SLOW_START_STEP) * this.peakInFlight >= this.limitValue;
+		if (outcome.kind === 'success' || isRefusal(outcome)) this.judgeRefusals(outcome, sent, now);
+		if (isRefusal(outcome)) {
+			const until = sent.at + this.roundTripMs;
+			if (until > now) this.heldUntil.push(until);
+			return;
+		}
+		this.adapt(outcome, sent, busy, now);
+	}
+
+	/** One round trip as far as known: the lowest latency of a success. */
+	private get roundTripMs(): number {
+		const baseline = this.latency.baselineMs;
+		return Number.isFinite(baseline) ? baseline : DEFAULT_ROUND_TRIP_MS;
+	}
+
+	private placesHeld(now: number): number {
+		if (this.heldUntil.length > 0) this.heldUntil = this.heldUntil.filter((until) => until > now);
+		return this.heldUntil.length;
+	}
+
+	/** Counts the answer into its refusal sample: growth it held back, or a sample that says "full". */
+	private judgeRefusals(outcome: SendOutcome, sent: SentAt, now: number): void {
+		const verdict = this.refusals.answered(sent.load, outcome.kind !== 'success', this.limit);
+		if ('grow' in verdict) {
+			if (verdict.grow > 0 && this.slowStart) this.limitValue = Math.min(this.cap, this.limitValue + verdict.grow);
+			return;
+		}
+		if (this.decrease(now, sent.at, verdict.full)) this.hold(now, sent.limit);
+		this.refusals.restart(this.limit);
+	}
+
+	private adapt(outcome: SendOutcome, sent: SentAt, busy: boolean, now: number): void {
+		switch (outcome.kind) {
+			case 'success': {
+				const latency = Math.max(0, outcome.latencyMs);
+				this.accepted.add(now, latency);
+				if (this.latency.add(latency, this.limit)) {
+					this.decrease(now, sent.at, this.limitValue * LATENCY_BACKOFF);
+					return;
+				}
+				if (busy) this.grow(now);
+				return;
+			}
+			case 'throttled': {
+				const sustained = this.sustainedConcurrency(now, sent.at);
+				// Leaving slow start the limit had just grown blindly: back to the level before that growth,
+				// the last one the service took whole (TCP halves for the same reason: it doubles per round
+				// trip). From the limit the refused send went out under: answers since grew it.
+				const target = this.slowStart
+					? Math.min(this.limitValue, sent.limit) / (1 + SLOW_START_STEP)
+					: sustained < 1
+						? this.limitValue * BACKOFF
+						: Math.min(sustained, this.limitValue * THROTTLE_BACKOFF);
+				this.firstThrottleAt ??= now;
+				if (this.decrease(now, sent.at, target)) this.hold(now, sent.limit);
+				return;
+			}
+			case 'overloaded':
+				this.decrease(now, sent.at, this.limitValue * BACKOFF);
+				return;
+			case 'neutral':
+				return;
+		}
+	}
+
+	/** Slow start: +SLOW_START_STEP per success. After it: +1 once a limit's worth of successes came back. */
+	private grow(now: number): void {
+		const step = this.slowStart ? SLOW_START_STEP : 1;
+		if (!this.slowStart) {
+			this.growthCredit++;
+			if (this.growthCredit < this.limit) return;
+			this.growthCredit = 0;
+		}
+		if (this.slowStart && this.refusals.holdsGrowth) {
+			this.refusals.defer(step);
+			return;
+		}
+		let next = Math.min(this.cap, Math.floor(this.limitValue) + step);
+		if (now < this.holdUntil) next = Math.min(next, Math.max(this.limitValue, this.ceiling));
+		// Past the refused level without a refusal: the service allows more again.
+		if (next >= this.refusedLevel + 2) this.holdMs = HOLD_MS;
+		this.limitValue = next;
+	}
+
+	/**
+	 * Sends the service sustains in flight, by Little's law: the rate it accepted since the first refusal
+	 * (so a Retry-After pause and the burst after it both count) times the latency. Before a first
+	 * refusal, what it accepted in the last round trip.
+	 */
+	private sustainedConcurrency(now: number, startedAt: number): number {
+		const baseline = this.latency.baselineMs;
+		const roundTrip = Number.isFinite(baseline) ? Math.max(1, baseline) : Math.max(1, now - startedAt);
+		const span = this.firstThrottleAt === undefined ? 0 : now - this.firstThrottleAt;
+		if (span < roundTrip) return this.accepted.countSince(now - roundTrip);
+		return this.accepted.sustainedInFlight(now, span, roundTrip);
+	}
+
+	/** After a decrease for refusals: at most one above the new level for the hold; each further refusal doubles it. */
+	private hold(now: number, refusedLevel: number): void {
+		if (this.holdUntil > 0) this.holdMs = Math.min(MAX_HOLD_MS, this.holdMs * 2);
+		this.ceiling = this.limit + 1;
+		this.refusedLevel = refusedLevel;
+		this.holdUntil = now + this.holdMs;
+	}
+
+	/** Lowers the limit to `target`, once per round trip: sends started before the last decrease do not count again. */
+	private decrease(now: number, startedAt: number, target: number): boolean {
+		this.slowStart = false;
+		if (startedAt <= this.lastDecreaseAt) return false;
+		this.limitValue = Math.max(1, Math.min(this.limitValue, target));
+		this.lastDecreaseAt = now;
+		this.peakInFlight = this.inFlightCount;
+		this.growthCredit = 0;
+		this.latency.restart(this.limit);
+		return true;
+	}
+}

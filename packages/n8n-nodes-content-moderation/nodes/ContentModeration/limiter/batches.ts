@@ -1,0 +1,50 @@
+/**
+ * Slow start's batches: while the limit grows blindly, every answer of one batch of sends is read before
+ * the next batch goes out. A token bucket running dry refuses the last sends of a batch, and those
+ * refusals come back last: sends released one per success would already be out by then. A batch waiting
+ * for a straggler gives way anyway BATCH_GRACE x its first answer's latency after that answer. Pure: the
+ * caller gives the time.
+ */
+
+/** How long a closing batch waits for its last answers, as a share of its first answer's latency. */
+export const BATCH_GRACE = 0.25;
+
+export class SlowStartBatches {
+	private batch = 0;
+	private outstanding = 0;
+	/** When the batch's first answer came back: from then on it only closes. */
+	private closingSince: number | undefined;
+	private graceMs = 0;
+
+	/** A send goes out in the current batch; returns the batch, to give back with its answer. */
+	sent(): number {
+		this.outstanding++;
+		return this.batch;
+	}
+
+	/** A send of `batch` came back after `latencyMs`: the batch's first answer starts its closing. */
+	answered(batch: number, now: number, latencyMs: number): void {
+		if (batch !== this.batch) return;
+		this.outstanding--;
+		if (this.closingSince === undefined) {
+			this.closingSince = now;
+			this.graceMs = Math.max(0, latencyMs) * BATCH_GRACE;
+		}
+	}
+
+	/** Whether a send may go out now; a batch whose answers are all in (or whose grace is over) gives way to the next. */
+	open(now: number): boolean {
+		if (this.closingSince === undefined) return true;
+		if (this.outstanding > 0 && now < this.closingSince + this.graceMs) return false;
+		this.batch++;
+		this.outstanding = 0;
+		this.closingSince = undefined;
+		return true;
+	}
+
+	/** When the next batch may go out without another answer: now when one may, else the end of the grace. */
+	opensAt(now: number): number {
+		if (this.closingSince === undefined || this.outstanding === 0) return now;
+		return Math.max(now, this.closingSince + this.graceMs);
+	}
+}

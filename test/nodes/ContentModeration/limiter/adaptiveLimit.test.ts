@@ -1,0 +1,178 @@
+/**
+ * The adaptive limit through its surface (may a send start, when, sent, answered), on a fake clock:
+ * places in flight, a refused send's place held for a round trip, slow start's batches, and the level
+ * after a refusal. How the limit grows and falls under load is limiter.adaptive.test.ts.
+ */
+import { RATE_WINDOW_MS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/accepted';
+import {
+	AdaptiveLimit,
+	INITIAL_LIMIT,
+	SLOW_START_STEP,
+} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/adaptiveLimit';
+import { BATCH_GRACE } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/batches';
+import type { SendOutcome, SentAt } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/outcome';
+import { FakeClock } from '../../../helpers/fakeClock';
+
+const LATENCY = 200;
+const ok: SendOutcome = { kind: 'success', latencyMs: LATENCY };
+const refused: SendOutcome = { kind: 'throttled' };
+
+/** Sends as many as may start now. */
+function fill(limit: AdaptiveLimit, now: number): SentAt[] {
+	const sent: SentAt[] = [];
+	while (limit.mayStart(now)) sent.push(limit.sent(now));
+	return sent;
+}
+
+/** Leaves slow start with one timeout: the limit is then INITIAL_LIMIT / 2. */
+function leaveSlowStart(limit: AdaptiveLimit, clock: FakeClock): void {
+	const sent = limit.sent(clock.now());
+	clock.time += 1;
+	limit.answered(sent, { kind: 'overloaded' }, clock.now());
+	expect(limit.limit).toBe(INITIAL_LIMIT / 2);
+}
+
+describe('AdaptiveLimit: places', () => {
+	it('lets INITIAL_LIMIT sends start, then none until an answer; an answer frees a place', () => {
+		const clock = new FakeClock();
+		const limit = new AdaptiveLimit(1000);
+		const sent = fill(limit, clock.now());
+		expect(sent).toHaveLength(INITIAL_LIMIT);
+		expect(limit.inFlight).toBe(INITIAL_LIMIT);
+		// Only an answer makes room.
+		expect(limit.startsAt(clock.now())).toBeUndefined();
+		expect(sent.map((s) => s.load)).toEqual(Array.from({ length: INITIAL_LIMIT }, (_, i) => i + 1));
+		clock.time += LATENCY;
+		for (const s of sent) limit.answered(s, ok, clock.now());
+		expect(limit.inFlight).toBe(0);
+		expect(limit.isIdle(clock.now())).toBe(true);
+		expect(limit.mayStart(clock.now())).toBe(true);
+	});
+
+	it('keeps a refused send\'s place (a 503 without Retry-After answered at once) until a round trip after it went out', () => {
+		const clock = new FakeClock();
+		const limit = new AdaptiveLimit(1000);
+		leaveSlowStart(limit, clock);
+		// One success times the round trip.
+		const timed = limit.sent(clock.now());
+		clock.time += LATENCY;
+		limit.answered(timed, ok, clock.now());
+		const sent = fill(limit, clock.now());
+		const wentOutAt = clock.now();
+		clock.time += 5;
+		limit.answered(sent[0], refused, clock.now());
+		expect(limit.inFlight).toBe(sent.length - 1);
+		// The place is still taken: no send may start, and by time alone one may at wentOutAt + LATENCY.
+		expect(limit.mayStart(clock.now())).toBe(false);
+		expect(limit.startsAt(clock.now())).toBe(wentOutAt + LATENCY);
+		expect(limit.isIdle(clock.now())).toBe(false);
+		clock.time = wentOutAt + LATENCY - 1;
+		expect(limit.mayStart(clock.now())).toBe(false);
+		clock.time += 1;
+		expect(limit.mayStart(clock.now())).toBe(true);
+	});
+
+	it('a success or a refusal with Retry-After frees its place at once', () => {
+		const clock = new FakeClock();
+		const limit = new AdaptiveLimit(1000);
+		leaveSlowStart(limit, clock);
+		const sent = fill(limit, clock.now());
+		clock.time += 5;
+		limit.answered(sent[0], { kind: 'throttled', retryAfterMs: 1000 }, clock.now());
+		// (The limiter keeps the pause; the place itself is free.)
+		expect(limit.inFlight + 1).toBeLessThanOrEqual(limit.limit);
+		expect(limit.startsAt(clock.now())).toBe(clock.now());
+	});
+});
+
+describe('AdaptiveLimit: slow start\'s batches', () => {
+	it(`once a batch's first answer is in, the next batch waits for the rest, or ${BATCH_GRACE} x that answer's latency`, () => {
+		const clock = new FakeClock();
+		const limit = new AdaptiveLimit(1000);
+		const sent = fill(limit, clock.now());
+		clock.time += LATENCY;
+		limit.answered(sent[0], ok, clock.now());
+		const graceEnds = clock.now() + LATENCY * BATCH_GRACE;
+		// Room under the grown limit, but the batch is closing.
+		expect(limit.inFlight).toBeLessThan(limit.limit);
+		expect(limit.mayStart(clock.now())).toBe(false);
+		expect(limit.startsAt(clock.now())).toBe(graceEnds);
+		clock.time = graceEnds - 1;
+		expect(limit.mayStart(clock.now())).toBe(false);
+		clock.time = graceEnds;
+		expect(limit.mayStart(clock.now())).toBe(true);
+	});
+
+	it('a batch whose answers are all in gives way at once', () => {
+		const clock = new FakeClock();
+		const limit = new AdaptiveLimit(1000);
+		const sent = fill(limit, clock.now());
+		clock.time += LATENCY;
+		for (const s of sent) limit.answered(s, ok, clock.now());
+		expect(limit.limit).toBe(INITIAL_LIMIT * (1 + SLOW_START_STEP));
+		expect(fill(limit, clock.now())).toHaveLength(INITIAL_LIMIT * (1 + SLOW_START_STEP));
+	});
+
+	it('after slow start, answers free places one by one (no batches)', () => {
+		const clock = new FakeClock();
+		const limit = new AdaptiveLimit(1000);
+		leaveSlowStart(limit, clock);
+		const sent = fill(limit, clock.now());
+		clock.time += LATENCY;
+		limit.answered(sent[0], ok, clock.now());
+		expect(limit.mayStart(clock.now())).toBe(true);
+	});
+});
+
+/** A limit that grew to 90 in slow start (30 in flight) and left it on a refusal at t = 1000: back to 30. */
+function afterFirstRefusal(): AdaptiveLimit {
+	const limit = new AdaptiveLimit(1000);
+	const out = Array.from({ length: 30 }, () => limit.sent(0));
+	for (let i = 0; limit.limit < 90; i++) {
+		limit.answered(out.shift()!, ok, LATENCY + i);
+		out.push(limit.sent(LATENCY + i));
+	}
+	for (const sent of out) limit.answered(sent, { kind: 'neutral' }, 800);
+	limit.answered(limit.sent(800), { kind: 'throttled', retryAfterMs: 1000 }, 1000);
+	expect(limit.limit).toBe(90 / (1 + SLOW_START_STEP));
+	return limit;
+}
+
+/** `count` successes spread evenly over [from, to), each sent a latency before its answer. */
+function successes(limit: AdaptiveLimit, count: number, from: number, to: number): void {
+	for (let i = 0; i < count; i++) {
+		const now = from + ((to - from) * i) / count;
+		limit.answered(limit.sent(now - LATENCY), ok, now);
+	}
+}
+
+/** A 429 with Retry-After answered at `now` to a send that went out at `at`. */
+const throttled = (limit: AdaptiveLimit, at: number, now: number, retryAfterMs = 1000) =>
+	limit.answered(limit.sent(at), { kind: 'throttled', retryAfterMs }, now);
+
+describe('AdaptiveLimit: the level after a refusal', () => {
+	it('is the rate accepted since the first refusal times the latency, not the burst of the last round trip', () => {
+		const limit = afterFirstRefusal();
+		// A Retry-After pause of 1 s with nothing accepted, then a token bucket lets 30 through in one
+		// round trip: 30 since the refusal 1.2 s ago is 25/s, x 200 ms = 5 in flight.
+		successes(limit, 30, 2000, 2200);
+		throttled(limit, 2050, 2200);
+		expect(limit.limit).toBe(5);
+	});
+
+	it(`counts at most the last ${RATE_WINDOW_MS / 1000} s`, () => {
+		const limit = afterFirstRefusal();
+		// 50/s for 4 s, then 100/s for 5 s: the window sees only the last 5 s, 100/s x 200 ms = 20.
+		successes(limit, 200, 1000, 5000);
+		successes(limit, 500, 5010, 10_010);
+		throttled(limit, 9900, 10_000);
+		expect(limit.limit).toBe(20);
+	});
+
+	it('never rises on a refusal: at most 0.9 of the limit it had', () => {
+		const limit = afterFirstRefusal();
+		successes(limit, 500, 1000, 2000);
+		throttled(limit, 1900, 2000, 1);
+		expect(limit.limit).toBe(0.9 * 30);
+	});
+});

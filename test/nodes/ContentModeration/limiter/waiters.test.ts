@@ -1,0 +1,81 @@
+/** Wait queues: FIFO, cancel by signal, and the turns shares take (round robin, FIFO within one). */
+import { AbortedWait, enqueue, once, Turns, WaitQueue, type Waiter } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/waiters';
+import { flush } from '../../../helpers/fakeClock';
+
+interface TestParty {
+	name: string;
+	queue: Array<Waiter<string>>;
+}
+
+describe('enqueue', () => {
+	it('settles with what the waiter is resolved with; a cancelled wait leaves the queue', async () => {
+		const queue = new WaitQueue<string>();
+		const controller = new AbortController();
+		let cancelled = 0;
+		const kept = enqueue(queue, 0, undefined, () => {});
+		const dropped = enqueue(queue, 0, controller.signal, () => cancelled++);
+		expect(queue.waiters).toHaveLength(2);
+		controller.abort();
+		await expect(dropped).rejects.toBeInstanceOf(AbortedWait);
+		expect(cancelled).toBe(1);
+		expect(queue.waiters).toHaveLength(1);
+		queue.waiters.shift()!.resolve('go');
+		await expect(kept).resolves.toBe('go');
+	});
+
+	it('an aborted signal rejects at once, without queueing', async () => {
+		const queue = new WaitQueue();
+		const controller = new AbortController();
+		controller.abort();
+		await expect(enqueue(queue, 10, controller.signal, () => {})).rejects.toBeInstanceOf(AbortedWait);
+		expect(queue.waiters).toHaveLength(0);
+	});
+});
+
+describe('Turns', () => {
+	it('takes one waiter per party in turn, first come first served within a party, skipping parties that may not start', async () => {
+		const turns = new Turns<string, TestParty>();
+		const a: TestParty = { name: 'a', queue: [] };
+		const b: TestParty = { name: 'b', queue: [] };
+		const order: string[] = [];
+		for (const [party, label] of [[a, 'a1'], [a, 'a2'], [a, 'a3'], [b, 'b1']] as const) {
+			void enqueue(turns.queueOf(party), 0, undefined, () => {}).then(() => order.push(label));
+		}
+		expect(turns.waiting).toBe(4);
+		const take = (mayStart: (p: TestParty) => boolean) => {
+			const next = turns.next(mayStart);
+			next?.waiter.resolve(next.party.name);
+			return next?.party.name;
+		};
+		expect([take(() => true), take(() => true), take(() => true)]).toEqual(['a', 'b', 'a']);
+		// Party a may not start: nothing else waits.
+		expect(take((p) => p !== a)).toBeUndefined();
+		expect(take(() => true)).toBe('a');
+		await flush();
+		expect(order).toEqual(['a1', 'b1', 'a2', 'a3']);
+		expect(turns.waiting).toBe(0);
+	});
+
+	it('a cancelled waiter leaves its party\'s queue, and a party with none leaves the turns', async () => {
+		const turns = new Turns<string, TestParty>();
+		const a: TestParty = { name: 'a', queue: [] };
+		const b: TestParty = { name: 'b', queue: [] };
+		const controller = new AbortController();
+		const gone = enqueue(turns.queueOf(a), 0, controller.signal, () => {});
+		void enqueue(turns.queueOf(b), 0, undefined, () => {});
+		controller.abort();
+		await expect(gone).rejects.toBeInstanceOf(AbortedWait);
+		expect(turns.waiting).toBe(1);
+		expect(turns.next(() => true)?.party).toBe(b);
+	});
+});
+
+describe('once', () => {
+	it('acts on the first call only', () => {
+		let calls = 0;
+		const release = once(() => calls++);
+		release();
+		release();
+		expect(calls).toBe(1);
+	});
+});

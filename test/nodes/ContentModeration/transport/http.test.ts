@@ -1,0 +1,65 @@
+/** One request as n8n's HTTP helper takes it, and what an answer means for the retries and for the limiter. */
+import { LARGE_FIELD_CHARS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/jsonBody';
+import {
+	failureSignal,
+	httpOptions,
+	loadSignal,
+	statusOutcome,
+} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/http';
+
+const BASE = 'https://moderation.example.com';
+
+describe('httpOptions', () => {
+	it('a full response, status errors left to the client, a timeout, and the run\'s cancel signal', () => {
+		const signal = new AbortController().signal;
+		const options = httpOptions(BASE, { method: 'GET', path: '/image/x', qs: { a: 1 } }, signal);
+		expect(options).toMatchObject({
+			method: 'GET',
+			url: `${BASE}/image/x`,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			qs: { a: 1 },
+		});
+		expect(options.timeout).toBeGreaterThan(0);
+		expect(options.abortSignal).toBe(signal);
+		expect(options.body).toBeUndefined();
+	});
+
+	it('a small body as it is; one with a large field as JSON bytes', () => {
+		expect(httpOptions(BASE, { method: 'POST', path: '/text', body: { text: 'hi' } }).body).toEqual({ text: 'hi' });
+		const image = 'A'.repeat(LARGE_FIELD_CHARS);
+		const large = httpOptions(BASE, { method: 'POST', path: '/image', body: { image } });
+		expect(Buffer.isBuffer(large.body)).toBe(true);
+		expect(JSON.parse(String(large.body))).toEqual({ image });
+		expect(large.headers).toEqual({ 'content-type': 'application/json' });
+	});
+});
+
+describe('statusOutcome', () => {
+	it('undefined for a 2xx; the status and Retry-After otherwise', () => {
+		expect(statusOutcome({ statusCode: 200 })).toBeUndefined();
+		expect(statusOutcome({ statusCode: 204 })).toBeUndefined();
+		expect(statusOutcome({ statusCode: 429, headers: { 'retry-after': '3' } })).toEqual({ kind: 'status', statusCode: 429, retryAfter: '3' });
+		expect(statusOutcome({ statusCode: 404 })).toEqual({ kind: 'status', statusCode: 404, retryAfter: undefined });
+	});
+});
+
+describe('loadSignal and failureSignal: what the limiter learns', () => {
+	it('429/503 slow it down (with the Retry-After as ms); 502/504 are overload; other 5xx say nothing; the rest is a success', () => {
+		expect(loadSignal({ statusCode: 429, headers: { 'retry-after': '2' } }, 10)).toEqual({ kind: 'throttled', retryAfterMs: 2000 });
+		expect(loadSignal({ statusCode: 503 }, 10)).toEqual({ kind: 'throttled', retryAfterMs: undefined });
+		expect(loadSignal({ statusCode: 502 }, 10)).toEqual({ kind: 'overloaded' });
+		expect(loadSignal({ statusCode: 504 }, 10)).toEqual({ kind: 'overloaded' });
+		expect(loadSignal({ statusCode: 500 }, 10)).toEqual({ kind: 'neutral' });
+		expect(loadSignal({ statusCode: 404 }, 10)).toEqual({ kind: 'success', latencyMs: 10 });
+		expect(loadSignal({ statusCode: 200 }, 35)).toEqual({ kind: 'success', latencyMs: 35 });
+	});
+
+	it('timeouts and resets are overload; a refused connection says nothing', () => {
+		expect(failureSignal(Object.assign(new Error('t'), { code: 'ETIMEDOUT' }))).toEqual({ kind: 'overloaded' });
+		expect(failureSignal({ cause: { code: 'ECONNRESET' } })).toEqual({ kind: 'overloaded' });
+		expect(failureSignal(Object.assign(new Error('r'), { code: 'ECONNREFUSED' }))).toEqual({ kind: 'neutral' });
+		expect(failureSignal(new Error('no code'))).toEqual({ kind: 'neutral' });
+	});
+});
