@@ -126,6 +126,12 @@ describe('The package README (published to npm without the repository)', () => {
 		expect(repositoryLinks(text).filter((link) => link.base !== repositoryBase).map((l) => l.url)).toEqual([]);
 	});
 
+	it('lists every example workflow of the repository', () => {
+		const examples = readdirSync(join(ROOT, 'examples')).filter((name) => name.endsWith('.json'));
+		expect(examples.length).toBeGreaterThan(0);
+		expect(examples.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+	});
+
 	it('keeps the manual-install lines the e2e tests run (its Installation section)', () => {
 		expect(readmeInstallScript('/tmp/package.tgz')).toContain("npm install --legacy-peer-deps '/tmp/package.tgz'");
 	});
