@@ -15,7 +15,8 @@
  * draws. Results: bench-results/bench.json and bench-results/bench.svg.
  *
  * Env: BENCH_ITEMS (1000), BENCH_REPEATS (S1 and S3 repeats, default 3; S2 runs once),
- * BENCH_ONLY=S1,S2,S3,S4,S5,S6,memory (a subset), BENCH_SKIP_HTTP_REQUEST=1 (when the cached n8n install
+ * BENCH_ONLY=S1,S2,S3,S4,S5,S6,T1,memory,n8n-cost (a subset; `npm run bench -- --only n8n-cost` says the same),
+ * BENCH_SKIP_HTTP_REQUEST=1 (when the cached n8n install
  * is not there and should not be made).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -31,10 +32,12 @@ import { s3 } from './scenarios/s3';
 import { s4 } from './scenarios/s4';
 import { s5 } from './scenarios/s5';
 import { s6 } from './scenarios/s6';
+import { n8nCost } from './n8nCost';
 import { imageItems, loadHttpRequestNode, nodesBaseDir, runUndici, type HttpRequestKit } from './workloads';
 import { scenarioVariants } from './scenarios/variants';
+import { onlyParts } from './only';
 
-const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const ONLY = onlyParts(process.argv.slice(2), process.env.BENCH_ONLY);
 const wanted = (part: string) => !ONLY || ONLY.includes(part);
 
 /** The scenarios, in the order they run. */
@@ -57,10 +60,8 @@ async function httpRequestKit(): Promise<HttpRequestKit | undefined> {
 }
 
 async function main() {
-	const kit = await httpRequestKit();
-	const log = new TrafficLog();
-	const mock = await startMockService({ latencyMs: 200, onExchange: log.observe });
-	const target = { url: mock.url, token: mock.token };
+	const inProcess = SCENARIOS.some(([name]) => wanted(name));
+	const kit = inProcess ? await httpRequestKit() : undefined;
 	const result: Record<string, unknown> = {
 		date: new Date().toISOString(),
 		node: process.version,
@@ -70,16 +71,21 @@ async function main() {
 		repeats: REPEATS,
 	};
 	const panels: Panel[] = [];
-	const ctx: BenchContext = { mock, log, target, kit, result, panels };
 
-	try {
-		// Warm-up: loads modules and JITs the hot paths of every variant.
-		mock.configure({ latencyMs: 1 });
-		for (const v of scenarioVariants(kit, target, false)) await v.run(imageItems(100, `warm-${v.id}`));
-		await runUndici(target, imageItems(100, 'warm-undici'), 100);
-		for (const [name, run] of SCENARIOS) if (wanted(name)) await run(ctx);
-	} finally {
-		await mock.stop();
+	if (inProcess) {
+		const log = new TrafficLog();
+		const mock = await startMockService({ latencyMs: 200, onExchange: log.observe });
+		const target = { url: mock.url, token: mock.token };
+		const ctx: BenchContext = { mock, log, target, kit, result, panels };
+		try {
+			// Warm-up: loads modules and JITs the hot paths of every variant.
+			mock.configure({ latencyMs: 1 });
+			for (const v of scenarioVariants(kit, target, false)) await v.run(imageItems(100, `warm-${v.id}`));
+			await runUndici(target, imageItems(100, 'warm-undici'), 100);
+			for (const [name, run] of SCENARIOS) if (wanted(name)) await run(ctx);
+		} finally {
+			await mock.stop();
+		}
 	}
 
 	if (wanted('T1')) result.T1 = await (await import('./text')).textBench();
@@ -94,6 +100,9 @@ async function main() {
 		result.memory = memory;
 	}
 
+	// Real n8n, last: it owns the machine while it runs.
+	const costLine = wanted('n8n-cost') ? await n8nCost({ result, panels }) : undefined;
+
 	const outDir = join(ROOT, 'bench-results');
 	mkdirSync(outDir, { recursive: true });
 	writeFileSync(join(outDir, 'bench.json'), JSON.stringify(result, null, 2) + '\n');
@@ -105,6 +114,7 @@ async function main() {
 		writeFileSync(join(outDir, 'bench.svg'), renderChart(panels));
 		console.log(`Written: ${join(outDir, 'bench.svg')}`);
 	}
+	if (costLine) console.log(costLine);
 }
 
 main().then(

@@ -1,9 +1,23 @@
 /**
- * Every relative link in the repository's Markdown files resolves: the file exists and, with a `#fragment`,
- * the target Markdown file has a heading with that GitHub anchor.
+ * Every link in the repository's Markdown files resolves: a relative link to a file that exists, a link to
+ * this repository on GitHub (built from the package's `repository.url`) to a file of this checkout, and with
+ * a `#fragment`, to a heading of the target Markdown file. The package README, which npm publishes without
+ * the rest of the repository, stays a short user's guide: at most 300 lines, no relative link or image
+ * outside the package, every repository link built from `repository.url`.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+
+import { readmeInstallScript } from '../../dev/n8n/package';
+import {
+	PACKAGE_DIR,
+	PACKAGE_README,
+	inRepository,
+	packageJson,
+	repositoryLinks,
+	repositoryWebUrl,
+	rewriteRepositoryLinks,
+} from '../../scripts/readme-links';
 
 const ROOT = resolve(__dirname, '..', '..');
 const SKIP = new Set(['node_modules', '.git', 'dist', 'bench-results']);
@@ -37,9 +51,30 @@ function anchors(file: string): Set<string> {
 	);
 }
 
-function brokenLinks(file: string): string[] {
+const LINK = /\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
+const README_MAX_LINES = 300;
+const pkg = packageJson();
+const repositoryBase = repositoryWebUrl(pkg);
+
+/** Links into this repository on GitHub (`repository.url`'s repository): the file exists, so does the heading. */
+function brokenRepositoryLinks(text: string): string[] {
 	const broken: string[] = [];
-	for (const [, target] of prose(readFileSync(file, 'utf8')).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+	for (const link of repositoryLinks(text)) {
+		if (link.base !== repositoryBase) continue;
+		const target = join(ROOT, link.path);
+		if (!inRepository(link.path)) broken.push(`${link.url} (no such file in the repository)`);
+		else if ((link.kind === 'tree') !== statSync(target).isDirectory()) broken.push(`${link.url} (blob/tree does not match)`);
+		else if (link.fragment && target.endsWith('.md') && !anchors(target).has(link.fragment)) {
+			broken.push(`${link.url} (no such heading)`);
+		}
+	}
+	return broken;
+}
+
+function brokenLinks(file: string): string[] {
+	const text = prose(readFileSync(file, 'utf8'));
+	const broken: string[] = brokenRepositoryLinks(text);
+	for (const [, target] of text.matchAll(LINK)) {
 		if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:, ...
 		const [path, fragment] = target.split('#');
 		const resolved = path ? resolve(dirname(file), decodeURIComponent(path)) : file;
@@ -59,7 +94,78 @@ describe('Markdown links', () => {
 		expect(names).toEqual(expect.arrayContaining(['README.md', 'docs/service-interface.md', 'dev/mock/README.md']));
 	});
 
-	it.each(files.map((f) => [relative(ROOT, f), f]))('%s: every relative link resolves', (_name, file) => {
+	it.each(files.map((f) => [relative(ROOT, f), f]))('%s: every link resolves', (_name, file) => {
 		expect(brokenLinks(file)).toEqual([]);
+	});
+});
+
+describe('The package README (published to npm without the repository)', () => {
+	const readme = readFileSync(PACKAGE_README, 'utf8');
+	const text = prose(readme);
+
+	it(`has at most ${README_MAX_LINES} lines`, () => {
+		expect(readme.split('\n').length).toBeLessThanOrEqual(README_MAX_LINES);
+	});
+
+	it('names the service in its first lines', () => {
+		expect(readme.split('\n').slice(0, 5).join('\n')).toMatch(/ContentMod\b[\s\S]*contentmod\.io/);
+	});
+
+	it('links nothing by a path outside the package: only its own headings, and images by absolute URL', () => {
+		const relativeLinks = [...text.matchAll(LINK)]
+			.map(([, target]) => target)
+			.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith('#'));
+		expect(relativeLinks).toEqual([]);
+		const images = [...text.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g)].map(([, src]) => src);
+		expect(images.filter((src) => !src.startsWith('https://'))).toEqual([]);
+	});
+
+	it('builds every link into the repository from repository.url (run `npx tsx scripts/readme-links.ts --write`)', () => {
+		expect(repositoryLinks(text).length).toBeGreaterThan(0);
+		expect(rewriteRepositoryLinks(readme, pkg)).toBe(readme);
+		expect(repositoryLinks(text).filter((link) => link.base !== repositoryBase).map((l) => l.url)).toEqual([]);
+	});
+
+	it('lists every example workflow of the repository', () => {
+		const examples = readdirSync(join(ROOT, 'examples')).filter((name) => name.endsWith('.json'));
+		expect(examples.length).toBeGreaterThan(0);
+		expect(examples.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+	});
+
+	it('keeps the manual-install lines the e2e tests run (its Installation section)', () => {
+		expect(readmeInstallScript('/tmp/package.tgz')).toContain("npm install --legacy-peer-deps '/tmp/package.tgz'");
+	});
+
+	it('has the headings the nodes and the credential link to on npmjs.com', () => {
+		const codexUrls = ['ContentModeration', 'ContentModerationTrigger'].flatMap((node) => {
+			const codex = JSON.parse(readFileSync(join(PACKAGE_DIR, 'nodes', node, `${node}.node.json`), 'utf8'));
+			return (codex.resources?.primaryDocumentation ?? []).map((doc: { url: string }) => doc.url);
+		});
+		const credential = readFileSync(join(PACKAGE_DIR, 'credentials', 'ContentModerationApi.credentials.ts'), 'utf8');
+		const urls = [...codexUrls, ...[...credential.matchAll(/documentationUrl = '([^']+)'/g)].map(([, url]) => url)];
+		const npmReadme = `https://www.npmjs.com/package/${pkg.name}`;
+		expect(urls.length).toBeGreaterThan(2);
+		const headings = anchors(PACKAGE_README);
+		const missing = urls
+			.filter((url) => url.startsWith(npmReadme))
+			.map((url) => url.slice(npmReadme.length).replace(/^#/, ''))
+			.filter((fragment) => fragment !== '' && !headings.has(fragment));
+		expect(missing).toEqual([]);
+	});
+});
+
+describe('Found by the service name', () => {
+	const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8'));
+
+	it('package.json: keywords and description name ContentMod (npm search)', () => {
+		expect(manifest.keywords).toEqual(expect.arrayContaining(['n8n-community-node-package', 'contentmod']));
+		expect(manifest.description).toMatch(/ContentMod/);
+	});
+
+	it.each(['ContentModeration', 'ContentModerationTrigger'])('%s codex: aliases for the nodes panel search', (node) => {
+		const codex = JSON.parse(readFileSync(join(PACKAGE_DIR, 'nodes', node, `${node}.node.json`), 'utf8'));
+		expect(codex.alias).toEqual(expect.arrayContaining(['ContentMod', 'contentmod', 'moderation']));
+		expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\/www\.npmjs\.com\/package\/n8n-nodes-content-moderation/);
+		expect(codex.resources.credentialDocumentation[0].url).toMatch(/#credentials$/);
 	});
 });

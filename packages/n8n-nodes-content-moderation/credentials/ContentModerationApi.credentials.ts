@@ -1,5 +1,5 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -57,14 +57,12 @@ export class ContentModerationApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
-		},
-	};
+	// Plain code, not an '=Bearer {{...}}' expression: n8n evaluates a generic block's expressions on every
+	// request (in its expression isolate), which a callback workflow pays once per execution.
+	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
+		...requestOptions,
+		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken ?? '')}` },
+	});
 
 	// The service has no endpoint that only checks a key. Every endpoint requires it, so the test reads an
 	// image moderation that cannot exist: 401/403 is a wrong key, 404 is an accepted one.

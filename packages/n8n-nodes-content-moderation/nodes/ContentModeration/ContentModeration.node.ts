@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import * as callback from './actions/callback';
 import * as image from './actions/image';
 import * as queue from './actions/queue';
 import * as text from './actions/text';
@@ -49,6 +50,7 @@ export class ContentModeration implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{ name: 'Callback', value: 'callback', description: "Check and complete callbacks received by n8n's Webhook node" },
 					{ name: 'Image', value: 'image', description: 'Moderate images and read their results' },
 					{ name: 'Queue', value: 'queue', description: 'Add content to a review queue for a person to decide, and read its items' },
 					{ name: 'Text', value: 'text', description: 'Moderate texts, read or delete text moderations' },
@@ -57,6 +59,7 @@ export class ContentModeration implements INodeType {
 			},
 			...image.description,
 			...text.description,
+			...callback.description,
 			...queue.description,
 			requestOptionsProperty,
 		],

@@ -1,3 +1,4 @@
+import * as callback from './callback';
 import * as image from './image';
 import type { Operation } from './operation';
 import * as queue from './queue';
@@ -5,6 +6,7 @@ import * as text from './text';
 
 /** Every operation of the action node by resource and operation value: what the router runs. */
 export const resources: Record<string, Record<string, Operation>> = {
+	callback: callback.operations,
 	image: image.operations,
 	queue: queue.operations,
 	text: text.operations,

@@ -1,0 +1,83 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { checkToken } from '../../../ContentModerationTrigger/verification';
+import { kindOf, parseEnvelope, RESULT_EVENT } from '../../callbacks/envelope';
+import { requestSettingsCollection } from '../../descriptions/options';
+import { isObject } from '../../helpers/json';
+import { getImage, getText } from '../../transport/endpoints';
+import { hasAnalysis } from '../../verdict/rules';
+import type { NodeRun } from '../operation';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			"Put n8n's Webhook node (HTTP Method POST, Respond Immediately) before this node and give the service its Production URL with ?token=<the credential's Callback Secret> added. n8n runs Webhook-started workflows on its fastest path; the Content Moderation Trigger does the same job with less setup.",
+		name: 'receiveNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Fetch Full Result',
+		name: 'fetchFullResult',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to read the full result (GET /image/{ID} or GET /text/{ID}) when a moderation.completed callback carries no verdict (isSafe)',
+	},
+];
+
+export const toolDescription =
+	"Check a moderation callback received by n8n's Webhook node (its secret, its {event, data} body) and return the completed moderation result";
+
+export const description = updateDisplayOptions({ show: { resource: ['callback'], operation: ['receive'] } }, [
+	...properties,
+	...requestSettingsCollection(),
+]);
+
+const WEBHOOK_HINT =
+	"Connect n8n's Webhook node (HTTP Method POST) directly before this node: its output item carries the callback's body, headers and query.";
+
+/**
+ * One callback as n8n's Webhook node outputs it ({headers, query, body}): the credential's Callback Secret
+ * checked, the `{event, data}` envelope unwrapped (flat bodies read as results), a result without a
+ * verdict completed with one read. The output is the data with `event`; headers and query are not copied.
+ */
+export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
+	const received = this.getInputData()[itemIndex].json;
+	const headers = isObject(received.headers) ? received.headers : {};
+	const query = isObject(received.query) ? received.query : {};
+
+	const secret = await client.callbackSecret();
+	if (secret !== '') {
+		const check = checkToken([secret], query, headers);
+		if (!check.ok) {
+			throw new NodeOperationError(this.getNode(), `Callback refused: ${check.message}`, {
+				itemIndex,
+				description:
+					"The call does not carry the Callback Secret of the selected Content Moderation API credential. Add ?token=<Callback Secret> to the Webhook node's Production URL you gave the service, or select the credential whose secret that URL carries.",
+			});
+		}
+	}
+
+	if (received.body === undefined) {
+		throw new NodeOperationError(this.getNode(), 'The input item has no body', { itemIndex, description: WEBHOOK_HINT });
+	}
+	const parsed = parseEnvelope(received.body);
+	if (!parsed.ok) {
+		throw new NodeOperationError(this.getNode(), `Not a moderation callback: ${parsed.message}`, {
+			itemIndex,
+			description: WEBHOOK_HINT,
+		});
+	}
+	const { event, data } = parsed.envelope;
+	const id = typeof data.id === 'string' ? data.id.trim() : '';
+	const complete =
+		event === RESULT_EVENT && !hasAnalysis(data) && id !== '' && this.getNodeParameter('fetchFullResult', itemIndex, true) === true;
+	if (!complete) return { ...data, event };
+
+	// Only an id: an image unless the data shows a text (the trigger reads images the same way).
+	const response = kindOf(data) === 'text' ? await getText(client, id, itemIndex) : await getImage(client, id, itemIndex);
+	// The image result has no id of its own: the callback's stays.
+	return { ...data, ...response.body, id: response.body.id ?? id, event };
+}

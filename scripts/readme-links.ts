@@ -1,0 +1,105 @@
+/**
+ * The package README links to pages of the repository (docs/, examples/, the changelog) with absolute URLs,
+ * because npm publishes the README without them. The URLs are built from the package.json's `repository.url`,
+ * the one place to change when the repository is named: `npx tsx scripts/readme-links.ts --write` rewrites
+ * every repository URL in the README to that base, and without `--write` it only reports the ones that differ
+ * (test/docs/markdown-links.test.ts fails on them too).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '..');
+export const PACKAGE_DIR = join(ROOT, 'packages', 'n8n-nodes-content-moderation');
+export const PACKAGE_README = join(PACKAGE_DIR, 'README.md');
+
+interface PackageJson {
+	name: string;
+	repository: { url: string; directory?: string };
+}
+
+export function packageJson(): PackageJson {
+	return JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as PackageJson;
+}
+
+/** `git+https://github.com/owner/repo.git` → `https://github.com/owner/repo`. */
+export function repositoryWebUrl(pkg: PackageJson): string {
+	const match = /^(?:git\+)?(https:\/\/github\.com\/[^/]+\/[^/]+?)(?:\.git)?\/?$/.exec(pkg.repository.url);
+	if (!match) throw new Error(`repository.url is not a GitHub https URL: ${pkg.repository.url}`);
+	return match[1];
+}
+
+/**
+ * The URL of a file or folder of the repository, given its path from the repository's root. `HEAD` is the
+ * default branch on GitHub, so the URL does not name one.
+ */
+export function repositoryFileUrl(pkg: PackageJson, pathFromRoot: string, folder = false): string {
+	return `${repositoryWebUrl(pkg)}/${folder ? 'tree' : 'blob'}/HEAD/${pathFromRoot}`;
+}
+
+/** The package folder inside the repository, from `repository.directory`. */
+export function packageDirectory(pkg: PackageJson): string {
+	return (pkg.repository.directory ?? '').replace(/^\/+|\/+$/g, '');
+}
+
+/** Any GitHub repository file URL: owner/repo, blob|tree, ref, path. */
+const REPOSITORY_LINK = /https:\/\/github\.com\/([^/\s)]+)\/([^/\s)]+)\/(blob|tree)\/([^/\s)]+)\/([^\s)#]*)/g;
+
+export interface RepositoryLink {
+	url: string;
+	base: string;
+	kind: 'blob' | 'tree';
+	path: string;
+	fragment?: string;
+}
+
+/** Every GitHub repository file link of a Markdown text, with its path and fragment. */
+export function repositoryLinks(text: string): RepositoryLink[] {
+	const links: RepositoryLink[] = [];
+	for (const match of text.matchAll(/\]\((https:\/\/github\.com\/[^)\s]+)\)/g)) {
+		const url = match[1];
+		REPOSITORY_LINK.lastIndex = 0;
+		const parts = REPOSITORY_LINK.exec(url);
+		if (!parts) continue;
+		const [, owner, repo, kind, , path] = parts;
+		links.push({
+			url,
+			base: `https://github.com/${owner}/${repo}`,
+			kind: kind as 'blob' | 'tree',
+			path: decodeURIComponent(path),
+			fragment: url.includes('#') ? url.slice(url.indexOf('#') + 1) : undefined,
+		});
+	}
+	return links;
+}
+
+/** Whether a path from the repository's root is a file or folder of this checkout. */
+export function inRepository(pathFromRoot: string): boolean {
+	return pathFromRoot !== '' && existsSync(join(ROOT, pathFromRoot));
+}
+
+/**
+ * The README with every link into this repository (a GitHub file URL whose path exists here, whatever
+ * repository it names) pointing at `repository.url`'s repository, at `HEAD`. Links to other repositories'
+ * files that do not exist here are left alone.
+ */
+export function rewriteRepositoryLinks(text: string, pkg: PackageJson): string {
+	const base = repositoryWebUrl(pkg);
+	return text.replace(REPOSITORY_LINK, (all: string, _owner, _repo, kind: string, _ref, path: string) =>
+		inRepository(decodeURIComponent(path)) ? `${base}/${kind}/HEAD/${path}` : all,
+	);
+}
+
+if (require.main === module) {
+	const pkg = packageJson();
+	const text = readFileSync(PACKAGE_README, 'utf8');
+	const rewritten = rewriteRepositoryLinks(text, pkg);
+	if (process.argv.includes('--write')) {
+		writeFileSync(PACKAGE_README, rewritten);
+		console.log(`README links now point at ${repositoryWebUrl(pkg)}`);
+	} else if (rewritten !== text) {
+		console.log(`README links differ from ${repositoryWebUrl(pkg)}: run with --write`);
+		process.exitCode = 1;
+	} else {
+		console.log(`README links point at ${repositoryWebUrl(pkg)}`);
+	}
+}
