@@ -8,6 +8,7 @@ const USAGE = `Usage: npm run mock -- [flags]
   --latency-ms N         added before every response (default 0)
   --process-ms N         time a deferred image or image queue item takes (default 200)
   --text-process-ms N    time a deferred text or text queue item takes (default: --process-ms)
+  --text-moderate-ms N   time an immediate POST /text works before answering (default 0)
   --webhook-url U        the account webhook URL: review decisions (queue.review.completed) go there
   --metadata-key K       request key read as metadata: meta, metadata or both (default both)
   --fault-rate F         fraction of requests answered 503 + Retry-After (default 0)
@@ -28,6 +29,7 @@ const NUMBER_FLAGS = {
 	'latency-ms': 'latencyMs',
 	'process-ms': 'processMs',
 	'text-process-ms': 'textProcessMs',
+	'text-moderate-ms': 'textModerateMs',
 	'fault-rate': 'faultRate',
 	'throttle-rate': 'throttleRate',
 	'retry-after': 'retryAfterSeconds',

@@ -136,7 +136,7 @@ export function serviceEndpoints({ options, scheduler, deliverer, recorder }: Se
 		recorder.submission({ kind: 'text', id: result.id, type: 'text', hash: result.hash, actorId: input.actorId, meta: input.meta });
 		if (!deferred(input)) {
 			texts.set(result.id, { status: 'done', result });
-			return { status: 200, body: result };
+			return { status: 200, body: result, workMs: options.textModerateMs };
 		}
 		const job: Stored<TextModeration> = { status: 'processing', result };
 		texts.set(result.id, job);

@@ -14,6 +14,8 @@ export interface Reply {
 	status: number;
 	body?: unknown;
 	headers?: Record<string, string>;
+	/** Work the service does before answering, added to the latency */
+	workMs?: number;
 }
 
 type Handler = (params: Record<string, string>, request: ParsedRequest) => Reply;

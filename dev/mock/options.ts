@@ -17,6 +17,11 @@ export interface MockServiceOptions {
 	/** How long a deferred text or a text queue item takes; null (default) = `processMs`. Lets a test slow texts alone. */
 	textProcessMs?: number | null;
 	/**
+	 * How long an immediate `POST /text` works before it answers the result, added to `latencyMs`; the
+	 * request counts against `capacity` meanwhile. 0 (default) keeps tests fast.
+	 */
+	textModerateMs?: number;
+	/**
 	 * Up to this much more per deferred image or text, from a seeded generator (the same sequence on every
 	 * run), so that results complete, and callbacks go out, in another order than the submissions
 	 */
@@ -78,6 +83,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	latencyMs: 0,
 	processMs: 200,
 	textProcessMs: null,
+	textModerateMs: 0,
 	processJitterMs: 0,
 	webhookUrl: null,
 	metadataKey: 'both',
@@ -101,6 +107,7 @@ export type RuntimeOptions = Pick<
 	| 'latencyMs'
 	| 'processMs'
 	| 'textProcessMs'
+	| 'textModerateMs'
 	| 'processJitterMs'
 	| 'webhookUrl'
 	| 'metadataKey'
@@ -124,6 +131,7 @@ function checkOptions(options: ResolvedOptions): void {
 	for (const key of [
 		'latencyMs',
 		'processMs',
+		'textModerateMs',
 		'processJitterMs',
 		'retryAfterSeconds',
 		'faultSeed',

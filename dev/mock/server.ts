@@ -121,10 +121,11 @@ export async function startMockService(
 			});
 			res.end(payload);
 		};
+		const wait = options.latencyMs + (reply.workMs ?? 0);
 		if (full || control) send(reply);
-		else if (options.latencyMs > 0) {
+		else if (wait > 0) {
 			working++;
-			scheduler.later(options.latencyMs, () => {
+			scheduler.later(wait, () => {
 				working--;
 				send(reply);
 			});

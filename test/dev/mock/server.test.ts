@@ -85,6 +85,33 @@ describe('latency', () => {
 	});
 });
 
+describe('textModerateMs', () => {
+	it('makes an immediate POST /text work that long before answering, in parallel, added to the latency; nothing else waits', async () => {
+		mock.service.configure({ textModerateMs: 250, latencyMs: 50 });
+		try {
+			const text = (i: number, options?: object) => api('POST', '/text', { json: { text: `hello ${i}`, options } });
+			const one = await text(0);
+			expect(one.status).toBe(200);
+			expect(one.durationMs).toBeGreaterThanOrEqual(290);
+			const started = Date.now();
+			const parallel = await Promise.all(Array.from({ length: 20 }, (_, i) => text(i + 1)));
+			expect(parallel.every((r) => r.status === 200 && typeof (r.body as { id?: unknown }).id === 'string')).toBe(true);
+			expect(Date.now() - started).toBeLessThan(2_000); // 20 x 300 ms one after another would be 6 s
+			// A deferred text answers { id } after the latency alone; so does an image.
+			const deferred = await text(99, { defer: true });
+			expect(deferred.durationMs).toBeLessThan(240);
+			expect((await submit(0)).durationMs).toBeLessThan(240);
+		} finally {
+			mock.service.configure({ textModerateMs: 0, latencyMs: 0 });
+		}
+	});
+
+	it('defaults to 0 and refuses a negative value', async () => {
+		expect((await api('POST', '/text', { json: { text: 'quick' } })).durationMs).toBeLessThan(200);
+		await expect(startMockService({ textModerateMs: -1 })).rejects.toThrow(/textModerateMs/);
+	});
+});
+
 describe('records', () => {
 	it('records method, path, query, lower-cased headers, parsed body, status and time', async () => {
 		const before = Date.now();
