@@ -136,8 +136,16 @@ export interface RetryOnFail {
 	waitBetweenTries?: number;
 }
 
+/** What HTTP Request posts: a path of the service and the JSON body expression. */
+export interface HttpRequestCall {
+	path: string;
+	jsonBody: string;
+}
+
+export const IMAGE_URL_CALL: HttpRequestCall = { path: '/image', jsonBody: '={\n  "image": "{{ $json.url }}"\n}' };
+
 /**
- * HTTP Request as a user sets it up for this service: POST {base}/image, Header Auth credential
+ * HTTP Request as a user sets it up for this service: POST {base}/image (or `call`), Header Auth credential
  * (Authorization: Bearer …), JSON body built from the item; no Batching option unless `batching` is
  * given (without it V3 sends every item at once and awaits Promise.allSettled); node settings as given.
  */
@@ -147,6 +155,7 @@ export async function runHttpRequestNodeWith(
 	items: INodeExecutionData[],
 	batching?: { batchSize: number; batchInterval: number },
 	settings?: RetryOnFail,
+	call: HttpRequestCall = IMAGE_URL_CALL,
 ): Promise<NodeRunOutcome> {
 	const run = await runWorkflow({
 		nodes: [
@@ -156,12 +165,12 @@ export async function runHttpRequestNodeWith(
 				typeVersion: kit.version,
 				parameters: {
 					method: 'POST',
-					url: `${target.url}/image`,
+					url: `${target.url}${call.path}`,
 					authentication: 'genericCredentialType',
 					genericAuthType: 'httpHeaderAuth',
 					sendBody: true,
 					specifyBody: 'json',
-					jsonBody: '={\n  "image": "{{ $json.url }}"\n}',
+					jsonBody: call.jsonBody,
 					options: batching ? { batching: { batch: batching } } : {},
 				},
 				credentials: { httpHeaderAuth: { id: '2', name: 'Moderation bearer header' } },
