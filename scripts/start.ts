@@ -10,6 +10,7 @@ import { Running, runInteractive } from '../dev/n8n/lifecycle';
 import { QueueStack, startQueueStack } from '../dev/n8n/queue';
 import { newCallbackSecret, startStack } from '../dev/n8n/stack';
 import { executeWorkflow, verdictLine } from '../dev/n8n/summary';
+import { call } from '../dev/mock/client';
 import { startMockService } from '../dev/mock/server';
 
 const t0 = Date.now();
@@ -18,7 +19,12 @@ const log = (line: string) => console.log(`[${((Date.now() - t0) / 1000).toFixed
 const URL_EXAMPLE = 'cmExample01Url00';
 const SUBMIT_EXAMPLE = 'cmExample03Sub00';
 const TRIGGER_EXAMPLE = 'cmExample03Trig0';
+/** The human review loop: A moderates comments (POST /text) and queues doubtful ones; B's trigger gets the decisions. */
+const LOOP_MODERATE = 'cmExample08Revw0';
+const LOOP_DECISION = 'cmExample08bDec0';
 const QUEUE = process.argv.slice(2).includes('--queue');
+/** The review queue of example 08 (and of the demo's decision line). */
+const REVIEW_QUEUE = 'comment-reviews';
 
 const running: Running = {};
 
@@ -45,6 +51,14 @@ async function main(): Promise<void> {
 		db = running.db = N8nDb.forUserFolder(running.stack.n8n.userFolder);
 	}
 	const stack = running.stack;
+
+	// The account webhook URL (the vendor's dashboard setting) is the Production URL of example 08b's trigger
+	// (version 3, review decisions), with the Callback Secret in it: each decision starts that workflow.
+	const trigger = stack.workflows.find((w) => w.id === LOOP_DECISION)?.nodes.find((n) => /contentModerationTrigger$/.test(n.type));
+	const webhookUrl = trigger?.webhookId
+		? `${stack.webhookUrl}/webhook/${trigger.webhookId}/callback?token=${encodeURIComponent(opts.callbackSecret)}`
+		: undefined;
+	if (webhookUrl) mock.configure({ webhookUrl });
 
 	log(`running example "moderate images from URLs" once (${QUEUE ? 'on a worker' : 'n8n execute'})...`);
 	const urlRun = await executeWorkflow(stack, db, URL_EXAMPLE);
@@ -75,6 +89,48 @@ async function main(): Promise<void> {
 		triggerLines.push(`  execution #${row.id} ${row.status}: id ${result?.id} ${verdictLine(result)} -> ${decision}`);
 	}
 
+	log('running example "human review loop, part A" once: Text > Moderate (POST /text) routes 4 comments...');
+	const textSince = mock.requests.length;
+	const loopRun = await executeWorkflow(stack, db, LOOP_MODERATE);
+	const textPosts = mock.requests.slice(textSince).filter((r) => r.method === 'POST' && r.path === '/text').length;
+	const textLines: string[] = [];
+	for (const c of loopRun.items['Publish Now'] ?? []) textLines.push(`  SAFE     -> publish  "${c.comment}"`);
+	for (const c of loopRun.items['Remove Now'] ?? []) textLines.push(`  FLAGGED  -> remove   post ${c.postId} (${c.reasons})`);
+	const pending = loopRun.items['Pending Review'] ?? [];
+	for (const c of pending) textLines.push(`  REVIEW   -> queue "${REVIEW_QUEUE}" item ${c.reviewItemId}: "${c.comment}"`);
+
+	// A person accepts the first doubtful comment (the mock's decision stands in for the dashboard); the
+	// decision reaches part B's trigger through the account webhook URL.
+	let decisionLine = '  (no comment was sent for review)';
+	if (pending.length > 0) {
+		const itemId = String(pending[0].reviewItemId);
+		const decidedBefore = (await db.executions(LOOP_DECISION)).length;
+		const until = Date.now() + 30_000;
+		while (Date.now() < until) {
+			const item = await call(mock.url, 'GET', `/queues/${REVIEW_QUEUE}/items/${itemId}`, { token: mock.token });
+			if (item.body.status === 'pending') break;
+			await new Promise((r) => setTimeout(r, 200));
+		}
+		mock.decide(REVIEW_QUEUE, itemId, 'accepted');
+		log(`accepted review item ${itemId}; waiting for part B's trigger...`);
+		let rows = (await db.executions(LOOP_DECISION)).slice(decidedBefore);
+		const deadline2 = Date.now() + 60_000;
+		while (Date.now() < deadline2 && rows.filter((r) => r.status !== 'running' && r.status !== 'new').length < 1) {
+			await new Promise((r) => setTimeout(r, 500));
+			rows = (await db.executions(LOOP_DECISION)).slice(decidedBefore);
+		}
+		const detail = rows[0] ? await db.execution(rows[0].id) : undefined;
+		const [published] = detail?.items['Publish Comment'] ?? [];
+		decisionLine = detail
+			? `  execution #${detail.id} ${detail.status}: item ${itemId} accepted -> ${published ? `Publish Comment "${published.comment}"` : 'not published'}`
+			: '  (no execution of part B within 60s)';
+	}
+	const next = pending[1] ?? pending[0];
+	const decisionCurl = next
+		? `curl -sS -X POST ${mock.url}/__mock/queues/${REVIEW_QUEUE}/items/${next.reviewItemId}/decision ` +
+			`-H 'Authorization: Bearer ${mock.token}' -H 'Content-Type: application/json' -d '{"decision":"rejected"}'`
+		: '';
+
 	const { n8n, owner } = stack;
 	console.log(`
 ==================================================================================================
@@ -85,6 +141,12 @@ ${lines.join('\n')}
  Example "deferred moderation": ${submitted.length} images submitted (execution #${submitRun.executionId}, ${submitRun.status}),
  ids ${submitted.map((s) => s.id).join(', ')}; the service called the trigger back:
 ${triggerLines.join('\n') || '  (no trigger execution within 60s)'}
+
+ Example "human review loop" (part A execution #${loopRun.executionId}, ${loopRun.status}): ${textPosts} POST /text, one per comment
+${textLines.join('\n')}
+ A review decision through the account webhook URL${webhookUrl ? ' (the Production URL of "Review Decision", example 08b)' : ' (none set)'}:
+${decisionLine}
+${next ? ` Reject the other one yourself (part B then runs Remove Comment):\n   ${decisionCurl}\n` : ''} Any pending item can be decided the same way (the mock answers 409 unless the item is pending).
 
  n8n editor:   ${n8n.url}/
  login:        ${owner.email} / ${owner.password}

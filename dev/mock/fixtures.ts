@@ -15,7 +15,7 @@ export const SAFE_IMAGE_BASE64 = makePng('cat').toString('base64');
 export const UNSAFE_IMAGE_BASE64 = makePng('nsfw').toString('base64');
 export const REVIEW_IMAGE_BASE64 = makePng('casino gambling').toString('base64');
 
-/** Texts for queue items: a clean English text, one with profanity (and its filteredContent), one for review. */
+/** Texts (POST /text, text queue items): a clean English text, one with profanity (and its filteredContent), one for review. */
 export const SAFE_TEXT = 'What a wonderful sunny afternoon for a picnic in the park with friends.';
 export const PROFANE_TEXT = 'This fucking product is shit.';
 export const PROFANE_TEXT_FILTERED = 'This ****ing product is ****.';

@@ -1,4 +1,4 @@
-/** Deterministic text moderation (spec 2.3) with obscenity, tinyld and sentiment. */
+/** Deterministic text moderation (the text result of POST /text) with obscenity, tinyld and sentiment, and banned words. */
 import {
 	asteriskCensorStrategy,
 	englishDataset,

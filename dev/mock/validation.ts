@@ -139,11 +139,12 @@ function readMetadata(
 	return name === undefined ? undefined : check(holder[name], prefix + name);
 }
 
-function moderationOptions(raw: unknown, allowed: readonly string[], metadataKey: MetadataKey): ModerationOptions & { options: JsonObject } {
-	if (raw === undefined) return { options: {} };
+/** The `options` both direct endpoints take; a key outside `allowed` is a 400. */
+function moderationOptions(raw: unknown, allowed: readonly string[], metadataKey: MetadataKey): ModerationOptions {
+	if (raw === undefined) return {};
 	if (!isObject(raw)) throw badField('options', 'invalid_type', `options must be an object, not ${typeName(raw)}`);
 	rejectUnknownKeys(raw, allowed, 'options.');
-	const result: ModerationOptions & { options: JsonObject } = { options: raw };
+	const result: ModerationOptions = {};
 	result.meta = readMetadata(raw, metadataKey, 'options.');
 	if (raw.callbackUrl !== undefined) {
 		const url = optionalString(raw.callbackUrl, 'options.callbackUrl') as string;
@@ -168,8 +169,7 @@ export function validateImageRequest(raw: unknown, metadataKey: MetadataKey = 'b
 	const body = requireObjectBody(raw);
 	rejectUnknownKeys(body, IMAGE_KEYS, '');
 	const image = parseImage(body.image, 'image');
-	const { options: _options, ...options } = moderationOptions(body.options, IMAGE_OPTION_KEYS, metadataKey);
-	return { image, ...options };
+	return { image, ...moderationOptions(body.options, IMAGE_OPTION_KEYS, metadataKey) };
 }
 
 const TEXT_KEYS = ['text', 'options'] as const;
@@ -182,8 +182,10 @@ export function validateTextRequest(raw: unknown, metadataKey: MetadataKey = 'bo
 	if (body.text === undefined) throw badField('text', 'missing_field', 'text is required');
 	if (typeof body.text !== 'string') throw badField('text', 'invalid_type', `text must be a string, not ${typeName(body.text)}`);
 	if (body.text.length < 1) throw badField('text', 'invalid_field', 'text must be at least 1 character long');
-	const { options, ...common } = moderationOptions(body.options, TEXT_OPTION_KEYS, metadataKey);
-	return { text: body.text, ...common, bannedWords: bannedWords(options.bannedWords) };
+	const common = moderationOptions(body.options, TEXT_OPTION_KEYS, metadataKey);
+	// moderationOptions refused an options that is not an object.
+	const banned = isObject(body.options) ? body.options.bannedWords : undefined;
+	return { text: body.text, ...common, bannedWords: bannedWords(banned) };
 }
 
 function bannedWords(value: unknown): string[] {

@@ -1,7 +1,7 @@
 /**
  * T1 (`BENCH_ONLY=T1`): Text > Moderate (via Queue) at its defaults (Wait for Result, Poll Interval 1 s)
- * with 300 texts at once and 500 ms processing per text, against the mock's review queues (a processed
- * item reads `pending` with the full text result in `moderation`). Target: total time
+ * with 300 texts at once and 500 ms processing per text, under both readings of a processed queue item
+ * (the full result in `moderation`, or only its id, completed with GET /text/{id}). Target: total time
  * <= 2 x (processing + one poll interval + latency). Baseline in the same run: one text alone. Reports the
  * reads per item the service saw.
  */
@@ -18,8 +18,8 @@ const PROCESS_MS = 500;
 const LATENCY_MS = 50;
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 
-// The mock follows the vendor's review queues: one reading of a processed item.
-const READINGS: Array<[string, MockServiceOptions]> = [['review', {}]];
+// The rebuilt mock has one reading of a processed review-queue item (the full text result in `moderation`).
+const READINGS: Array<[string, MockServiceOptions]> = [['full', {}]];
 
 function textItems(count: number, tag: string): INodeExecutionData[] {
 	return Array.from({ length: count }, (_, i) => ({

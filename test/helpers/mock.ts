@@ -17,7 +17,14 @@ interface MockHandle {
 	): Promise<WorkflowRun>;
 }
 
-/** Defaults: processMs 50 and SECRET_TOKEN; `options` override them. */
+/** A well-formed id the mock cannot have issued: its "not found" (a malformed id is a 400 there). */
+export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * Defaults: processMs 50 and SECRET_TOKEN; `options` override them. Before each test the records are
+ * cleared and the account settings (`webhookUrl`, `metadataKey`) are back to the file's options, so that a
+ * test setting them cannot leak into the next one.
+ */
 export function useMock(options: MockServiceOptions = {}): MockHandle {
 	let service: MockService | undefined;
 	beforeAll(async () => {
@@ -26,7 +33,10 @@ export function useMock(options: MockServiceOptions = {}): MockHandle {
 	afterAll(async () => {
 		await service?.stop();
 	});
-	beforeEach(() => service?.reset());
+	beforeEach(() => {
+		service?.reset();
+		service?.configure({ webhookUrl: options.webhookUrl ?? null, metadataKey: options.metadataKey ?? 'both' });
+	});
 
 	const handle: MockHandle = {
 		get service() {

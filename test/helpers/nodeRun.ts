@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { dumpRun, type WorkflowRun } from './engine';
 import { useMock } from './mock';
 
-export { SECRET_TOKEN, useMock } from './mock';
+export { SECRET_TOKEN, UNKNOWN_ID, useMock } from './mock';
 
 export const NODE_NAME = 'Content Moderation';
 

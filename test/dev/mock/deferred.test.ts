@@ -1,81 +1,49 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { call } from '../../../dev/mock/client';
-import { makePng, mockImageUrl, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
+import {
+	makePng,
+	mockImageUrl,
+	PROFANE_TEXT,
+	PROFANE_TEXT_FILTERED,
+	SAFE_IMAGE_URL,
+	SAFE_TEXT,
+	UNSAFE_IMAGE_URL,
+} from '../../../dev/mock/fixtures';
 import { startMockService } from '../../../dev/mock/server';
 import { freePort } from '../../../dev/ports';
 import { useMock } from '../../helpers/mock';
-
-interface Delivery {
-	headers: IncomingMessage['headers'];
-	body: any;
-	at: number;
-}
-
-/** A callback receiver on 127.0.0.1: `answer` picks the status of the n-th delivery (1-based). */
-async function startReceiver(answer: (n: number) => number = () => 200, holdMs = 0) {
-	const deliveries: Delivery[] = [];
-	let active = 0;
-	let maxActive = 0;
-	const server: Server = createServer((req, res) => {
-		active++;
-		maxActive = Math.max(maxActive, active);
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			deliveries.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString()), at: Date.now() });
-			const status = answer(deliveries.length);
-			setTimeout(() => {
-				active--;
-				res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
-			}, holdMs);
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/abc/callback`;
-	return {
-		url,
-		deliveries,
-		maxActive: () => maxActive,
-		stop: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
-	};
-}
+import { startReceiver } from './mock-api';
 
 const mock = useMock({ processMs: 150, callbackRetries: 3, callbackBackoffMs: 50, token: 'test-token' });
 
 describe('deferred image moderation', () => {
-	it('answers 202 {id}, reads "processing" until processMs, then the full result', async () => {
+	it('answers 200 {id}, reads 200 "processing" until processMs, then the full result without id', async () => {
 		const submitted = await call(mock.service.url, 'POST', '/image', { json: { image: UNSAFE_IMAGE_URL, options: { defer: true } } });
-		expect(submitted.status).toBe(202);
+		expect(submitted.status).toBe(200);
 		expect(Object.keys(submitted.body)).toEqual(['id']);
 		const id = submitted.body.id;
 		const started = Date.now();
 
 		const early = await call(mock.service.url, 'GET', `/image/${id}`);
-		expect(early.status).toBe(202);
+		expect(early.status).toBe(200);
 		expect(early.body).toEqual({ id, status: 'processing' });
 
 		await mock.service.whenIdle(2_000);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(100);
 		const done = await call(mock.service.url, 'GET', `/image/${id}`);
 		expect(done.status).toBe(200);
-		expect(done.body).toMatchObject({ id, isSafe: false, suggestedActions: { reject: true } });
+		expect(done.body).toMatchObject({ isSafe: false, suggestedActions: { reject: true } });
+		expect(done.body).not.toHaveProperty('id');
 		expect(mock.service.callbacks).toHaveLength(0);
 	});
 
-	it('defers when only a callbackUrl is given, and POSTs the result there as JSON', async () => {
+	it('defers when only a callbackUrl is given, and POSTs {event: "moderation.completed", data: result with id} there', async () => {
 		const receiver = await startReceiver();
 		try {
 			const meta = { ticket: 'T-1' };
 			const submitted = await call(mock.service.url, 'POST', '/image', {
 				json: { image: SAFE_IMAGE_URL, options: { callbackUrl: receiver.url, meta, defer: false } },
 			});
-			expect(submitted.status).toBe(202);
+			expect(submitted.status).toBe(200);
 			expect(submitted.body).toEqual({ id: expect.any(String) });
 			await mock.service.whenIdle(2_000);
 
@@ -85,10 +53,19 @@ describe('deferred image moderation', () => {
 			expect(delivery.headers['user-agent']).toMatch(/content-moderation-mock/);
 			expect(delivery.headers.authorization).toBeUndefined();
 			const read = await call(mock.service.url, 'GET', `/image/${submitted.body.id}`);
-			expect(delivery.body).toEqual(read.body);
-			expect(delivery.body).toMatchObject({ id: submitted.body.id, meta, isSafe: true });
+			expect(Object.keys(delivery.body)).toEqual(['event', 'data']);
+			expect(delivery.body.event).toBe('moderation.completed');
+			expect(delivery.body.data).toEqual({ id: submitted.body.id, ...read.body });
+			expect(delivery.body.data).toMatchObject({ meta, isSafe: true });
 			expect(mock.service.callbacks).toEqual([
-				expect.objectContaining({ moderationId: submitted.body.id, url: receiver.url, attempt: 1, status: 200, ok: true }),
+				expect.objectContaining({
+					moderationId: submitted.body.id,
+					event: 'moderation.completed',
+					url: receiver.url,
+					attempt: 1,
+					status: 200,
+					ok: true,
+				}),
 			]);
 		} finally {
 			await receiver.stop();
@@ -110,7 +87,7 @@ describe('deferred image moderation', () => {
 			const [first, second, third] = receiver.deliveries.map((d) => d.at);
 			expect(second - first).toBeGreaterThanOrEqual(45); // backoff 50 ms
 			expect(third - second).toBeGreaterThanOrEqual(95); // then 100 ms
-			expect(new Set(receiver.deliveries.map((d) => d.body.id))).toEqual(new Set([submitted.body.id]));
+			expect(new Set(receiver.deliveries.map((d) => d.body.data.id))).toEqual(new Set([submitted.body.id]));
 		} finally {
 			await receiver.stop();
 		}
@@ -155,13 +132,13 @@ describe('deferred image moderation', () => {
 					}),
 				),
 			);
-			expect(submitted.every((r) => r.status === 202)).toBe(true);
+			expect(submitted.every((r) => r.status === 200)).toBe(true);
 			const started = Date.now();
 			await mock.service.whenIdle(10_000);
 			// Serialised, 200 deliveries held 500 ms each would take 100 s and never overlap.
 			expect(Date.now() - started).toBeLessThan(5_000);
 			expect(receiver.maxActive()).toBeGreaterThanOrEqual(50);
-			expect(new Set(receiver.deliveries.map((d) => d.body.id)).size).toBe(200);
+			expect(new Set(receiver.deliveries.map((d) => d.body.data.id)).size).toBe(200);
 			expect([...mock.service.submissions].filter(([key]) => key.startsWith('actor:')).every(([, n]) => n === 1)).toBe(true);
 			expect(mock.service.submissionLog).toHaveLength(200);
 		} finally {
@@ -181,19 +158,61 @@ describe('deferred image moderation', () => {
 	});
 });
 
+describe('deferred text moderation', () => {
+	it('answers 200 {id} with defer, reads 200 "processing" until textProcessMs, then the full text result', async () => {
+		mock.service.configure({ textProcessMs: 300 });
+		try {
+			const submitted = await call(mock.service.url, 'POST', '/text', { json: { text: PROFANE_TEXT, options: { defer: true } } });
+			expect(submitted.status).toBe(200);
+			expect(Object.keys(submitted.body)).toEqual(['id']);
+			const id = submitted.body.id;
+			const early = await call(mock.service.url, 'GET', `/text/${id}`);
+			expect(early.status).toBe(200);
+			expect(early.body).toEqual({ id, status: 'processing' });
+			await mock.service.whenIdle(2_000);
+			const done = await call(mock.service.url, 'GET', `/text/${id}`);
+			expect(done.status).toBe(200);
+			expect(done.body).toMatchObject({ id, isSafe: false, filteredContent: PROFANE_TEXT_FILTERED });
+			expect(mock.service.callbacks).toHaveLength(0);
+		} finally {
+			mock.service.configure({ textProcessMs: null });
+		}
+	});
+
+	it('POSTs {event: "moderation.completed", data: the text result} to a callbackUrl, as GET /text/{id} reads it', async () => {
+		const receiver = await startReceiver();
+		try {
+			const submitted = await call(mock.service.url, 'POST', '/text', {
+				json: { text: SAFE_TEXT, options: { callbackUrl: receiver.url, metadata: { post: 3 }, bannedWords: ['park'] } },
+			});
+			expect(submitted.status).toBe(200);
+			expect(submitted.body).toEqual({ id: expect.any(String) });
+			await mock.service.whenIdle(2_000);
+			expect(receiver.deliveries).toHaveLength(1);
+			const read = await call(mock.service.url, 'GET', `/text/${submitted.body.id}`);
+			expect(receiver.deliveries[0].body).toEqual({ event: 'moderation.completed', data: read.body });
+			expect(read.body).toMatchObject({ id: submitted.body.id, meta: { post: 3 }, isSafe: false });
+			expect(read.body.filteredContent).toContain('the **** with');
+			expect(mock.service.callbacks).toEqual([expect.objectContaining({ moderationId: submitted.body.id, event: 'moderation.completed', ok: true })]);
+		} finally {
+			await receiver.stop();
+		}
+	});
+});
+
 describe('stop', () => {
 	it('cancels pending jobs and closes without delivering', async () => {
 		const receiver = await startReceiver();
 		const short = await startMockService({ processMs: 300 });
 		try {
 			const submitted = await call(short.url, 'POST', '/image', { json: { image: SAFE_IMAGE_URL, options: { callbackUrl: receiver.url } } });
-			expect(submitted.status).toBe(202);
+			expect(submitted.status).toBe(200);
 			const before = Date.now();
 			await short.stop();
 			expect(Date.now() - before).toBeLessThan(1_000);
 			await new Promise((resolve) => setTimeout(resolve, 400));
 			expect(receiver.deliveries).toHaveLength(0);
-			await expect(call(short.url, 'GET', '/image/abcdef')).rejects.toThrow();
+			await expect(call(short.url, 'GET', '/image/00000000-0000-4000-8000-000000000000')).rejects.toThrow();
 		} finally {
 			await short.stop();
 			await receiver.stop();

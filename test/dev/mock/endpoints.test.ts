@@ -1,16 +1,27 @@
-/** endpoints.ts: POST /image immediate, queues and texts. */
-import { PROFANE_TEXT, PROFANE_TEXT_FILTERED, REVIEW_IMAGE_URL, SAFE_IMAGE_BASE64, SAFE_IMAGE_URL, SAFE_TEXT, UNSAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
+/** endpoints.ts: POST /image immediate, POST /text, review queues. */
+import {
+	makePng,
+	PROFANE_TEXT,
+	PROFANE_TEXT_FILTERED,
+	REVIEW_IMAGE_URL,
+	SAFE_IMAGE_BASE64,
+	SAFE_IMAGE_URL,
+	SAFE_TEXT,
+	UNSAFE_IMAGE_URL,
+} from '../../../dev/mock/fixtures';
 import { waitFor } from '../../../dev/wait';
 import { asRows, expectError, UUID, useMockApi, type Case } from './mock-api';
+
+const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 
 const { mock, api } = useMockApi({ processMs: 50 });
 
 describe('POST /image immediate', () => {
-	it('answers 200 with every field of the image result', async () => {
+	it('answers 200 with every field of the image result, without an id (as the API reference shows it)', async () => {
 		const response = await api('POST', '/image', { json: { image: UNSAFE_IMAGE_URL, options: { meta: { order: 7 } } } });
 		expect(response.status).toBe(200);
 		const result = response.body;
-		expect(result.id).toMatch(UUID);
+		expect(result).not.toHaveProperty('id');
 		expect(result).toMatchObject({
 			isSafe: false,
 			suggestedActions: { reject: true, review: false },
@@ -31,10 +42,6 @@ describe('POST /image immediate', () => {
 		expect(result.hash).toBe('f95f71af64661b266b965af1f51b98499e014b28173b5d0689e932a7083dfc19');
 		expect(mock.service.submissions.get(`hash:${result.hash}`)).toBe(1);
 		expect(mock.service.submissions.get('meta:{"order":7}')).toBe(1);
-
-		const again = await api('GET', `/image/${result.id}`);
-		expect(again.status).toBe(200);
-		expect(again.body).toEqual(result);
 	});
 
 	it('hashes base64 images by their decoded bytes and reads the PNG marker', async () => {
@@ -64,110 +71,195 @@ describe('POST /image immediate', () => {
 	});
 });
 
-describe('queues and texts', () => {
-	it('processes a text item into a text moderation readable and deletable by id', async () => {
-		// Long enough that the first read surely comes before processing on a busy machine.
-		mock.service.configure({ processMs: 500 });
-		const added = await api('POST', '/queues/main', { json: { type: 'text', content: PROFANE_TEXT, meta: 'm-1', actorId: 'a-1' } }).finally(() =>
-			mock.service.configure({ processMs: 50 }),
-		);
-		expect(added.status).toBe(202);
-		expect(added.body).toEqual({ id: expect.stringMatching(UUID), status: 'processing' });
-
-		const early = await api('GET', `/queues/main/items/${added.body.id}`);
-		expect(early.status).toBe(200);
-		// As the spec's sample reads: pending, moderation null.
-		expect(early.body).toEqual({
-			id: added.body.id,
-			type: 'text',
-			accepted: false,
-			status: 'pending',
-			content: PROFANE_TEXT,
-			moderation: null,
-		});
-
-		const done = await waitFor('the item to be processed', async () => {
-			const r = await api('GET', `/queues/main/items/${added.body.id}`);
-			return r.body.moderation !== null ? r : undefined;
-		}, 2_000, 20);
-		expect(done.body.status).toBe('completed');
-		expect(done.body.accepted).toBe(true);
-		const moderation = done.body.moderation;
-		expect(moderation.id).toMatch(UUID);
-		expect(moderation).toMatchObject({
+describe('POST /text', () => {
+	it('answers 200 with the full text result, with an id, readable and deletable by it', async () => {
+		const response = await api('POST', '/text', { json: { text: PROFANE_TEXT, options: { meta: { post: 1 }, actorId: 'a-1' } } });
+		expect(response.status).toBe(200);
+		const result = response.body;
+		expect(result.id).toMatch(UUID);
+		expect(result).toMatchObject({
 			isSafe: false,
 			sentiment: 'negative',
 			filteredContent: PROFANE_TEXT_FILTERED,
 			content: PROFANE_TEXT,
-			meta: 'm-1',
+			original: PROFANE_TEXT,
+			meta: { post: 1 },
+			actorId: 'a-1',
 			summary: { profanity: true, language: 'en' },
 			suggestedActions: { reject: true, review: false },
 		});
+		expect(result.request.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+		expect(mock.service.submissionLog).toMatchObject([{ kind: 'text', id: result.id, type: 'text', actorId: 'a-1' }]);
 
+		const read = await api('GET', `/text/${result.id}`);
+		expect(read.status).toBe(200);
+		expect(read.body).toEqual(result);
+		const removed = await api('DELETE', `/text/${result.id}`);
+		expect(removed.status).toBe(200);
+		expect(removed.body).toEqual({ id: result.id, deleted: true });
+		expectError(await api('GET', `/text/${result.id}`), 404, 'not_found');
+		expectError(await api('DELETE', `/text/${result.id}`), 404, 'not_found');
+	});
+
+	it('masks banned words in filteredContent, whole words and any case, and flags the text', async () => {
+		const clean = await api('POST', '/text', { json: { text: SAFE_TEXT } });
+		expect(clean.body.isSafe).toBe(true);
+		const response = await api('POST', '/text', {
+			json: { text: `${SAFE_TEXT} Picnics, PARK and Park-life.`, options: { bannedWords: ['park', 'sunny afternoon'] } },
+		});
+		expect(response.status).toBe(200);
+		expect(response.body.filteredContent).toBe(
+			'What a wonderful *************** for a picnic in the **** with friends. Picnics, **** and ****-life.',
+		);
+		expect(response.body.content).toBe(`${SAFE_TEXT} Picnics, PARK and Park-life.`);
+		// Four matches: severity 55 + 10 each, over the reject line.
+		expect(response.body).toMatchObject({ isSafe: false, suggestedActions: { reject: true, review: false } });
+		expect(response.body.nsfwCategories).toContainEqual({ category: 'banned_words', severity: 95 });
+		expect(response.body.summary.totalFlags).toBe(response.body.nsfwCategories.length);
+		// One match: not safe, for review.
+		const once = await api('POST', '/text', { json: { text: SAFE_TEXT, options: { bannedWords: ['picnic'] } } });
+		expect(once.body).toMatchObject({ isSafe: false, suggestedActions: { reject: false, review: true } });
+		expect(once.body.nsfwCategories).toEqual([{ category: 'banned_words', severity: 65 }]);
+	});
+
+	it('masks banned words beside profanity', async () => {
+		const response = await api('POST', '/text', { json: { text: PROFANE_TEXT, options: { bannedWords: ['product'] } } });
+		expect(response.body.filteredContent).toBe('This ****ing ******* is ****.');
+	});
+
+	const cases: Case[] = [
+		['an array body', [], 'invalid_body'],
+		['no text', { options: {} }, 'missing_field', 'text'],
+		['an empty text', { text: '' }, 'invalid_field', 'text'],
+		['a number text', { text: 5 }, 'invalid_type', 'text'],
+		['an unknown key', { text: 'hi', bannedWords: [] }, 'unknown_field', 'bannedWords'],
+		['an unknown option', { text: 'hi', options: { callback: 'x' } }, 'unknown_field', 'options.callback'],
+		['a string bannedWords', { text: 'hi', options: { bannedWords: 'park' } }, 'invalid_type', 'options.bannedWords'],
+		['a number banned word', { text: 'hi', options: { bannedWords: ['ok', 3] } }, 'invalid_type', 'options.bannedWords[1]'],
+		['a blank banned word', { text: 'hi', options: { bannedWords: [' '] } }, 'invalid_field', 'options.bannedWords[0]'],
+		['a string defer', { text: 'hi', options: { defer: 'true' } }, 'invalid_type', 'options.defer'],
+		['a relative callbackUrl', { text: 'hi', options: { callbackUrl: '/cb' } }, 'invalid_field', 'options.callbackUrl'],
+		['an empty actorId', { text: 'hi', options: { actorId: '' } }, 'invalid_field', 'options.actorId'],
+	];
+
+	it.each(asRows(cases))('refuses $name with 400', async ({ json, code, field }) => {
+		expectError(await api('POST', '/text', { json }), 400, code, field);
+		expect(mock.service.submissions.size).toBe(0);
+	});
+
+	it('accepts a one-character text (the API reference: minimum length 1)', async () => {
+		expect((await api('POST', '/text', { json: { text: ' ' } })).status).toBe(200);
+	});
+});
+
+describe('metadata: meta and metadata', () => {
+	const both = { meta: { from: 'meta' }, metadata: { from: 'metadata' } };
+
+	afterEach(() => mock.service.configure({ metadataKey: 'both' }));
+
+	it.each([
+		['both', { meta: { a: 1 } }, { a: 1 }],
+		['both', { metadata: { a: 2 } }, { a: 2 }],
+		['both', both, { from: 'meta' }],
+		['meta', both, { from: 'meta' }],
+		['meta', { metadata: { a: 3 } }, null],
+		['metadata', both, { from: 'metadata' }],
+		['metadata', { meta: { a: 4 } }, null],
+	] as const)('with metadataKey %s reads %j as meta %j, for images, texts and queue items', async (key, sent, expected) => {
+		mock.service.configure({ metadataKey: key });
+		const image = await api('POST', '/image', { json: { image: SAFE_IMAGE_URL, options: sent } });
+		const text = await api('POST', '/text', { json: { text: SAFE_TEXT, options: sent } });
+		const item = await api('POST', '/queues/main', { json: { type: 'text', content: SAFE_TEXT, ...sent } });
+		expect([image.status, text.status, item.status]).toEqual([200, 200, 200]);
+		expect(image.body.meta).toEqual(expected);
+		expect(text.body.meta).toEqual(expected);
+		expect((await api('GET', `/queues/main/items/${item.body.id}`)).body.meta).toEqual(expected);
+	});
+
+	it('ignores the key it does not read, whatever it holds', async () => {
+		mock.service.configure({ metadataKey: 'meta' });
+		const item = await api('POST', '/queues/main', { json: { type: 'text', content: SAFE_TEXT, metadata: 42 } });
+		expect(item.status).toBe(200);
+		expect(() => mock.service.configure({ metadataKey: 'metas' as 'meta' })).toThrow(RangeError);
+	});
+});
+
+describe('review queues', () => {
+	const readWhen = async (queue: string, id: string, status: string) =>
+		await waitFor(`item ${id} to read ${status}`, async () => {
+			const r = await api('GET', `/queues/${queue}/items/${id}`);
+			return r.body.status === status ? r : undefined;
+		}, 2_000, 20);
+
+	it('moderates a text item: processing, then pending with the full text result, readable at GET /text/{id}', async () => {
+		// Long enough that the first read surely comes before processing on a busy machine.
+		mock.service.configure({ processMs: 500 });
+		const added = await api('POST', '/queues/main', {
+			json: { type: 'text', content: PROFANE_TEXT, meta: { post: 9 }, actorId: 'a-1' },
+		}).finally(() => mock.service.configure({ processMs: 50 }));
+		expect(added.status).toBe(200);
+		expect(added.body).toEqual({ id: expect.stringMatching(UUID), status: 'processing' });
+
+		const early = await api('GET', `/queues/main/items/${added.body.id}`);
+		expect(early.status).toBe(200);
+		expect(early.body).toEqual({
+			id: added.body.id,
+			type: 'text',
+			accepted: false,
+			status: 'processing',
+			content: PROFANE_TEXT,
+			moderation: null,
+			meta: { post: 9 },
+		});
+
+		const done = await readWhen('main', added.body.id, 'pending');
+		expect(done.body.accepted).toBe(false);
+		const moderation = done.body.moderation;
+		expect(moderation.id).toMatch(UUID);
+		expect(moderation).toMatchObject({
+			isSafe: false,
+			filteredContent: PROFANE_TEXT_FILTERED,
+			content: PROFANE_TEXT,
+			meta: { post: 9 },
+			suggestedActions: { reject: true, review: false },
+		});
 		const text = await api('GET', `/text/${moderation.id}`);
 		expect(text.status).toBe(200);
 		expect(text.body).toEqual(moderation);
 
-		const removed = await api('DELETE', `/text/${moderation.id}`);
-		expect(removed.status).toBe(200);
-		expect(removed.body).toEqual({ id: moderation.id, deleted: true });
-		expectError(await api('GET', `/text/${moderation.id}`), 404, 'not_found');
-		expectError(await api('DELETE', `/text/${moderation.id}`), 404, 'not_found');
-
 		expect(mock.service.submissions.get('actor:a-1')).toBe(1);
-		expect(mock.service.submissions.get('meta:"m-1"')).toBe(1);
+		expect(mock.service.submissions.get('meta:{"post":9}')).toBe(1);
 		expect(mock.service.submissionLog[0]).toMatchObject({ kind: 'queue', queueId: 'main', type: 'text' });
 	});
 
-	it('processes an image item into an image result also readable by GET /image/{id}', async () => {
+	it('moderates an image item into an image result with its id, readable (without id) at GET /image/{id}', async () => {
 		const added = await api('POST', '/queues/photos', { json: { type: 'image', content: REVIEW_IMAGE_URL } });
-		expect(added.status).toBe(202);
-		const done = await waitFor('the item to be processed', async () => {
-			const r = await api('GET', `/queues/photos/items/${added.body.id}`);
-			return r.body.moderation !== null ? r : undefined;
-		}, 2_000, 20);
-		expect(done.body.status).toBe('completed');
-		expect(done.body.moderation).toMatchObject({ isSafe: true, suggestedActions: { review: true, reject: false } });
-		const image = await api('GET', `/image/${done.body.moderation.id}`);
-		expect(image.body).toEqual(done.body.moderation);
+		expect(added.status).toBe(200);
+		const done = await readWhen('photos', added.body.id, 'pending');
+		expect(done.body.moderation).toMatchObject({ id: expect.stringMatching(UUID), isSafe: true, suggestedActions: { review: true } });
+		const { id, ...result } = done.body.moderation;
+		const image = await api('GET', `/image/${id}`);
+		expect(image.body).toEqual(result);
 	});
 
-	it('reads processed items as pending when asked to (the other reading of the spec)', async () => {
-		mock.service.configure({ processedStatus: 'pending' });
-		try {
-			const added = await api('POST', '/queues/main', { json: { type: 'text', content: SAFE_TEXT } });
-			const done = await waitFor('the item to be processed', async () => {
-				const r = await api('GET', `/queues/main/items/${added.body.id}`);
-				return r.body.moderation !== null ? r : undefined;
-			}, 2_000, 20);
-			expect(done.body).toMatchObject({ status: 'pending', accepted: true, moderation: { isSafe: true } });
-		} finally {
-			mock.service.configure({ processedStatus: 'completed' });
-		}
-		expect(() => mock.service.configure({ processedStatus: 'done' as 'pending' })).toThrow(RangeError);
+	it('keeps a string meta as a string', async () => {
+		const added = await api('POST', '/queues/main', { json: { type: 'text', content: SAFE_TEXT, meta: '{}' } });
+		const done = await readWhen('main', added.body.id, 'pending');
+		expect(done.body.meta).toBe('{}');
+		expect(done.body.moderation.meta).toBe('{}');
 	});
 
-	it('keeps only the id in moderation when asked to; GET /text/{id} and GET /image/{id} give the results', async () => {
-		mock.service.configure({ queueModeration: 'id' });
-		try {
-			const text = await api('POST', '/queues/main', { json: { type: 'text', content: PROFANE_TEXT } });
-			const image = await api('POST', '/queues/photos', { json: { type: 'image', content: REVIEW_IMAGE_URL } });
-			const read = async (queue: string, id: string) =>
-				await waitFor('the item to be processed', async () => {
-					const r = await api('GET', `/queues/${queue}/items/${id}`);
-					return r.body.moderation !== null ? r : undefined;
-				}, 2_000, 20);
-			const [textItem, imageItem] = [await read('main', text.body.id), await read('photos', image.body.id)];
-			expect(textItem.body).toMatchObject({ status: 'completed', accepted: true, moderation: { id: expect.stringMatching(UUID) } });
-			expect(Object.keys(textItem.body.moderation)).toEqual(['id']);
-			expect(Object.keys(imageItem.body.moderation)).toEqual(['id']);
-			const full = await api('GET', `/text/${textItem.body.moderation.id}`);
-			expect(full.body).toMatchObject({ isSafe: false, filteredContent: PROFANE_TEXT_FILTERED });
-			expect((await api('GET', `/image/${imageItem.body.moderation.id}`)).body).toMatchObject({ suggestedActions: { review: true } });
-		} finally {
-			mock.service.configure({ queueModeration: 'full' });
-		}
-		expect(() => mock.service.configure({ queueModeration: 'ids' as 'id' })).toThrow(RangeError);
+	it.each([
+		['a text', { type: 'text', content: 'please mock_fail this' }],
+		['an image URL', { type: 'image', content: 'https://img.test/mock_fail.jpg' }],
+		['an image URL parameter', { type: 'image', content: 'https://img.test/x.jpg?mock_fail=1' }],
+		['a PNG marker', { type: 'image', content: makePng('mock_fail').toString('base64') }],
+	])('reads status error, moderation null, when the moderation of %s fails (mock_fail)', async (_name, json) => {
+		const added = await api('POST', '/queues/main', { json });
+		expect(added.status).toBe(200);
+		await mock.service.whenIdle(2_000);
+		const read = await api('GET', `/queues/main/items/${added.body.id}`);
+		expect(read.body).toMatchObject({ status: 'error', accepted: false, moderation: null });
 	});
 
 	it('processes text items in textProcessMs, image items in processMs', async () => {
@@ -177,8 +269,8 @@ describe('queues and texts', () => {
 			const image = await api('POST', '/queues/photos', { json: { type: 'image', content: SAFE_IMAGE_URL } });
 			await new Promise((done) => setTimeout(done, 200));
 			// processMs is 50 here: the image is done, the text (400 ms) is not.
-			expect((await api('GET', `/queues/photos/items/${image.body.id}`)).body.moderation).not.toBeNull();
-			expect((await api('GET', `/queues/main/items/${text.body.id}`)).body.moderation).toBeNull();
+			expect((await api('GET', `/queues/photos/items/${image.body.id}`)).body.status).toBe('pending');
+			expect((await api('GET', `/queues/main/items/${text.body.id}`)).body.status).toBe('processing');
 			await mock.service.whenIdle(2_000);
 			expect((await api('GET', `/queues/main/items/${text.body.id}`)).body.moderation).toMatchObject({ isSafe: true });
 		} finally {
@@ -192,6 +284,7 @@ describe('queues and texts', () => {
 		const two = await api('POST', '/queues/second', { json: { type: 'text', content: SAFE_TEXT } });
 		expect(one.body.id).not.toBe(two.body.id);
 		expectError(await api('GET', `/queues/second/items/${one.body.id}`), 404, 'not_found');
+		expectError(await api('GET', `/queues/first/items/${NO_SUCH_ID}`), 404, 'not_found');
 		expect((await api('GET', `/queues/first/items/${one.body.id}`)).status).toBe(200);
 		expect(mock.service.submissions.get(`hash:${mock.service.submissionLog[0].hash}`)).toBe(2);
 	});
@@ -202,11 +295,13 @@ describe('queues and texts', () => {
 		['an unknown type', { type: 'video', content: 'hello' }, 'invalid_field', 'type'],
 		['no content', { type: 'text' }, 'missing_field', 'content'],
 		['a number content', { type: 'text', content: 3 }, 'invalid_type', 'content'],
-		['a blank content', { type: 'text', content: '   ' }, 'invalid_field', 'content'],
+		['an empty content', { type: 'text', content: '' }, 'invalid_field', 'content'],
 		['image content that is no image', { type: 'image', content: 'hello world' }, 'invalid_field', 'content'],
 		['image content missing', { type: 'image' }, 'missing_field', 'content'],
 		['image content with a bad mock parameter', { type: 'image', content: `${SAFE_IMAGE_URL}?mock_risk=0` }, 'invalid_mock_parameter', 'content'],
-		['an object meta', { type: 'text', content: 'hello', meta: { a: 1 } }, 'invalid_type', 'meta'],
+		['a number meta', { type: 'text', content: 'hello', meta: 3 }, 'invalid_type', 'meta'],
+		['an array metadata', { type: 'text', content: 'hello', metadata: [] }, 'invalid_type', 'metadata'],
+		['a null meta', { type: 'text', content: 'hello', meta: null }, 'invalid_type', 'meta'],
 		['a number actorId', { type: 'text', content: 'hello', actorId: 1 }, 'invalid_type', 'actorId'],
 		['an empty actorId', { type: 'text', content: 'hello', actorId: '' }, 'invalid_field', 'actorId'],
 		['an unknown key', { type: 'text', content: 'hello', options: {} }, 'unknown_field', 'options'],
@@ -215,5 +310,11 @@ describe('queues and texts', () => {
 	it.each(asRows(cases))('refuses $name with 400', async ({ json, code, field }) => {
 		expectError(await api('POST', '/queues/main', { json }), 400, code, field);
 		expect(mock.service.submissions.size).toBe(0);
+	});
+
+	it('refuses a queue id under 3 characters, on add and on read', async () => {
+		expectError(await api('POST', '/queues/ab', { json: { type: 'text', content: 'hello' } }), 400, 'invalid_path_parameter', 'queueId');
+		expectError(await api('GET', `/queues/ab/items/${NO_SUCH_ID}`), 400, 'invalid_path_parameter', 'queueId');
+		expectError(await api('GET', '/queues/main/items/abc'), 400, 'invalid_path_parameter', 'itemId');
 	});
 });

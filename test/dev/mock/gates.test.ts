@@ -15,11 +15,11 @@ const submit = (i: number, token?: string | null) =>
 describe('auth', () => {
 	const routes: Array<[string, string, unknown?]> = [
 		['POST', '/image', { image: SAFE_IMAGE_URL }],
-		['GET', '/image/abcdef'],
+		['GET', '/image/00000000-0000-4000-8000-000000000000'],
 		['POST', '/queues/main', { type: 'text', content: 'hello there' }],
-		['GET', '/queues/main/items/abcdef'],
-		['GET', '/text/abcdef'],
-		['DELETE', '/text/abcdef'],
+		['GET', '/queues/main/items/00000000-0000-4000-8000-000000000000'],
+		['GET', '/text/00000000-0000-4000-8000-000000000000'],
+		['DELETE', '/text/00000000-0000-4000-8000-000000000000'],
 		['GET', '/unknown/route'],
 	];
 
@@ -42,17 +42,17 @@ describe('auth', () => {
 	});
 
 	it('refuses other schemes and accepts a case-insensitive Bearer', async () => {
-		const basic = await api('GET', '/image/abcdef', { token: null, headers: { authorization: 'Basic dGVzdC10b2tlbg==' } });
+		const basic = await api('GET', '/image/00000000-0000-4000-8000-000000000000', { token: null, headers: { authorization: 'Basic dGVzdC10b2tlbg==' } });
 		expectError(basic, 401, 'unauthorized');
-		const lower = await api('GET', '/image/abcdef', { token: null, headers: { authorization: 'bearer test-token' } });
+		const lower = await api('GET', '/image/00000000-0000-4000-8000-000000000000', { token: null, headers: { authorization: 'bearer test-token' } });
 		expect(lower.status).toBe(404);
 	});
 
 	it('takes the token from the options', async () => {
 		const other = await startMockService({ token: 'other-token' });
 		try {
-			expect((await call(other.url, 'GET', '/image/abcdef')).status).toBe(401);
-			expect((await call(other.url, 'GET', '/image/abcdef', { token: 'other-token' })).status).toBe(404);
+			expect((await call(other.url, 'GET', '/image/00000000-0000-4000-8000-000000000000')).status).toBe(401);
+			expect((await call(other.url, 'GET', '/image/00000000-0000-4000-8000-000000000000', { token: 'other-token' })).status).toBe(404);
 		} finally {
 			await other.stop();
 		}

@@ -1,4 +1,7 @@
 /** Shared by the mock's endpoint tests: one mock per file, requests to it, and the error shape every refusal has. */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { call, type CallOptions } from '../../../dev/mock/client';
 import { useMock } from '../../helpers/mock';
 
@@ -26,4 +29,43 @@ export function expectError(response: { status: number; body: any }, status: num
 		expect(response.body.error.field).toBe(field);
 		expect(response.body.error.message).toContain(field);
 	}
+}
+
+export interface Delivery {
+	headers: IncomingMessage['headers'];
+	body: any;
+	at: number;
+}
+
+/** A callback receiver on 127.0.0.1: `answer` picks the status of the n-th delivery (1-based). */
+export async function startReceiver(answer: (n: number) => number = () => 200, holdMs = 0) {
+	const deliveries: Delivery[] = [];
+	let active = 0;
+	let maxActive = 0;
+	const server: Server = createServer((req, res) => {
+		active++;
+		maxActive = Math.max(maxActive, active);
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			deliveries.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString()), at: Date.now() });
+			const status = answer(deliveries.length);
+			setTimeout(() => {
+				active--;
+				res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+			}, holdMs);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/abc/callback`;
+	return {
+		url,
+		deliveries,
+		maxActive: () => maxActive,
+		stop: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
 }

@@ -76,7 +76,7 @@ describe('latency', () => {
 	it('applies latencyMs from the start options', async () => {
 		const slow = await startMockService({ latencyMs: 80 });
 		try {
-			const response = await call(slow.url, 'GET', '/image/abcdef');
+			const response = await call(slow.url, 'GET', '/image/00000000-0000-4000-8000-000000000000');
 			expect(response.status).toBe(404);
 			expect(response.durationMs).toBeGreaterThanOrEqual(70);
 		} finally {

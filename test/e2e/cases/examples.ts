@@ -1,6 +1,84 @@
 /** Case 7: the other example workflows run as their sticky notes say (so the examples cannot rot). */
+import { join } from 'node:path';
+
+import { EXAMPLES_DIR, readWorkflow } from '../../../dev/n8n/stack';
 import { executeWorkflow } from '../../../dev/n8n/summary';
-import { assert, E2eContext } from '../context';
+import { waitFor } from '../../../dev/wait';
+import { assert, E2eContext, finishedExecutions } from '../context';
+import { callbackUrl } from './deferred';
+
+const LOOP_A = readWorkflow(join(EXAMPLES_DIR, '08-review-loop-moderate.json'));
+const LOOP_B = readWorkflow(join(EXAMPLES_DIR, '08b-review-loop-decision.json'));
+const REVIEW_QUEUE = 'comment-reviews';
+
+/** What a person does in the dashboard; the mock's decision endpoint stands in for them. */
+async function decide(ctx: E2eContext, itemId: string, decision: 'accepted' | 'rejected'): Promise<void> {
+	const headers = { authorization: `Bearer ${ctx.mock.token}`, 'content-type': 'application/json' };
+	await waitFor(`queue item ${itemId} to be pending`, async () => {
+		const res = await fetch(`${ctx.mock.url}/queues/${REVIEW_QUEUE}/items/${itemId}`, { headers });
+		return ((await res.json()) as { status?: string }).status === 'pending' ? true : undefined;
+	}, 30_000, 100);
+	const res = await fetch(`${ctx.mock.url}/__mock/queues/${REVIEW_QUEUE}/items/${itemId}/decision`, {
+		method: 'POST',
+		headers,
+		body: JSON.stringify({ decision }),
+	});
+	assert(res.status === 200, `the mock's decision endpoint answered ${res.status}`);
+}
+
+/**
+ * Examples 08 and 08b, the human review loop: A moderates four comments (POST /text each), publishes the
+ * safe one, removes the flagged one and sends the two doubtful ones to the review queue; a reviewer accepts
+ * one and rejects the other; each decision reaches B's published trigger through the account webhook URL
+ * (the mock's `webhookUrl`, set to the trigger's production URL with the Callback Secret) and B publishes or
+ * removes that comment, matched by the queue item id A kept.
+ */
+async function reviewLoop(ctx: E2eContext): Promise<string> {
+	ctx.mock.configure({ webhookUrl: callbackUrl(ctx, ctx.stack.callbackSecret, LOOP_B) });
+	try {
+		const since = ctx.mock.requests.length;
+		const a = await executeWorkflow(ctx.stack, ctx.db, LOOP_A.id);
+		assert(a.status === 'success', `example 08 execution #${a.executionId} status ${a.status}`);
+		const [now, removed, pending] = ['Publish Now', 'Remove Now', 'Pending Review'].map((node) => a.items[node] ?? []);
+		assert(now.length === 1 && removed.length === 1 && pending.length === 2, `example 08: published ${now.length}, removed ${removed.length}, pending ${JSON.stringify(pending)}`);
+		assert(pending.every((p: any) => typeof p.reviewItemId === 'string' && p.queueId === REVIEW_QUEUE && /casino/.test(p.comment)), `example 08 pending ${JSON.stringify(pending)}`);
+		const sent = ctx.mock.requests.slice(since).map((r) => `${r.method} ${r.path}`);
+		assert(sent.filter((c) => c === 'POST /text').length === 4, `example 08 sent ${JSON.stringify(sent)}`);
+		assert(sent.filter((c) => c === `POST /queues/${REVIEW_QUEUE}`).length === 2, `example 08 sent ${JSON.stringify(sent)}`);
+
+		const before = (await finishedExecutions(ctx.db, LOOP_B.id)).length;
+		const [toAccept, toReject] = pending as any[];
+		await decide(ctx, toAccept.reviewItemId, 'accepted');
+		await decide(ctx, toReject.reviewItemId, 'rejected');
+		await waitFor('2 finished executions of example 08b', async () => {
+			const rows = await finishedExecutions(ctx.db, LOOP_B.id);
+			return rows.length - before >= 2 ? rows.slice(before) : undefined;
+		}, 60_000, 300);
+		await ctx.mock.whenIdle(30_000);
+		const rows = (await finishedExecutions(ctx.db, LOOP_B.id)).slice(before);
+		assert(rows.length === 2 && rows.every((r) => r.status === 'success'), `example 08b executions ${JSON.stringify(rows)}`);
+		const outcomes: Record<string, any[]> = { publish: [], remove: [], pending: [] };
+		for (const row of rows) {
+			const detail = await ctx.db.execution(row.id);
+			outcomes.publish.push(...(detail.items['Publish Comment'] ?? []));
+			outcomes.remove.push(...(detail.items['Remove Comment'] ?? []));
+			outcomes.pending.push(...(detail.items['Still Pending'] ?? []));
+		}
+		assert(
+			outcomes.publish.length === 1 && outcomes.publish[0].reviewItemId === toAccept.reviewItemId && outcomes.publish[0].comment === toAccept.comment,
+			`example 08b published ${JSON.stringify(outcomes.publish)} (expected ${toAccept.reviewItemId})`,
+		);
+		assert(
+			outcomes.remove.length === 1 && outcomes.remove[0].reviewItemId === toReject.reviewItemId && outcomes.remove[0].comment === toReject.comment,
+			`example 08b removed ${JSON.stringify(outcomes.remove)} (expected ${toReject.reviewItemId})`,
+		);
+		assert(outcomes.pending.length === 0, `example 08b left pending ${JSON.stringify(outcomes.pending)}`);
+		const decisions = ctx.mock.callbacks.filter((c) => c.event === 'queue.review.completed' && c.ok);
+		return `A #${a.executionId}: 1 published, 1 removed, 2 to review; B: accepted ${toAccept.reviewItemId.slice(0, 8)} published, rejected ${toReject.reviewItemId.slice(0, 8)} removed (${decisions.length} decision callbacks delivered)`;
+	} finally {
+		ctx.mock.configure({ webhookUrl: null });
+	}
+}
 
 export async function examplesRun(ctx: E2eContext): Promise<string> {
 	const url = await executeWorkflow(ctx.stack, ctx.db, 'cmExample01Url00');
@@ -20,28 +98,22 @@ export async function examplesRun(ctx: E2eContext): Promise<string> {
 		`example 02: accepted ${JSON.stringify(accepted)}, rejected ${JSON.stringify(rejected)}`,
 	);
 
-	// Example 04 under both readings of a processed item's status (only `moderation` tells readiness).
-	const readings: string[] = [];
-	for (const processedStatus of ['completed', 'pending'] as const) {
-		ctx.mock.configure({ processedStatus });
-		try {
-			const queue = await executeWorkflow(ctx.stack, ctx.db, 'cmExample04Queue');
-			assert(queue.status === 'success', `example 04 (${processedStatus}) execution #${queue.executionId} status ${queue.status}`);
-			const [added] = queue.items['Add to Queue'] ?? [];
-			const [read] = queue.items['Read Queue Item'] ?? [];
-			const [processed] = queue.items['Processed Item'] ?? [];
-			assert(
-				added?.id && read?.id === added.id && read.type === 'text' && read.status === processedStatus && typeof read.moderation?.isSafe === 'boolean',
-				`example 04 (${processedStatus}): added ${JSON.stringify(added)}, read ${JSON.stringify(read).slice(0, 300)}`,
-			);
-			assert(
-				processed?.itemId === added.id && processed.isSafe === read.moderation.isSafe && (queue.items['Not Processed Yet'] ?? []).length === 0,
-				`example 04 (${processedStatus}) did not reach Processed Item: ${JSON.stringify(processed)}`,
-			);
-			readings.push(`${added.id.slice(0, 8)} read back ${read.status}, isSafe ${String(processed.isSafe)}`);
-		} finally {
-			ctx.mock.configure({ processedStatus: 'completed' });
-		}
-	}
-	return `01: ${published.length} published/${held.length} held; 02: ${accepted.length} accepted/${rejected.length} rejected; 04: ${readings.join('; ')}`;
+	// Example 04: a review queue item reads `pending` once moderated (a person has not decided yet).
+	const queue = await executeWorkflow(ctx.stack, ctx.db, 'cmExample04Queue');
+	assert(queue.status === 'success', `example 04 execution #${queue.executionId} status ${queue.status}`);
+	const [added] = queue.items['Add to Queue'] ?? [];
+	const [read] = queue.items['Read Queue Item'] ?? [];
+	const [processed] = queue.items['Processed Item'] ?? [];
+	assert(
+		added?.id && read?.id === added.id && read.type === 'text' && read.status === 'pending' && typeof read.moderation?.isSafe === 'boolean',
+		`example 04: added ${JSON.stringify(added)}, read ${JSON.stringify(read).slice(0, 300)}`,
+	);
+	assert(
+		processed?.itemId === added.id && processed.isSafe === read.moderation.isSafe && (queue.items['Not Processed Yet'] ?? []).length === 0,
+		`example 04 did not reach Processed Item: ${JSON.stringify(processed)}`,
+	);
+	const readings = [`${String(added.id).slice(0, 8)} read back ${read.status}, isSafe ${String(processed.isSafe)}`];
+
+	const loop = await reviewLoop(ctx);
+	return `01: ${published.length} published/${held.length} held; 02: ${accepted.length} accepted/${rejected.length} rejected; 04: ${readings.join('; ')}; 08: ${loop}`;
 }

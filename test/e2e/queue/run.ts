@@ -22,6 +22,7 @@ import { COMPLETIONS_V3, COMPLETIONS_V3_PLAIN, COMPLETIONS_WEBHOOK } from '../ca
 import { E2eContext, e2eWorkflows } from '../context';
 import { KillReport, killWorkerMidBurst, LONG_TIMEOUT_MS, measuredBurst, QUEUE_MODE, queueBurst, REGULAR_MODE, SLOW_TRIGGER } from './bursts';
 import { deferredAndWaitOnWorker, QueueContext, ranOnWorkers } from './cases';
+import { completionAcrossProcesses } from './completions';
 import { sharedLimiterOnWorkers } from './sharedLimiter';
 import { waitForCallbackOnWorkers } from './waitForCallback';
 import { textModerationOnWorkers } from './textModeration';
@@ -69,6 +70,11 @@ const queueCases: E2eCase[] = [
 	},
 	{ id: 29, name: '500 callbacks, each execution reads its result from a service limited to 20/s: a limiter per worker', run: (c) => sharedLimiterOnWorkers(c as QueueContext) },
 	{ id: 30, name: 'Text > Moderate: polls on a worker; a webhook comment enqueued by the webhook processor is answered with the cleaned text', run: (c) => textModerationOnWorkers(c as QueueContext) },
+	{
+		id: 46,
+		name: 'trigger v3: one completion delivered 7 times (5 at once) to the webhook processor starts one execution (main takes no production webhooks here)',
+		run: (c) => completionAcrossProcesses(c as QueueContext),
+	},
 ];
 // The same bursts on one regular n8n process (sqlite), measured in the same run for the side-by-side table.
 const regularCases: E2eCase[] = [
@@ -108,6 +114,8 @@ async function main(): Promise<number> {
 					extraWorkflows: e2eWorkflows(),
 					db: DB_SETTINGS,
 					publish: [SLOW_TRIGGER.id, SAVED_V1_TRIGGER.id, CALLBACK_THEN_GET.id, COMPLETIONS_V3.id, COMPLETIONS_V3_PLAIN.id, COMPLETIONS_WEBHOOK.id],
+					// E2E_N8N_ENV='{"NAME":"value"}': more n8n settings for every process of this run.
+					n8nEnv: process.env.E2E_N8N_ENV ? (JSON.parse(process.env.E2E_N8N_ENV) as Record<string, string>) : undefined,
 					log,
 				});
 				return { stack, db: stack.records };

@@ -15,7 +15,7 @@ import { postCallback, startTriggerServer, type TriggerServer } from '../../help
 
 const SECRET = 'cb-secret-events-5c1e';
 
-function imageResult(id = randomUUID(), extra: IDataObject = {}): IDataObject {
+function imageResult(id: string = randomUUID(), extra: IDataObject = {}): IDataObject {
 	return {
 		id,
 		isSafe: true,
@@ -32,7 +32,7 @@ function imageResult(id = randomUUID(), extra: IDataObject = {}): IDataObject {
 	};
 }
 
-function textResult(id = randomUUID(), extra: IDataObject = {}): IDataObject {
+function textResult(id: string = randomUUID(), extra: IDataObject = {}): IDataObject {
 	return {
 		id,
 		isSafe: false,
@@ -52,7 +52,7 @@ function textResult(id = randomUUID(), extra: IDataObject = {}): IDataObject {
 	};
 }
 
-function queueItem(decision: 'accepted' | 'rejected', id = randomUUID()): IDataObject {
+function queueItem(decision: 'accepted' | 'rejected', id: string = randomUUID()): IDataObject {
 	return {
 		id,
 		status: decision,

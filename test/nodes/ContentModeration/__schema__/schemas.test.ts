@@ -64,7 +64,9 @@ describe('output schemas match real outputs', () => {
 	it('image/moderate and image/get', async () => {
 		const moderated = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL });
 		expect(mismatches(moderated, schemaOf('ContentModeration/__schema__/v1.0.0/image/moderate.json'))).toEqual([]);
-		const read = await runOne({ resource: 'image', operation: 'get', imageId: String(moderated.id) });
+		const deferred = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL, mode: 'deferred' });
+		await mock.service.whenIdle(10_000);
+		const read = await runOne({ resource: 'image', operation: 'get', imageId: String(deferred.id) });
 		expect(mismatches(read, schemaOf('ContentModeration/__schema__/v1.0.0/image/get.json'))).toEqual([]);
 	});
 
@@ -95,17 +97,20 @@ describe('output schemas match real outputs', () => {
 		expect(moderated).not.toHaveProperty('queueId');
 	});
 
-	it('the trigger', async () => {
-		const result = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL });
+	it.each([1, 3])('the trigger, version %i', async (typeVersion) => {
+		// Deferred: the immediate image result has no id; the callback (here only the id) does.
+		const { id } = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL, mode: 'deferred' });
+		await mock.service.whenIdle(10_000);
 		const server = await startTriggerServer({
 			parameters: { events: 'all' },
+			typeVersion,
 			credentials: { baseUrl: mock.service.url, accessToken: mock.service.token },
 		});
 		try {
-			await postCallback(server.webhookUrl, { id: result.id });
+			await postCallback(server.webhookUrl, { event: 'moderation.completed', data: { id } });
 			await server.waitForExecutions(1, 10_000);
 			const item = server.executions[0][0].json;
-			expect(mismatches(item, schemaOf('ContentModerationTrigger/__schema__/v1.0.0.json'))).toEqual([]);
+			expect(mismatches(item, schemaOf(`ContentModerationTrigger/__schema__/v${typeVersion}.0.0.json`))).toEqual([]);
 		} finally {
 			await server.stop();
 		}
@@ -138,5 +143,9 @@ describe('every node version has its schemas (the editor asks for __schema__/v<v
 	const v1 = (file: string) => readFileSync(path.join(ROOT, 'ContentModeration/__schema__/v1.0.0', file), 'utf8');
 	const changedIn: Record<string, Record<number, Record<string, string>>> = {
 		ContentModeration: { 3: { 'text/moderate.json': v1('text/get.json') } },
+		// Version 3 of the trigger names the event of each item.
+		ContentModerationTrigger: {
+			3: { '': readFileSync(path.join(ROOT, 'ContentModerationTrigger/__schema__/v3.0.0.json'), 'utf8') },
+		},
 	};
 });

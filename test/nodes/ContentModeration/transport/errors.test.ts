@@ -164,11 +164,12 @@ describe('service failures: NodeApiError with the HTTP status and the service me
 	});
 
 	it('404 for an unknown id', async () => {
-		const run = await mock.run({ resource: 'text', operation: 'get', textId: 'does-not-exist' });
+		const unknown = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
+		const run = await mock.run({ resource: 'text', operation: 'get', textId: unknown });
 		const error = nodeError(run);
 		expect(error.name).toBe('NodeApiError');
 		expect(error.httpCode).toBe('404');
-		expect(error.message).toContain('No text moderation with id does-not-exist');
+		expect(error.message).toContain(`No text moderation with id ${unknown}`);
 		expectNoToken(run, SECRET_TOKEN);
 	});
 
@@ -269,7 +270,7 @@ describe('continueOnFail and pairing', () => {
 	it('continueRegularOutput: a service error becomes an error item with its HTTP status', async () => {
 		const run = await mock.run(
 			{ resource: 'image', operation: 'get', imageId: '={{ $json.id }}' },
-			[{ json: { id: 'missing-1' } }, { json: { id: 'missing-2' } }],
+			[{ json: { id: '00000000-0000-4000-8000-00000000000a' } }, { json: { id: '00000000-0000-4000-8000-00000000000b' } }],
 			{ onError: 'continueRegularOutput' },
 		);
 		expect(run.status).toBe('success');
@@ -278,7 +279,7 @@ describe('continueOnFail and pairing', () => {
 			[{ item: 0 }, '404'],
 			[{ item: 1 }, '404'],
 		]);
-		expect(out[0].json.error).toContain('No image moderation with id missing-1');
+		expect(out[0].json.error).toContain('No image moderation with id 00000000-0000-4000-8000-00000000000a');
 	});
 
 	it('continueErrorOutput: failing items go to the error output, paired to their input', async () => {

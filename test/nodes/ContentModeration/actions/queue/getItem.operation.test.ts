@@ -18,7 +18,7 @@ describe('Queue > Get Item', () => {
 		expect(run.status).toBe('success');
 		const [item] = output(run);
 		expect(item.json).toEqual(
-			expect.objectContaining({ id: added.id, type: 'text', status: 'completed', content: PROFANE_TEXT }),
+			expect.objectContaining({ id: added.id, type: 'text', status: 'pending', accepted: false, content: PROFANE_TEXT }),
 		);
 		expect((item.json.moderation as IDataObject).filteredContent).toBe(PROFANE_TEXT_FILTERED);
 		expect(mock.service.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -27,9 +27,10 @@ describe('Queue > Get Item', () => {
 	});
 
 	it('answers 404 with the service message for an unknown item', async () => {
-		const run = await mock.run({ resource: 'queue', operation: 'getItem', queueId: 'comments', itemId: 'nope-123' });
+		const unknown = '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a';
+		const run = await mock.run({ resource: 'queue', operation: 'getItem', queueId: 'comments', itemId: unknown });
 		const error = nodeError(run);
 		expect(error.httpCode).toBe('404');
-		expect(error.message).toContain('No item nope-123 in queue comments');
+		expect(error.message).toContain(unknown);
 	});
 });

@@ -1,8 +1,9 @@
-/** Text > Moderate (via Queue), through n8n-core's engine against the mock, under both readings of a processed queue item. */
+/** Text > Moderate (via Queue), node versions 1-2, through n8n-core's engine against the mock and a scripted service. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { PROFANE_TEXT, PROFANE_TEXT_FILTERED, REVIEW_TEXT, SAFE_TEXT } from '../../../../../dev/mock/fixtures';
 import { expectNoToken, nodeError, NODE_NAME, output, SECRET_TOKEN, useMock } from '../../../../helpers/nodeRun';
+import { startScriptedServer } from '../../../../helpers/scripted-server';
 
 const mock = useMock({ processMs: 50 });
 
@@ -34,25 +35,30 @@ describe('Text > Moderate: Wait for Result', () => {
 		});
 		expect(item.json.id).not.toBe(item.json.itemId);
 		const lines = requestLines();
-		expect(lines[0]).toBe('POST /queues/chat 202');
+		expect(lines[0]).toBe('POST /queues/chat 200');
 		expect(lines.slice(1).every((line) => line === 'GET /queues/chat/items/<id> 200')).toBe(true);
 		expect(mock.service.requests[0].body).toEqual({ type: 'text', content: PROFANE_TEXT, meta: 'post-7', actorId: 'user-1' });
 		expect(mock.service.submissionLog).toHaveLength(1);
 	});
 
 	it('completes a moderation that holds only an id with GET /text/{id}, and never trusts the status', async () => {
-		mock.service.configure({ queueModeration: 'id', processedStatus: 'pending' });
+		// A service whose queue item names its text moderation only by id (the rebuilt mock always holds the full one).
+		const itemId = '11111111-2222-4333-8444-555555555555';
+		const textId = '66666666-7777-4888-8999-000000000000';
+		const server = await startScriptedServer((request) => {
+			if (request.method === 'POST') return { status: 200, body: { id: itemId, status: 'processing' } };
+			if (request.path.startsWith('/queues/')) return { status: 200, body: { id: itemId, status: 'pending', moderation: { id: textId } } };
+			return { status: 200, body: { id: textId, isSafe: true, content: SAFE_TEXT, filteredContent: SAFE_TEXT } };
+		});
 		try {
-			const run = await mock.run(moderate(SAFE_TEXT));
+			const run = await mock.run(moderate(SAFE_TEXT), undefined, { baseUrl: server.url });
 			expect(run.status).toBe('success');
 			const [item] = output(run);
-			expect(item.json).toMatchObject({ isSafe: true, content: SAFE_TEXT, filteredContent: SAFE_TEXT, queueId: 'chat' });
-			const lines = requestLines();
-			expect(lines[lines.length - 1]).toBe('GET /text/<id> 200');
-			expect(lines.filter((line) => line.startsWith('GET /text/'))).toHaveLength(1);
-			expect(mock.service.requests[mock.service.requests.length - 1].path).toBe(`/text/${item.json.id as string}`);
+			expect(item.json).toMatchObject({ isSafe: true, content: SAFE_TEXT, filteredContent: SAFE_TEXT, queueId: 'chat', itemId, id: textId });
+			const paths = server.requests.map((r) => `${r.method} ${r.path}`);
+			expect(paths).toEqual(['POST /queues/chat', `GET /queues/chat/items/${itemId}`, `GET /text/${textId}`]);
 		} finally {
-			mock.service.configure({ queueModeration: 'full', processedStatus: 'completed' });
+			await server.stop();
 		}
 	});
 
@@ -114,7 +120,7 @@ describe('Text > Moderate: Submit Only', () => {
 	it('outputs what Queue > Add Item does and reads nothing', async () => {
 		const run = await mock.run(moderate(SAFE_TEXT, { mode: 'submit' }));
 		expect(output(run)[0].json).toEqual({ id: expect.any(String), status: 'processing', queueId: 'chat' });
-		expect(requestLines()).toEqual(['POST /queues/chat 202']);
+		expect(requestLines()).toEqual(['POST /queues/chat 200']);
 	});
 });
 

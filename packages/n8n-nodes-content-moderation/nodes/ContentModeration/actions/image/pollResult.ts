@@ -27,7 +27,9 @@ export async function pollResult(
 	const result = await pollUntil(timing, async () => {
 		try {
 			const response = await getImage(client, id, itemIndex);
-			return isResultReady(response.statusCode, response.body) ? response.body : undefined;
+			if (!isResultReady(response.statusCode, response.body)) return undefined;
+			// The API reference's image result has no id: the one waited for is added.
+			return response.body.id === undefined ? { id, ...response.body } : response.body;
 		} catch (error) {
 			if (!isNotFound(error)) throw asNodeError(this, error, itemIndex);
 			return undefined;

@@ -29,7 +29,7 @@ const properties: INodeProperties[] = [
 ];
 
 export const toolDescription =
-	'Add a text or an image to a moderation queue; returns the new item\'s ID, its status and the queue ID, to read the item later by those IDs';
+	'Add a text or an image to a review queue for a person to accept or reject; returns the new item\'s ID, its status (processing) and the queue ID, to read the item and its decision later by those IDs';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['queue'], operation: ['addItem'] } },

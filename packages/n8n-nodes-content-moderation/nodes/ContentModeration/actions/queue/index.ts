@@ -18,13 +18,15 @@ export const description: INodeProperties[] = [
 				name: 'Add Item',
 				value: 'addItem',
 				action: 'Add an item to a queue',
-				description: 'Add a text or an image to a moderation queue; returns the item ID, its status and the queue ID',
+				description:
+					'Add a text or an image to a review queue, where it is moderated and then waits for a person to accept or reject it; returns the item ID, its status and the queue ID',
 			},
 			{
 				name: 'Get Item',
 				value: 'getItem',
 				action: 'Get a queue item',
-				description: 'Read a queue item with its status and, once processed, its moderation',
+				description:
+					'Read a review queue item: its status (processing, pending, accepted, rejected, error), its moderation once processed; can route by the decision',
 			},
 		],
 		default: 'addItem',

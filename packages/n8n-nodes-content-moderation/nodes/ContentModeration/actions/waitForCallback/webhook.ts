@@ -10,9 +10,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookRespon
 import { NodeApiError } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
-import type { ApiClient } from '../../transport/client';
-import { createApiClient } from '../../transport/client';
-import type { ApiResponse } from '../../transport/client';
+import { createApiClient, type ApiClient, type ApiResponse } from '../../transport/client';
 import { parseEnvelope, RESULT_EVENT } from '../../callbacks/envelope';
 import type { RetrySettings } from '../../retry/policy';
 import type { VerdictFacts } from '../../verdict/outputs';
@@ -57,7 +55,8 @@ async function readResults(
 		try {
 			const response = await read(client, id, itemIndex);
 			if (!isResultReady(response.statusCode, response.body)) return { pending: id };
-			ready.set(itemIndex, response.body);
+			// An image result read back has no id (API reference): the one waited for is added.
+			ready.set(itemIndex, response.body.id === undefined ? { id, ...response.body } : response.body);
 		} catch (error) {
 			// The id came from the service: a 404 means "not stored yet", as in Deferred and Wait.
 			if (error instanceof NodeApiError && error.httpCode === '404') return { pending: id };
