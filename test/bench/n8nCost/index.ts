@@ -332,12 +332,11 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 	};
 	console.log('\nn8n-cost medians (ratios: median of per-pair ratios):');
 	for (const [variant, s] of Object.entries(summary)) {
-		for (const [k, m] of Object.entries((s as { medians: Record<string, any> }).medians)) {
+		for (const m of Object.values((s as { medians: Record<string, any> }).medians)) {
 			console.log(
 				`  ${variant} ${m.label}: ${m.acknowledgementsPerSecond} acks/s, ${m.executionsPerSecond} executions/s, ` +
 					`CPU ${m.cpuSeconds} s, peak RSS ${m.peakRssMB} MB`,
 			);
-			void k;
 		}
 	}
 	for (const line of lines) console.log(`  ${line}`);
