@@ -14,6 +14,8 @@ import type { CallbackBody } from './payload';
 import { completeResult, parseCallbackBody } from './payload';
 import { checkToken, givenTokenStrings, redactHeaders, redactQuery } from './verification';
 
+type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
+
 /**
  * The service waits for the acknowledgement, so a read is retried once, briefly: the trigger must
  * answer a callback fast.
@@ -39,13 +41,31 @@ function completionKey(this: IWebhookFunctions, event: string, data: CallbackBod
 	return deliveryKey(parts);
 }
 
+/**
+ * Whether n8n started the execution for what the trigger returns. n8n answers a trigger like this one
+ * (`onReceived`) only after it created the execution, and with an error status when it could not (a
+ * database or queue failure). Watched where n8n ends the response: it does so also when the sender has
+ * already gone, where no 'finish' event comes.
+ */
+async function executionStarted(response: Response): Promise<boolean> {
+	if (response.writableEnded) return response.statusCode < 400;
+	return await new Promise<boolean>((resolve) => {
+		const end = response.end;
+		response.end = function (this: Response, ...args: Parameters<Response['end']>) {
+			resolve(response.statusCode < 400);
+			return end.apply(this, args);
+		} as Response['end'];
+	});
+}
+
 const NO_ID_REPEATS = ' A delivery of it again starts the workflow again.';
 
 /**
  * Handles one completion callback. From version 3 on, a completion already started in this n8n process
  * (callbacks/deliveries.ts) is acknowledged with `duplicate: true` and starts nothing; the claim is taken
  * before the first await, so a delivery arriving while the first is handled waits for its outcome, and a
- * first delivery that starts nothing (refused, filtered out, failed) does not hold back a later one.
+ * first delivery that starts nothing (refused, filtered out, failed, or returned but not started by n8n)
+ * does not hold back a later one.
  */
 export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData() as IDataObject;
@@ -134,8 +154,8 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 			item.query = redactQuery(query);
 		}
 
-		// n8n starts the execution from what this returns: the completion counts as started from here.
-		if (claim?.kind === 'held') claim.commit();
+		// Started only once n8n has created the execution: until n8n answers, a repeat of it waits.
+		if (claim?.kind === 'held') claim.commitWhen(executionStarted(this.getResponseObject()));
 		// The one redaction, over everything that leaves: the answer and the item (body, error, headers, query).
 		return {
 			webhookResponse: redactValue(ack, secrets),

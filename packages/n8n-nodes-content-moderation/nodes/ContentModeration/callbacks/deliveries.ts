@@ -18,6 +18,14 @@ export const REMEMBER_MS = 24 * 60 * 60_000;
 /** About 100 bytes each (measured in the registry's test): a few MB at most, whatever the rate. */
 export const MAX_REMEMBERED = 50_000;
 
+/**
+ * How long a delivery handed to n8n may wait for n8n's answer before it counts as started: longer than
+ * n8n takes to create an execution under load (seconds) and to wait for a place under a concurrency
+ * limit. Past it (seen by the next delivery of it) the completion is taken as started, so an answer
+ * that never comes can never start it twice.
+ */
+export const OUTCOME_WAIT_MS = 120_000;
+
 export interface DeliveryClock {
 	now(): number;
 }
@@ -27,11 +35,17 @@ export interface DeliveryLimits {
 	maxRemembered: number;
 }
 
-/** A delivery this caller now handles alone: `commit` once its workflow starts, else `release`. */
+/**
+ * A delivery this caller now handles alone: `commit` once its workflow starts, else `release`; or
+ * `commitWhen` n8n says whether it started the execution the delivery was handed to. Until then the
+ * completion stays in flight: another delivery of it waits, and a start n8n did not make frees it again.
+ */
 export interface HeldClaim {
 	kind: 'held';
 	commit(): void;
 	release(): void;
+	/** Settles with n8n's outcome (true: started); `commit` and `release` are ignored from here on. */
+	commitWhen(started: Promise<boolean>): void;
 }
 
 export type Claim =
@@ -50,10 +64,13 @@ export class DeliveryRegistry {
 	/** key -> when it is forgotten; insertion order is expiry order (one TTL for all). */
 	private readonly started = new Map<string, number>();
 	private readonly handling = new Map<string, Promise<void>>();
+	/** Deliveries handed to n8n, waiting for its answer: until when, and how to settle them. */
+	private readonly awaitingN8n = new Map<string, { until: number; finish: (started: boolean) => void }>();
 
 	constructor(
 		private readonly clock: DeliveryClock,
 		private readonly limits: DeliveryLimits = { rememberMs: REMEMBER_MS, maxRemembered: MAX_REMEMBERED },
+		private readonly outcomeWaitMs = OUTCOME_WAIT_MS,
 	) {}
 
 	/** Completions remembered as started. */
@@ -70,6 +87,7 @@ export class DeliveryRegistry {
 	clear(): void {
 		this.started.clear();
 		this.handling.clear();
+		this.awaitingN8n.clear();
 	}
 
 	private forgetExpired(now: number): void {
@@ -86,6 +104,9 @@ export class DeliveryRegistry {
 	claim(key: string): Claim {
 		const now = this.clock.now();
 		this.forgetExpired(now);
+		// No answer from n8n in time: taken as started, so it can never run twice (checked here: no timer).
+		const waiting = this.awaitingN8n.get(key);
+		if (waiting !== undefined && waiting.until <= now) waiting.finish(true);
 		if (this.started.has(key)) return { kind: 'duplicate' };
 		const busy = this.handling.get(key);
 		if (busy !== undefined) return { kind: 'inFlight', settled: busy };
@@ -93,10 +114,12 @@ export class DeliveryRegistry {
 		let settle: () => void = () => {};
 		this.handling.set(key, new Promise<void>((resolve) => (settle = resolve)));
 		let done = false;
+		let handedOver = false;
 		const finish = (started: boolean) => {
 			if (done) return;
 			done = true;
 			this.handling.delete(key);
+			this.awaitingN8n.delete(key);
 			if (started) {
 				const at = this.clock.now();
 				this.forgetExpired(at);
@@ -109,7 +132,22 @@ export class DeliveryRegistry {
 			}
 			settle();
 		};
-		return { kind: 'held', commit: () => finish(true), release: () => finish(false) };
+		return {
+			kind: 'held',
+			commit: () => {
+				if (!handedOver) finish(true);
+			},
+			release: () => {
+				if (!handedOver) finish(false);
+			},
+			commitWhen: (started) => {
+				if (done || handedOver) return;
+				handedOver = true;
+				this.awaitingN8n.set(key, { until: this.clock.now() + this.outcomeWaitMs, finish });
+				// An outcome that cannot be read is taken as started: never run twice.
+				void started.catch(() => true).then(finish);
+			},
+		};
 	}
 
 	/** Claims `key`, waiting while another delivery of it is handled: held, or a duplicate. */
