@@ -4,7 +4,7 @@
  * output must be exact (count, order, pairing), and the service must have acted on each item once.
  */
 import { moderateUrlParameters, moderationNode, runWorkflow } from '../../../helpers/engine';
-import { startMockService, type MockService } from '../../../../dev/mock/server';
+import { startMockService, type MockService } from '@dev/mock/server';
 import { imageItems } from '../../../bench/workloads';
 
 const ITEMS = 1000;

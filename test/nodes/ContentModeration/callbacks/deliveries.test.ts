@@ -4,7 +4,7 @@ import {
 	DeliveryRegistry,
 	MAX_REMEMBERED,
 	REMEMBER_MS,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/callbacks/deliveries';
+} from '@package/nodes/ContentModeration/callbacks/deliveries';
 import { FakeClock } from '../../../helpers/fakeClock';
 
 function registry(limits = { rememberMs: 60_000, maxRemembered: 100 }) {

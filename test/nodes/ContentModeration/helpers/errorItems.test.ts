@@ -1,7 +1,7 @@
 /** Error items (continueOnFail) and the errors the node throws on. */
 import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/errorItems';
+import { asNodeError, errorItem } from '@package/nodes/ContentModeration/helpers/errorItems';
 
 const node: INode = {
 	id: '1',

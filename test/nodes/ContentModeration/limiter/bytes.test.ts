@@ -1,6 +1,6 @@
 /** The process's byte budget: first come first served, one larger body alone, cancel. */
-import { ByteBudget } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/bytes';
-import { AbortedWait } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/waiters';
+import { ByteBudget } from '@package/nodes/ContentModeration/limiter/bytes';
+import { AbortedWait } from '@package/nodes/ContentModeration/limiter/waiters';
 import { flush } from '../../../helpers/fakeClock';
 
 describe('ByteBudget', () => {

@@ -6,7 +6,7 @@
  *     down to what it takes, every item is served, few refusals.
  * Answers are handled in arrival order one per HANDLE_MS, as n8n does.
  */
-import { DEFAULT_RETRY_SETTINGS, decideRetry } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
+import { DEFAULT_RETRY_SETTINGS, decideRetry } from '@package/nodes/ContentModeration/retry/policy';
 import { median } from '../../../bench/harness';
 import { FakeClock } from '../../../helpers/fakeClock';
 import { adaptive, oneRun } from '../../../helpers/limiterRun';

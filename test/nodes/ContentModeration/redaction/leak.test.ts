@@ -6,7 +6,7 @@
  */
 import type { INode, INodeParameters } from 'n8n-workflow';
 
-import { SAFE_IMAGE_URL } from '../../../../dev/mock/fixtures';
+import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { connect, moderationNode, runWorkflow, START_NODE_NAME, type NodeOptions, type WorkflowRun } from '../../../helpers/engine';
 import { everyString, findLeaks } from '../../../helpers/leaks';
 import { NODE_NAME } from '../../../helpers/nodeRun';

@@ -1,6 +1,6 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { addSecrets, MASK, redact, redactError, redactValue, secretForms } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/redaction/redact';
+import { addSecrets, MASK, redact, redactError, redactValue, secretForms } from '@package/nodes/ContentModeration/redaction/redact';
 import { findLeaks } from '../../../helpers/leaks';
 
 const SECRET = 'sé"c\\r/e+t &=1';

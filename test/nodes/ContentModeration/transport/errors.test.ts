@@ -5,7 +5,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { connect, runWorkflow, moderationNode, START_NODE_NAME } from '../../../helpers/engine';
 import { startScriptedServer } from '../../../helpers/scripted-server';
-import { mockImageUrl, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '../../../../dev/mock/fixtures';
+import { mockImageUrl, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { expectNoToken, NODE_NAME, nodeError, output, SECRET_TOKEN, useMock } from '../../../helpers/nodeRun';
 
 const mock = useMock();

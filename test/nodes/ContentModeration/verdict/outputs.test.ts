@@ -7,9 +7,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameter
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { binaryItem, connect, moderateUrlParameters, moderationNode, runWorkflow, START_NODE_NAME } from '../../../helpers/engine';
-import type { MockService } from '../../../../dev/mock/server';
-import { startMockService } from '../../../../dev/mock/server';
-import { makePng, mockImageUrl, SAFE_TEXT, type MockImageSpec } from '../../../../dev/mock/fixtures';
+import type { MockService } from '@dev/mock/server';
+import { startMockService } from '@dev/mock/server';
+import { makePng, mockImageUrl, SAFE_TEXT, type MockImageSpec } from '@dev/mock/fixtures';
 
 const NODE = 'Content Moderation';
 const SAFE = 0;

@@ -1,17 +1,17 @@
 /**
  * Image > Moderate (immediate and deferred modes) through n8n-core's engine against the mock service.
  */
-import { binaryItem } from '../../../../helpers/engine';
-import { startScriptedServer } from '../../../../helpers/scripted-server';
+import { binaryItem } from '@test/helpers/engine';
+import { startScriptedServer } from '@test/helpers/scripted-server';
 import {
 	REVIEW_IMAGE_URL,
 	SAFE_IMAGE_BASE64,
 	SAFE_IMAGE_URL,
 	UNSAFE_IMAGE_BASE64,
 	UNSAFE_IMAGE_URL,
-} from '../../../../../dev/mock/fixtures';
-import { makePng } from '../../../../../dev/mock/png';
-import { expectNoToken, nodeError, output, SECRET_TOKEN, useMock } from '../../../../helpers/nodeRun';
+} from '@dev/mock/fixtures';
+import { makePng } from '@dev/mock/png';
+import { expectNoToken, nodeError, output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
 
 const mock = useMock();
 

@@ -1,9 +1,9 @@
 /** Text > Moderate (via Queue), node versions 1-2, through n8n-core's engine against the mock and a scripted service. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PROFANE_TEXT, PROFANE_TEXT_FILTERED, REVIEW_TEXT, SAFE_TEXT } from '../../../../../dev/mock/fixtures';
-import { expectNoToken, nodeError, NODE_NAME, output, SECRET_TOKEN, useMock } from '../../../../helpers/nodeRun';
-import { startScriptedServer } from '../../../../helpers/scripted-server';
+import { PROFANE_TEXT, PROFANE_TEXT_FILTERED, REVIEW_TEXT, SAFE_TEXT } from '@dev/mock/fixtures';
+import { expectNoToken, nodeError, NODE_NAME, output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
+import { startScriptedServer } from '@test/helpers/scripted-server';
 
 const mock = useMock({ processMs: 50 });
 

@@ -7,8 +7,8 @@ import {
 	isItemKey,
 	itemKey,
 	waitCallbackRoutingRefusal,
-} from '../../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/waitForCallback/urls';
-import { STATE_KEY } from '../../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/waitForCallback/state';
+} from '@package/nodes/ContentModeration/actions/waitForCallback/urls';
+import { STATE_KEY } from '@package/nodes/ContentModeration/actions/waitForCallback/state';
 
 const node: INode = {
 	id: '1',

@@ -6,9 +6,9 @@
 import type { IConnections, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { mockImageUrl, REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '../../../../../dev/mock/fixtures';
-import { startMockService, type MockService } from '../../../../../dev/mock/server';
-import { limiters } from '../../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
+import { mockImageUrl, REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { startMockService, type MockService } from '@dev/mock/server';
+import { limiters } from '@package/nodes/ContentModeration/limiter/registry';
 import {
 	connect,
 	moderateUrlParameters,
@@ -17,10 +17,10 @@ import {
 	startWaitingHarness,
 	type WaitingExecution,
 	type WaitingHarness,
-} from '../../../../helpers/engine';
-import { postCallback } from '../../../../helpers/webhook-server';
-import { startScriptedServer } from '../../../../helpers/scripted-server';
-import { waitFor } from '../../../../../dev/wait';
+} from '@test/helpers/engine';
+import { postCallback } from '@test/helpers/webhook-server';
+import { startScriptedServer } from '@test/helpers/scripted-server';
+import { waitFor } from '@dev/wait';
 
 const NODE = 'Content Moderation';
 const PROBE_TYPE = 'harness.probe';
