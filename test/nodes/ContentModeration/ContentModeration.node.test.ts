@@ -6,8 +6,8 @@
 import type { INode, INodeParameters, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { ContentModeration } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModeration.node';
-import { resources } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/resources';
+import { ContentModeration } from '@package/nodes/ContentModeration/ContentModeration.node';
+import { resources } from '@package/nodes/ContentModeration/actions/resources';
 import { isShortActionName } from '../../helpers/actionNames';
 
 const description = new ContentModeration().description;

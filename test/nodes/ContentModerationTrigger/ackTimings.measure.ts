@@ -8,8 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { startMockService } from '../../../dev/mock/server';
-import { deliveries } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/callbacks/deliveries';
+import { startMockService } from '@dev/mock/server';
+import { deliveries } from '@package/nodes/ContentModeration/callbacks/deliveries';
 import { postCallback, startTriggerServer, type TriggerServer } from '../../helpers/webhook-server';
 
 const SECRET = 'ack-timings-secret';

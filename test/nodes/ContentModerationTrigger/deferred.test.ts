@@ -6,8 +6,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { moderationNode, runWorkflow } from '../../helpers/engine';
-import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
-import { startMockService, type MockService } from '../../../dev/mock/server';
+import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { startMockService, type MockService } from '@dev/mock/server';
 import { startTriggerServer, type TriggerServer } from '../../helpers/webhook-server';
 
 const CALLBACK_TOKEN = 'deferred-cb-secret';

@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
+import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { findLeaks } from '../../helpers/leaks';
 import { startScriptedServer, type ScriptedServer } from '../../helpers/scripted-server';
 import { postCallback, startTriggerServer, WEBHOOK_ID, type TriggerServer } from '../../helpers/webhook-server';
