@@ -8,7 +8,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { ContentModeration } from '@package/nodes/ContentModeration/ContentModeration.node';
 import { resources } from '@package/nodes/ContentModeration/actions/resources';
-import { isShortActionName } from '../../helpers/actionNames';
+import { isShortActionName } from '@test/helpers/actionNames';
 
 const description = new ContentModeration().description;
 /** The AI Agent tool n8n derives from the node: the same properties under a name ending in `Tool`. */

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 
 import { startMockService } from '@dev/mock/server';
 import { deliveries } from '@package/nodes/ContentModeration/callbacks/deliveries';
-import { postCallback, startTriggerServer, type TriggerServer } from '../../helpers/webhook-server';
+import { postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 
 const SECRET = 'ack-timings-secret';
 const N = Number(process.env.ACK_CALLS ?? 200);

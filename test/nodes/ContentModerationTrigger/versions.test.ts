@@ -9,7 +9,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { startMockService, type MockService } from '@dev/mock/server';
 import { ContentModerationTrigger } from '@package/nodes/ContentModerationTrigger/ContentModerationTrigger.node';
-import { postCallback, startTriggerServer, type TriggerServer } from '../../helpers/webhook-server';
+import { postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 
 const { description } = new ContentModerationTrigger();
 const FIELD_TOKEN = 'field-token-5e21';

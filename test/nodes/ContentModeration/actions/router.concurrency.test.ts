@@ -17,7 +17,7 @@ import { MAX_BODY_BYTES_IN_FLIGHT } from '@package/nodes/ContentModeration/limit
 import { limiters, serviceKey } from '@package/nodes/ContentModeration/limiter/registry';
 import { waitFor } from '@dev/wait';
 import { imageItems } from '../../../bench/workloads';
-import { binaryItem, moderateUrlParameters, moderationNode, runWorkflow } from '../../../helpers/engine';
+import { binaryItem, moderateUrlParameters, moderationNode, runWorkflow } from '@test/helpers/engine';
 
 let mock: MockService;
 

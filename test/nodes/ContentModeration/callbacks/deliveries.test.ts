@@ -5,7 +5,7 @@ import {
 	MAX_REMEMBERED,
 	REMEMBER_MS,
 } from '@package/nodes/ContentModeration/callbacks/deliveries';
-import { FakeClock } from '../../../helpers/fakeClock';
+import { FakeClock } from '@test/helpers/fakeClock';
 
 function registry(limits = { rememberMs: 60_000, maxRemembered: 100 }) {
 	const clock = new FakeClock();

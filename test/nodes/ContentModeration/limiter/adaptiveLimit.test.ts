@@ -11,7 +11,7 @@ import {
 } from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
 import { BATCH_GRACE } from '@package/nodes/ContentModeration/limiter/batches';
 import type { SendOutcome, SentAt } from '@package/nodes/ContentModeration/limiter/outcome';
-import { FakeClock } from '../../../helpers/fakeClock';
+import { FakeClock } from '@test/helpers/fakeClock';
 
 const LATENCY = 200;
 const ok: SendOutcome = { kind: 'success', latencyMs: LATENCY };

@@ -8,8 +8,8 @@
  */
 import { DEFAULT_RETRY_SETTINGS, decideRetry } from '@package/nodes/ContentModeration/retry/policy';
 import { median } from '../../../bench/harness';
-import { FakeClock } from '../../../helpers/fakeClock';
-import { adaptive, oneRun } from '../../../helpers/limiterRun';
+import { FakeClock } from '@test/helpers/fakeClock';
+import { adaptive, oneRun } from '@test/helpers/limiterRun';
 
 const ITEMS = 600;
 const LATENCY_MS = 200;

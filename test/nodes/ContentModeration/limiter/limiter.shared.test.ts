@@ -6,8 +6,8 @@
 import { ServiceLimiter, type Permit, type LimiterShare } from '@package/nodes/ContentModeration/limiter/limiter';
 import { AbortedWait } from '@package/nodes/ContentModeration/limiter/waiters';
 import { DEFAULT_RETRY_SETTINGS } from '@package/nodes/ContentModeration/retry/policy';
-import { FakeClock, flush } from '../../../helpers/fakeClock';
-import { newServiceLimiter } from '../../../helpers/limiterRun';
+import { FakeClock, flush } from '@test/helpers/fakeClock';
+import { newServiceLimiter } from '@test/helpers/limiterRun';
 
 const ok = { kind: 'success', latencyMs: 200 } as const;
 

@@ -6,8 +6,8 @@ import { INITIAL_LIMIT, SLOW_START_STEP } from '@package/nodes/ContentModeration
 import { BATCH_GRACE } from '@package/nodes/ContentModeration/limiter/batches';
 import type { Permit } from '@package/nodes/ContentModeration/limiter/limiter';
 import { AbortedWait } from '@package/nodes/ContentModeration/limiter/waiters';
-import { FakeClock, flush } from '../../../helpers/fakeClock';
-import { adaptive, ok, oneRun, roundTrip, takeAll } from '../../../helpers/limiterRun';
+import { FakeClock, flush } from '@test/helpers/fakeClock';
+import { adaptive, ok, oneRun, roundTrip, takeAll } from '@test/helpers/limiterRun';
 
 describe('ServiceLimiter (adaptive): admission', () => {
 	it('never passes the cap', async () => {

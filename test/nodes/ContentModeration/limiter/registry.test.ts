@@ -10,7 +10,7 @@ import {
 	serviceKey,
 } from '@package/nodes/ContentModeration/limiter/registry';
 import { DEFAULT_RETRY_SETTINGS } from '@package/nodes/ContentModeration/retry/policy';
-import { FakeClock } from '../../../helpers/fakeClock';
+import { FakeClock } from '@test/helpers/fakeClock';
 
 const URL = 'https://moderation.example.com';
 const TOKEN = 'tok-3f9a-secret';

@@ -12,8 +12,8 @@ import { limiters } from '@package/nodes/ContentModeration/limiter/registry';
 import { createApiClient } from '@package/nodes/ContentModeration/transport/client';
 import { DEFAULT_RETRY_SETTINGS } from '@package/nodes/ContentModeration/retry/policy';
 
-import { moderationNode, runWorkflow, type NodeOptions } from '../../../helpers/engine';
-import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../../../helpers/scripted-server';
+import { moderationNode, runWorkflow, type NodeOptions } from '@test/helpers/engine';
+import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '@test/helpers/scripted-server';
 
 const RESULT = { id: 'img-1', isSafe: true, hash: 'abc' };
 const moderate: INodeParameters = {

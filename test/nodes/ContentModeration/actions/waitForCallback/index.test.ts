@@ -1,5 +1,6 @@
 /**
- * Text > Moderate v3, Mode "Wait for Callback", through n8n-core's real engine: the mock sends its
+ * Wait for Callback's webhook for texts (index.ts picks GET /text/{id} and the text verdict): Text >
+ * Moderate v3, Mode "Wait for Callback", through n8n-core's real engine: the mock sends its
  * `{event, data}` callbacks to the resume URLs; a text is read back from GET /text/{id} when needed.
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
