@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
@@ -112,6 +112,14 @@ const properties: INodeProperties[] = [
 
 export const toolDescription =
 	'Moderate an image and get its safety verdict: isSafe (true or false), riskScores (overall and per category, 0-100), the flagged nsfwCategories with their severity, suggestedActions and a short description of the image';
+
+export const option: INodePropertyOptions = {
+	name: 'Moderate',
+	value: 'moderate',
+	action: 'Moderate an image',
+	description:
+		'Check an image (URL, base64 or file) and get its verdict: isSafe, risk scores, flagged categories, suggested actions',
+};
 
 export const description = updateDisplayOptions({ show: { resource: ['image'], operation: ['moderate'] } }, [
 	...properties,
