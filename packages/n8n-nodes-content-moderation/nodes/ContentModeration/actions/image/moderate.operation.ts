@@ -170,7 +170,7 @@ export async function execute(
 	} else if (deferred && callbackUrl !== undefined) {
 		// A token pasted into the URL is a secret too; the credential's is known once it is read.
 		addSecrets(client.secrets, ...tokensInUrl(callbackUrl));
-		// Kept as it was only for version 1 (it served that version's trigger Callback Token).
+		// Version 1 accepts a pasted token: its trigger's Callback Token travels that way.
 		if (this.getNode().typeVersion >= 2) ensure(this, itemIndex, checkNoPastedToken(callbackUrl, 'Callback URL'));
 		const secret = await client.callbackSecret();
 		const checked = ensure(this, itemIndex, checkHttpUrl(callbackUrl, 'Callback URL'));
