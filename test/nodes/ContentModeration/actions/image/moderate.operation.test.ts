@@ -2,6 +2,7 @@
  * Image > Moderate (immediate and deferred modes) through n8n-core's engine against the mock service.
  */
 import { binaryItem } from '@test/helpers/engine';
+import { imagePosts as imagePostsOf, moderateImage } from '@test/helpers/parameters';
 import { startScriptedServer } from '@test/helpers/scripted-server';
 import {
 	REVIEW_IMAGE_URL,
@@ -15,15 +16,8 @@ import { expectNoToken, nodeError, output, SECRET_TOKEN, useMock } from '@test/h
 
 const mock = useMock();
 
-const moderate = (extra: Record<string, unknown>) => ({
-	resource: 'image',
-	operation: 'moderate',
-	...extra,
-});
-
-function imagePosts() {
-	return mock.service.requests.filter((r) => r.method === 'POST' && r.path === '/image');
-}
+const moderate = moderateImage;
+const imagePosts = () => imagePostsOf(mock.service);
 
 describe('Image > Moderate, immediate', () => {
 	it('sends an image URL and outputs the full result', async () => {

@@ -2,21 +2,15 @@
  * Image > Moderate, Mode "Wait for Result" (pollResult.ts): GET /image/{id} until processed, through
  * n8n-core's engine against the mock service.
  */
+import { imagePosts as imagePostsOf, moderateImage } from '@test/helpers/parameters';
 import { startScriptedServer } from '@test/helpers/scripted-server';
 import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { nodeError, output, useMock } from '@test/helpers/nodeRun';
 
 const mock = useMock();
 
-const moderate = (extra: Record<string, unknown>) => ({
-	resource: 'image',
-	operation: 'moderate',
-	...extra,
-});
-
-function imagePosts() {
-	return mock.service.requests.filter((r) => r.method === 'POST' && r.path === '/image');
-}
+const moderate = moderateImage;
+const imagePosts = () => imagePostsOf(mock.service);
 
 describe('Image > Moderate, deferredWait', () => {
 	it('deferredWait: polls GET /image/{id}, sees it processing first, then outputs the result with its id', async () => {

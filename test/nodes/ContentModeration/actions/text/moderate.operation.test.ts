@@ -3,20 +3,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PROFANE_TEXT, PROFANE_TEXT_FILTERED, REVIEW_TEXT, SAFE_TEXT } from '@dev/mock/fixtures';
 import { nodeError, NODE_NAME, useMock } from '@test/helpers/nodeRun';
+import { moderateQueuedText, requestLines as requestLinesOf } from '@test/helpers/parameters';
 
 const mock = useMock({ processMs: 50 });
 
-/** Fast polling for the tests; the defaults (1 s, 60 s) are measured by the bench. */
-const moderate = (text: string, extra: IDataObject = {}) => ({
-	resource: 'text',
-	operation: 'moderate',
-	text,
-	queueId: 'chat',
-	pollInterval: 0.1,
-	...extra,
-});
-
-const requestLines = () => mock.service.requests.map((r) => `${r.method} ${r.path.replace(/[0-9a-f-]{36}/g, '<id>')} ${r.status}`);
+const moderate = moderateQueuedText;
+const requestLines = () => requestLinesOf(mock.service);
 
 describe('Text > Moderate: Route by Verdict', () => {
 	it('sends safe, flagged and review texts to their outputs with the input kept', async () => {

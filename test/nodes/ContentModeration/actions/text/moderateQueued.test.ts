@@ -1,22 +1,12 @@
 /** Text > Moderate (via Queue), versions 1-2 (moderateQueued.ts): one POST per text, Submit Only, bad input, through n8n-core's engine against the mock and a scripted service. */
-import type { IDataObject } from 'n8n-workflow';
-
 import { PROFANE_TEXT, REVIEW_TEXT, SAFE_TEXT } from '@dev/mock/fixtures';
 import { nodeError, output, useMock } from '@test/helpers/nodeRun';
+import { moderateQueuedText, requestLines as requestLinesOf } from '@test/helpers/parameters';
 
 const mock = useMock({ processMs: 50 });
 
-/** Fast polling for the tests; the defaults (1 s, 60 s) are measured by the bench. */
-const moderate = (text: string, extra: IDataObject = {}) => ({
-	resource: 'text',
-	operation: 'moderate',
-	text,
-	queueId: 'chat',
-	pollInterval: 0.1,
-	...extra,
-});
-
-const requestLines = () => mock.service.requests.map((r) => `${r.method} ${r.path.replace(/[0-9a-f-]{36}/g, '<id>')} ${r.status}`);
+const moderate = moderateQueuedText;
+const requestLines = () => requestLinesOf(mock.service);
 
 describe('Text > Moderate: Wait for Result', () => {
 	it('sends each POST once when the service throttles (429 before acting) and reads go through the same retries', async () => {

@@ -1,23 +1,13 @@
 /** Text > Moderate (via Queue), versions 1-2: the wait for the queue item's moderation (waitForModeration.ts), through n8n-core's engine against the mock and a scripted service. */
-import type { IDataObject } from 'n8n-workflow';
-
 import { PROFANE_TEXT, PROFANE_TEXT_FILTERED, SAFE_TEXT } from '@dev/mock/fixtures';
 import { expectNoToken, nodeError, output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
+import { moderateQueuedText, requestLines as requestLinesOf } from '@test/helpers/parameters';
 import { startScriptedServer } from '@test/helpers/scripted-server';
 
 const mock = useMock({ processMs: 50 });
 
-/** Fast polling for the tests; the defaults (1 s, 60 s) are measured by the bench. */
-const moderate = (text: string, extra: IDataObject = {}) => ({
-	resource: 'text',
-	operation: 'moderate',
-	text,
-	queueId: 'chat',
-	pollInterval: 0.1,
-	...extra,
-});
-
-const requestLines = () => mock.service.requests.map((r) => `${r.method} ${r.path.replace(/[0-9a-f-]{36}/g, '<id>')} ${r.status}`);
+const moderate = moderateQueuedText;
+const requestLines = () => requestLinesOf(mock.service);
 
 describe('Text > Moderate: Wait for Result', () => {
 	it('adds the text once, reads the item until moderation is there, outputs the text moderation with queue and item ids', async () => {
