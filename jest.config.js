@@ -8,5 +8,11 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
+	// The same aliases as tsconfig.test.json `paths`, so tests import the package without long `../` chains.
+	moduleNameMapper: {
+		'^@package/(.*)$': '<rootDir>/packages/n8n-nodes-content-moderation/$1',
+		'^@test/(.*)$': '<rootDir>/test/$1',
+		'^@dev/(.*)$': '<rootDir>/dev/$1',
+	},
 	testTimeout: 30000,
 };

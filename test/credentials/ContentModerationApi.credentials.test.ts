@@ -1,6 +1,6 @@
 /** The credential as the vendor's users know it, and its Test button's probe against the rebuilt mock. */
-import { ContentModerationApi } from '../../packages/n8n-nodes-content-moderation/credentials/ContentModerationApi.credentials';
-import { startMockService, type MockService } from '../../dev/mock/server';
+import { ContentModerationApi } from '@package/credentials/ContentModerationApi.credentials';
+import { startMockService, type MockService } from '@dev/mock/server';
 
 const credential = new ContentModerationApi();
 const field = (name: string) => credential.properties.find((p) => p.name === name);

@@ -6,9 +6,9 @@
 import type { INode, INodeParameters, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { ContentModeration } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModeration.node';
-import { resources } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/resources';
-import { isShortActionName } from '../../helpers/actionNames';
+import { ContentModeration } from '@package/nodes/ContentModeration/ContentModeration.node';
+import { resources } from '@package/nodes/ContentModeration/actions/resources';
+import { isShortActionName } from '@test/helpers/actionNames';
 
 const description = new ContentModeration().description;
 /** The AI Agent tool n8n derives from the node: the same properties under a name ending in `Tool`. */

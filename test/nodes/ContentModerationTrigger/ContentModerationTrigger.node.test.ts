@@ -1,7 +1,7 @@
 /** The trigger's description: the contract teammates and n8n's lint build on. */
 import type { IHookFunctions, INodeProperties } from 'n8n-workflow';
 
-import { ContentModerationTrigger } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModerationTrigger/ContentModerationTrigger.node';
+import { ContentModerationTrigger } from '@package/nodes/ContentModerationTrigger/ContentModerationTrigger.node';
 
 const trigger = new ContentModerationTrigger();
 const { description } = trigger;

@@ -8,9 +8,9 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { startMockService } from '../../../dev/mock/server';
-import { deliveries } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/callbacks/deliveries';
-import { postCallback, startTriggerServer, type TriggerServer } from '../../helpers/webhook-server';
+import { startMockService } from '@dev/mock/server';
+import { deliveries } from '@package/nodes/ContentModeration/callbacks/deliveries';
+import { postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 
 const SECRET = 'ack-timings-secret';
 const N = Number(process.env.ACK_CALLS ?? 200);

@@ -5,10 +5,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { moderationNode, runWorkflow } from '../../helpers/engine';
-import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
-import { startMockService, type MockService } from '../../../dev/mock/server';
-import { startTriggerServer, type TriggerServer } from '../../helpers/webhook-server';
+import { moderationNode, runWorkflow } from '@test/helpers/engine';
+import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { startMockService, type MockService } from '@dev/mock/server';
+import { startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 
 const CALLBACK_TOKEN = 'deferred-cb-secret';
 

@@ -5,10 +5,10 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
-import { findLeaks } from '../../helpers/leaks';
-import { startScriptedServer, type ScriptedServer } from '../../helpers/scripted-server';
-import { postCallback, startTriggerServer, WEBHOOK_ID, type TriggerServer } from '../../helpers/webhook-server';
+import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { findLeaks } from '@test/helpers/leaks';
+import { startScriptedServer, type ScriptedServer } from '@test/helpers/scripted-server';
+import { postCallback, startTriggerServer, WEBHOOK_ID, type TriggerServer } from '@test/helpers/webhook-server';
 
 const ACCESS_TOKEN = 'at-7f3a"91\\q/+&=Kx';
 const CALLBACK_SECRET = 'cb"e21\\r/é+&=z q-5d';

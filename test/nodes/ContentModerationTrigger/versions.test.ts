@@ -6,10 +6,10 @@
 import type { INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { SAFE_IMAGE_URL } from '../../../dev/mock/fixtures';
-import { startMockService, type MockService } from '../../../dev/mock/server';
-import { ContentModerationTrigger } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModerationTrigger/ContentModerationTrigger.node';
-import { postCallback, startTriggerServer, type TriggerServer } from '../../helpers/webhook-server';
+import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { startMockService, type MockService } from '@dev/mock/server';
+import { ContentModerationTrigger } from '@package/nodes/ContentModerationTrigger/ContentModerationTrigger.node';
+import { postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 
 const { description } = new ContentModerationTrigger();
 const FIELD_TOKEN = 'field-token-5e21';

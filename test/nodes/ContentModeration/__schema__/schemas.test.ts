@@ -7,11 +7,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { SAFE_IMAGE_URL, SAFE_TEXT } from '../../../../dev/mock/fixtures';
-import { ContentModeration } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModeration.node';
-import { ContentModerationTrigger } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModerationTrigger/ContentModerationTrigger.node';
-import { startTriggerServer, postCallback } from '../../../helpers/webhook-server';
-import { output, useMock } from '../../../helpers/nodeRun';
+import { SAFE_IMAGE_URL, SAFE_TEXT } from '@dev/mock/fixtures';
+import { ContentModeration } from '@package/nodes/ContentModeration/ContentModeration.node';
+import { ContentModerationTrigger } from '@package/nodes/ContentModerationTrigger/ContentModerationTrigger.node';
+import { startTriggerServer, postCallback } from '@test/helpers/webhook-server';
+import { output, useMock } from '@test/helpers/nodeRun';
 
 interface Schema {
 	type: string;

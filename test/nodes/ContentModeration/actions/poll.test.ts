@@ -1,5 +1,5 @@
 /** The readiness rule of the poll loop (Deferred and Wait, Text > Moderate). */
-import { isResultReady, pollUntil } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/poll';
+import { isResultReady, pollUntil } from '@package/nodes/ContentModeration/actions/poll';
 
 describe('isResultReady (deferredWait polling rule)', () => {
 	it('only a body with a boolean isSafe is a result; 202 never is', () => {

@@ -10,14 +10,14 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { makePng } from '../../../../dev/mock/png';
-import { startMockService, type MockService } from '../../../../dev/mock/server';
-import { INITIAL_LIMIT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/adaptiveLimit';
-import { MAX_BODY_BYTES_IN_FLIGHT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/bytes';
-import { limiters, serviceKey } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
-import { waitFor } from '../../../../dev/wait';
+import { makePng } from '@dev/mock/png';
+import { startMockService, type MockService } from '@dev/mock/server';
+import { INITIAL_LIMIT } from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
+import { MAX_BODY_BYTES_IN_FLIGHT } from '@package/nodes/ContentModeration/limiter/bytes';
+import { limiters, serviceKey } from '@package/nodes/ContentModeration/limiter/registry';
+import { waitFor } from '@dev/wait';
 import { imageItems } from '../../../bench/workloads';
-import { binaryItem, moderateUrlParameters, moderationNode, runWorkflow } from '../../../helpers/engine';
+import { binaryItem, moderateUrlParameters, moderationNode, runWorkflow } from '@test/helpers/engine';
 
 let mock: MockService;
 

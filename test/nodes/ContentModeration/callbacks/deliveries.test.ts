@@ -4,8 +4,8 @@ import {
 	DeliveryRegistry,
 	MAX_REMEMBERED,
 	REMEMBER_MS,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/callbacks/deliveries';
-import { FakeClock } from '../../../helpers/fakeClock';
+} from '@package/nodes/ContentModeration/callbacks/deliveries';
+import { FakeClock } from '@test/helpers/fakeClock';
 
 function registry(limits = { rememberMs: 60_000, maxRemembered: 100 }) {
 	const clock = new FakeClock();

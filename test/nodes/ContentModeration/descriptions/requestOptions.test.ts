@@ -5,8 +5,8 @@ import {
 	MAX_CONCURRENCY,
 	readRequestOptions,
 	requestOptionsProperty,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/descriptions/requestOptions';
-import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
+} from '@package/nodes/ContentModeration/descriptions/requestOptions';
+import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '@package/nodes/ContentModeration/retry/policy';
 
 /** What the node reads when Request Options holds `raw` (n8n hands the collection to getNodeParameter). */
 const read = (raw: unknown, typeVersion = 1) =>

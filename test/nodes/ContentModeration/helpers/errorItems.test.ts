@@ -1,16 +1,10 @@
 /** Error items (continueOnFail) and the errors the node throws on. */
-import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/errorItems';
+import { asNodeError, errorItem } from '@package/nodes/ContentModeration/helpers/errorItems';
+import { contentModerationNode } from '@test/helpers/fixtures';
 
-const node: INode = {
-	id: '1',
-	name: 'Content Moderation',
-	type: 'n8n-nodes-content-moderation.contentModeration',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = contentModerationNode;
 
 describe('error mapping', () => {
 	it('errorItem keeps message, description and HTTP status, paired to the item, only n8n error keys', () => {

@@ -1,4 +1,4 @@
-import { mapConcurrent, mapSettled } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/pool';
+import { mapConcurrent, mapSettled } from '@package/nodes/ContentModeration/helpers/pool';
 
 /** A promise that settles when the test says so, so ordering does not depend on timers. */
 function deferred<T>() {

@@ -1,5 +1,5 @@
 /** The log of what the service accepted: successes within RATE_WINDOW_MS, and the concurrency they sustain. */
-import { AcceptedLog, RATE_WINDOW_MS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/accepted';
+import { AcceptedLog, RATE_WINDOW_MS } from '@package/nodes/ContentModeration/limiter/accepted';
 
 describe('AcceptedLog', () => {
 	it('counts the successes completed after a moment', () => {

@@ -3,15 +3,15 @@
  * places in flight, a refused send's place held for a round trip, slow start's batches, and the level
  * after a refusal. How the limit grows and falls under load is limiter.adaptive.test.ts.
  */
-import { RATE_WINDOW_MS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/accepted';
+import { RATE_WINDOW_MS } from '@package/nodes/ContentModeration/limiter/accepted';
 import {
 	AdaptiveLimit,
 	INITIAL_LIMIT,
 	SLOW_START_STEP,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/adaptiveLimit';
-import { BATCH_GRACE } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/batches';
-import type { SendOutcome, SentAt } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/outcome';
-import { FakeClock } from '../../../helpers/fakeClock';
+} from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
+import { BATCH_GRACE } from '@package/nodes/ContentModeration/limiter/batches';
+import type { SendOutcome, SentAt } from '@package/nodes/ContentModeration/limiter/outcome';
+import { FakeClock } from '@test/helpers/fakeClock';
 
 const LATENCY = 200;
 const ok: SendOutcome = { kind: 'success', latencyMs: LATENCY };

@@ -1,5 +1,5 @@
 /** Slow start's batches: the next batch goes out once the last one's answers are in, or its grace is over. */
-import { BATCH_GRACE, SlowStartBatches } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/batches';
+import { BATCH_GRACE, SlowStartBatches } from '@package/nodes/ContentModeration/limiter/batches';
 
 describe('SlowStartBatches', () => {
 	it('is open until a batch\'s first answer; then closed until its last, and the next batch opens', () => {

@@ -1,7 +1,7 @@
 /** The process's byte budget: first come first served, one larger body alone, cancel. */
-import { ByteBudget } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/bytes';
-import { AbortedWait } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/waiters';
-import { flush } from '../../../helpers/fakeClock';
+import { ByteBudget } from '@package/nodes/ContentModeration/limiter/bytes';
+import { AbortedWait } from '@package/nodes/ContentModeration/limiter/waiters';
+import { flush } from '@test/helpers/fakeClock';
 
 describe('ByteBudget', () => {
 	it('holds body bytes within the budget, in order; one larger body goes alone', async () => {

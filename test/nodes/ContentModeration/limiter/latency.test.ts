@@ -1,5 +1,5 @@
 /** The latency watch: the baseline is the fastest success, and a window whose fastest answer is far slower is a rise. */
-import { LATENCY_RISE, LatencyWatch, MIN_LATENCY_RISE_MS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/latency';
+import { LATENCY_RISE, LatencyWatch, MIN_LATENCY_RISE_MS } from '@package/nodes/ContentModeration/limiter/latency';
 
 /** Adds `count` successes of `latencyMs`; returns whether any ended a window with a rise. */
 const add = (watch: LatencyWatch, count: number, latencyMs: number, size = 10) =>

@@ -2,9 +2,9 @@
  * How the shared limit grows and falls, driven through a service limiter on a fake clock: slow start,
  * additive growth, backoff on 429/503, timeouts and latency, and the hold after a refusal.
  */
-import { HOLD_MS, INITIAL_LIMIT, SLOW_START_STEP } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/adaptiveLimit';
-import { FakeClock } from '../../../helpers/fakeClock';
-import { adaptive, leaveSlowStart, ok, oneRun, roundTrip, takeAll } from '../../../helpers/limiterRun';
+import { HOLD_MS, INITIAL_LIMIT, SLOW_START_STEP } from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
+import { FakeClock } from '@test/helpers/fakeClock';
+import { adaptive, leaveSlowStart, ok, oneRun, roundTrip, takeAll } from '@test/helpers/limiterRun';
 
 describe('ServiceLimiter (adaptive): the limit', () => {
 	it(`starts at INITIAL_LIMIT and grows x${1 + SLOW_START_STEP} per round trip while the limit is in use (slow start)`, async () => {

@@ -4,8 +4,8 @@
  * brings back floods of refusals fails here, not only in `npm run bench`. Answers are handled one per
  * HANDLE_MS, as n8n does, in the order they were sent: a batch's refusals last.
  */
-import { FakeClock } from '../../../helpers/fakeClock';
-import { adaptive, oneRun } from '../../../helpers/limiterRun';
+import { FakeClock } from '@test/helpers/fakeClock';
+import { adaptive, oneRun } from '@test/helpers/limiterRun';
 
 const RATE = 50;
 const LATENCY_MS = 200;

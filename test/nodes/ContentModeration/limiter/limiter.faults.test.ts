@@ -6,10 +6,10 @@
  *     down to what it takes, every item is served, few refusals.
  * Answers are handled in arrival order one per HANDLE_MS, as n8n does.
  */
-import { DEFAULT_RETRY_SETTINGS, decideRetry } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
+import { DEFAULT_RETRY_SETTINGS, decideRetry } from '@package/nodes/ContentModeration/retry/policy';
 import { median } from '../../../bench/harness';
-import { FakeClock } from '../../../helpers/fakeClock';
-import { adaptive, oneRun } from '../../../helpers/limiterRun';
+import { FakeClock } from '@test/helpers/fakeClock';
+import { adaptive, oneRun } from '@test/helpers/limiterRun';
 
 const ITEMS = 600;
 const LATENCY_MS = 200;

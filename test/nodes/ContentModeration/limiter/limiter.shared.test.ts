@@ -3,11 +3,11 @@
  * stays their own (cap, cancel), and the fairness promised between a large run and one-item executions
  * that arrive while it waits: runs take turns, one place each, first come first served within a run.
  */
-import { ServiceLimiter, type Permit, type LimiterShare } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
-import { AbortedWait } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/waiters';
-import { DEFAULT_RETRY_SETTINGS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
-import { FakeClock, flush } from '../../../helpers/fakeClock';
-import { newServiceLimiter } from '../../../helpers/limiterRun';
+import { ServiceLimiter, type Permit, type LimiterShare } from '@package/nodes/ContentModeration/limiter/limiter';
+import { AbortedWait } from '@package/nodes/ContentModeration/limiter/waiters';
+import { DEFAULT_RETRY_SETTINGS } from '@package/nodes/ContentModeration/retry/policy';
+import { FakeClock, flush } from '@test/helpers/fakeClock';
+import { newServiceLimiter } from '@test/helpers/limiterRun';
 
 const ok = { kind: 'success', latencyMs: 200 } as const;
 

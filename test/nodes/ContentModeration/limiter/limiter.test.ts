@@ -2,12 +2,12 @@
  * The service limiter's admission, driven by a fake clock: the cap, the shared Retry-After pause, answers
  * seen together before waiting sends start, slow start's batches, cancel, and Fixed mode.
  */
-import { INITIAL_LIMIT, SLOW_START_STEP } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/adaptiveLimit';
-import { BATCH_GRACE } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/batches';
-import type { Permit } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
-import { AbortedWait } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/waiters';
-import { FakeClock, flush } from '../../../helpers/fakeClock';
-import { adaptive, ok, oneRun, roundTrip, takeAll } from '../../../helpers/limiterRun';
+import { INITIAL_LIMIT, SLOW_START_STEP } from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
+import { BATCH_GRACE } from '@package/nodes/ContentModeration/limiter/batches';
+import type { Permit } from '@package/nodes/ContentModeration/limiter/limiter';
+import { AbortedWait } from '@package/nodes/ContentModeration/limiter/waiters';
+import { FakeClock, flush } from '@test/helpers/fakeClock';
+import { adaptive, ok, oneRun, roundTrip, takeAll } from '@test/helpers/limiterRun';
 
 describe('ServiceLimiter (adaptive): admission', () => {
 	it('never passes the cap', async () => {

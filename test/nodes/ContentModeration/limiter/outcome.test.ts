@@ -1,5 +1,5 @@
 /** What an answer tells the limit: a refusal is a 429/503 that did not say when to come back. */
-import { isRefusal, retryAfterOf } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/outcome';
+import { isRefusal, retryAfterOf } from '@package/nodes/ContentModeration/limiter/outcome';
 
 describe('isRefusal / retryAfterOf', () => {
 	it('a 429/503 without a positive Retry-After is a refusal; with one it is a pause', () => {

@@ -1,7 +1,7 @@
 /** A sample's refusals judged together: sporadic ones are no overload; those on top of the load are. */
 import {
 	AnswerSample,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/refusals';
+} from '@package/nodes/ContentModeration/limiter/refusals';
 
 /** A sample of `loads.length` answers; `refused` holds the indexes refused. */
 function judge(loads: number[], refused: number[]) {

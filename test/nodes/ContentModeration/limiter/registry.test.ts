@@ -2,15 +2,15 @@
  * One limiter per service per process: found by base URL and a hash of the token, shared by every run,
  * remembered across runs, dropped after FORGET_AFTER_MS without traffic. Fake clock.
  */
-import { INITIAL_LIMIT } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/adaptiveLimit';
+import { INITIAL_LIMIT } from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
 import {
 	FORGET_AFTER_MS,
 	LimiterRegistry,
 	limiters,
 	serviceKey,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
-import { DEFAULT_RETRY_SETTINGS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
-import { FakeClock } from '../../../helpers/fakeClock';
+} from '@package/nodes/ContentModeration/limiter/registry';
+import { DEFAULT_RETRY_SETTINGS } from '@package/nodes/ContentModeration/retry/policy';
+import { FakeClock } from '@test/helpers/fakeClock';
 
 const URL = 'https://moderation.example.com';
 const TOKEN = 'tok-3f9a-secret';

@@ -1,6 +1,6 @@
 /** Wait queues: FIFO, cancel by signal, and the turns shares take (round robin, FIFO within one). */
-import { AbortedWait, enqueue, once, Turns, WaitQueue, type Waiter } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/waiters';
-import { flush } from '../../../helpers/fakeClock';
+import { AbortedWait, enqueue, once, Turns, WaitQueue, type Waiter } from '@package/nodes/ContentModeration/limiter/waiters';
+import { flush } from '@test/helpers/fakeClock';
 
 interface TestParty {
 	name: string;

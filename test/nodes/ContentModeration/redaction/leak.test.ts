@@ -6,11 +6,11 @@
  */
 import type { INode, INodeParameters } from 'n8n-workflow';
 
-import { SAFE_IMAGE_URL } from '../../../../dev/mock/fixtures';
-import { connect, moderationNode, runWorkflow, START_NODE_NAME, type NodeOptions, type WorkflowRun } from '../../../helpers/engine';
-import { everyString, findLeaks } from '../../../helpers/leaks';
-import { NODE_NAME } from '../../../helpers/nodeRun';
-import { startScriptedServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from '../../../helpers/scripted-server';
+import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { connect, moderationNode, runWorkflow, START_NODE_NAME, type NodeOptions, type WorkflowRun } from '@test/helpers/engine';
+import { everyString, findLeaks } from '@test/helpers/leaks';
+import { NODE_NAME } from '@test/helpers/nodeRun';
+import { startScriptedServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from '@test/helpers/scripted-server';
 
 // Characters that JSON escapes (" \), that URL encoding changes (/ + & = space é), that HTML escapes (& ").
 const ACCESS_TOKEN = 'at-7f3a"91\\q/+&=Kx';

@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { addSecrets, MASK, redact, redactError, redactValue, secretForms } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/redaction/redact';
-import { findLeaks } from '../../../helpers/leaks';
+import { addSecrets, MASK, redact, redactError, redactValue, secretForms } from '@package/nodes/ContentModeration/redaction/redact';
+import { findLeaks } from '@test/helpers/leaks';
 
 const SECRET = 'sé"c\\r/e+t &=1';
 const node = { id: '1', name: 'Content Moderation', type: 'x', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };

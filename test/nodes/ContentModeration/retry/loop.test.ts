@@ -1,5 +1,5 @@
-import { RETRY_AFTER_JITTER_MS, type TryOutcome } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
-import { retryNote, withRetries } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/loop';
+import { RETRY_AFTER_JITTER_MS, type TryOutcome } from '@package/nodes/ContentModeration/retry/policy';
+import { retryNote, withRetries } from '@package/nodes/ContentModeration/retry/loop';
 import { failure, network, NOW, settings, status } from './outcomes';
 
 describe('withRetries', () => {

@@ -7,7 +7,7 @@ import {
 	networkErrorCode,
 	parseRetryAfter,
 	type TryOutcome,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
+} from '@package/nodes/ContentModeration/retry/policy';
 import { network, NOW, settings, status } from './outcomes';
 
 

@@ -8,12 +8,12 @@ import type { AddressInfo } from 'node:net';
 
 import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
 
-import { limiters } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
-import { createApiClient } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/client';
-import { DEFAULT_RETRY_SETTINGS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
+import { limiters } from '@package/nodes/ContentModeration/limiter/registry';
+import { createApiClient } from '@package/nodes/ContentModeration/transport/client';
+import { DEFAULT_RETRY_SETTINGS } from '@package/nodes/ContentModeration/retry/policy';
 
-import { moderationNode, runWorkflow, type NodeOptions } from '../../../helpers/engine';
-import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '../../../helpers/scripted-server';
+import { moderationNode, runWorkflow, type NodeOptions } from '@test/helpers/engine';
+import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '@test/helpers/scripted-server';
 
 const RESULT = { id: 'img-1', isSafe: true, hash: 'abc' };
 const moderate: INodeParameters = {

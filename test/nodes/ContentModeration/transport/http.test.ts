@@ -1,11 +1,11 @@
 /** One request as n8n's HTTP helper takes it, and what an answer means for the retries and for the limiter. */
-import { LARGE_FIELD_CHARS } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/jsonBody';
+import { LARGE_FIELD_CHARS } from '@package/nodes/ContentModeration/transport/jsonBody';
 import {
 	failureSignal,
 	httpOptions,
 	loadSignal,
 	statusOutcome,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/http';
+} from '@package/nodes/ContentModeration/transport/http';
 
 const BASE = 'https://moderation.example.com';
 

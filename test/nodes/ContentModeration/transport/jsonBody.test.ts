@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { LARGE_FIELD_CHARS, encodeLargeJsonBody } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/jsonBody';
+import { LARGE_FIELD_CHARS, encodeLargeJsonBody } from '@package/nodes/ContentModeration/transport/jsonBody';
 
 describe('encodeLargeJsonBody', () => {
 	const base64 = randomBytes(Math.ceil((LARGE_FIELD_CHARS * 3) / 4) + 3000).toString('base64');

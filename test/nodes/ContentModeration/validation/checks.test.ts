@@ -7,8 +7,8 @@ import {
 	isProblem,
 	normalizeBase64,
 	parseMetaJson,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/validation/checks';
-import { makePng } from '../../../../dev/mock/png';
+} from '@package/nodes/ContentModeration/validation/checks';
+import { makePng } from '@dev/mock/png';
 
 function problem(value: unknown): InputProblem {
 	if (!isProblem(value)) throw new Error(`expected a problem, got ${JSON.stringify(value)}`);

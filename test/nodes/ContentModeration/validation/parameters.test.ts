@@ -1,7 +1,7 @@
 /** The image input: checked at once, read only when the sender asks (after making room for it). */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { imageInput } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/validation/parameters';
+import { imageInput } from '@package/nodes/ContentModeration/validation/parameters';
 
 const MB = 1024 * 1024;
 

@@ -5,8 +5,8 @@
 import type { INode, INodeParameters, INodeProperties, INodeTypes } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
-import { ContentModeration } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModeration.node';
-import { NSFW_CATEGORIES } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/verdict/rules';
+import { ContentModeration } from '@package/nodes/ContentModeration/ContentModeration.node';
+import { NSFW_CATEGORIES } from '@package/nodes/ContentModeration/verdict/rules';
 
 const nodeType = new ContentModeration();
 const nodeTypes: INodeTypes = {

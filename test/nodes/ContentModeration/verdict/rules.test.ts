@@ -5,7 +5,7 @@ import {
 	flaggedReasons,
 	hasAnalysis,
 	needsReview,
-} from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/verdict/rules';
+} from '@package/nodes/ContentModeration/verdict/rules';
 
 /** A harmless result; each test changes one field. */
 function result(overrides: IDataObject = {}): IDataObject {

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { ApiClient } from '../transport/client';
 import type { VerdictFacts } from '../verdict/outputs';
@@ -12,6 +12,8 @@ export interface NodeRun {
 
 /** One operation: its fields, its per-item work and, when its result can be routed, its verdict facts. */
 export interface Operation {
+	/** Its entry in the resource's Operation list: name, value, action, description. */
+	option: INodePropertyOptions;
 	description: INodeProperties[];
 	/**
 	 * What an AI model is told the operation does and returns when the node is an AI Agent tool. The

@@ -10,14 +10,14 @@ import { SHARED_CAP } from '../limiter/limiter';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../retry/policy';
 
 /**
- * What Fixed Concurrency falls back to when its value is not a number: the old default (Concurrency 5),
+ * What Fixed Concurrency falls back to when its value is not a number: Concurrency 5,
  * so a workflow saved with the option keeps what it did.
  */
 export const DEFAULT_FIXED_CONCURRENCY = 5;
 /**
  * Default cap of a run's share of the adaptive limit: as high as the shared limit goes, so that a run
  * can use what the service has shown this process it takes (a second run of 600 items after a first
- * goes out in one round trip: bench S5). The limit itself starts small and backs off at the first sign
+ * goes out in one round trip). The limit itself starts small and backs off at the first sign
  * of trouble; lower the cap to leave room for other workflows.
  */
 export const DEFAULT_MAX_CONCURRENCY = SHARED_CAP;

@@ -30,7 +30,7 @@ export function tokensInUrl(url: string): string[] {
 
 /**
  * The URL with `token=<secret>` added, unless the secret is empty or the URL already carries a token
- * (a URL pasted with `?token=` for a trigger's own Callback Token keeps working as it was). The rest of
+ * (a URL pasted with `?token=` for a trigger's own Callback Token keeps working). The rest of
  * the URL is kept byte for byte.
  */
 export function withCallbackSecret(url: string, secret: string): string {

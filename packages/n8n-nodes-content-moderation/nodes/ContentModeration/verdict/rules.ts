@@ -67,7 +67,7 @@ export function hasAnalysis(result: IDataObject): boolean {
 }
 
 /**
- * Every flag rule the result meets, in the issue's order: isSafe false, suggestedActions.reject,
+ * Every flag rule the result meets, in this order: isSafe false, suggestedActions.reject,
  * riskScores.overall >= riskThreshold, nsfwCategories severity >= its category threshold.
  * An empty list means "not flagged". Equal to a threshold counts as reached.
  */

@@ -1,9 +1,9 @@
 /** Callback > Receive through n8n-core's engine against the mock: the item n8n's Webhook node outputs, checked and completed. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SAFE_IMAGE_URL } from '../../../../../dev/mock/fixtures';
-import { dumpRun, moderationNode, runWorkflow } from '../../../../helpers/engine';
-import { nodeError, output, SECRET_TOKEN, useMock } from '../../../../helpers/nodeRun';
+import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { dumpRun, moderationNode, runWorkflow } from '@test/helpers/engine';
+import { nodeError, output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
 
 const mock = useMock();
 const SECRET = 'cb-secret/5d1e88a0';

@@ -1,6 +1,6 @@
 /** Image > Get through n8n-core's engine against the mock service. */
-import { SAFE_IMAGE_URL } from '../../../../../dev/mock/fixtures';
-import { nodeError, output, useMock } from '../../../../helpers/nodeRun';
+import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { nodeError, output, useMock } from '@test/helpers/nodeRun';
 
 const mock = useMock({ processMs: 20 });
 

@@ -1,8 +1,8 @@
 /** Queue > Add Item, through n8n-core's engine against the mock. */
-import { binaryItem } from '../../../../helpers/engine';
-import { SAFE_IMAGE_URL, SAFE_TEXT } from '../../../../../dev/mock/fixtures';
-import { makePng } from '../../../../../dev/mock/png';
-import { addTextItem, output, useMock } from '../../../../helpers/nodeRun';
+import { binaryItem } from '@test/helpers/engine';
+import { SAFE_IMAGE_URL, SAFE_TEXT } from '@dev/mock/fixtures';
+import { makePng } from '@dev/mock/png';
+import { addTextItem, output, useMock } from '@test/helpers/nodeRun';
 
 const mock = useMock({ processMs: 30 });
 

@@ -1,9 +1,9 @@
 /** Queue > Get Item with Route by Decision, through n8n-core's engine against the mock (a person's decision via decide()). */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { PROFANE_TEXT, SAFE_TEXT } from '../../../../../dev/mock/fixtures';
-import { NODE_NAME, useMock, whenProcessed } from '../../../../helpers/nodeRun';
-import { addTextItem } from '../../../../helpers/nodeRun';
+import { PROFANE_TEXT, SAFE_TEXT } from '@dev/mock/fixtures';
+import { NODE_NAME, useMock, whenProcessed } from '@test/helpers/nodeRun';
+import { addTextItem } from '@test/helpers/nodeRun';
 
 const mock = useMock({ processMs: 20 });
 

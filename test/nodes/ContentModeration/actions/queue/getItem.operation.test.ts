@@ -1,8 +1,8 @@
 /** Queue > Get Item, through n8n-core's engine against the mock. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PROFANE_TEXT, PROFANE_TEXT_FILTERED } from '../../../../../dev/mock/fixtures';
-import { addTextItem, nodeError, output, useMock, whenProcessed } from '../../../../helpers/nodeRun';
+import { PROFANE_TEXT, PROFANE_TEXT_FILTERED } from '@dev/mock/fixtures';
+import { addTextItem, nodeError, output, useMock, whenProcessed } from '@test/helpers/nodeRun';
 
 const mock = useMock({ processMs: 30 });
 

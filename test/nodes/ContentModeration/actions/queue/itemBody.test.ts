@@ -1,8 +1,8 @@
 /** Queue > Add Item's metadata by node version, through n8n-core's engine against the mock. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SAFE_TEXT } from '../../../../../dev/mock/fixtures';
-import { output, useMock, whenProcessed } from '../../../../helpers/nodeRun';
+import { SAFE_TEXT } from '@dev/mock/fixtures';
+import { output, useMock, whenProcessed } from '@test/helpers/nodeRun';
 
 const mock = useMock({ processMs: 20 });
 

@@ -1,10 +1,10 @@
 /** Text > Moderate from node version 3 (POST /text), through n8n-core's engine against the mock. */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { PROFANE_TEXT, PROFANE_TEXT_FILTERED, REVIEW_TEXT, SAFE_TEXT } from '../../../../../dev/mock/fixtures';
-import { moderationNode, runWorkflow } from '../../../../helpers/engine';
-import { expectNoToken, nodeError, NODE_NAME, output, SECRET_TOKEN, useMock } from '../../../../helpers/nodeRun';
-import { startScriptedServer } from '../../../../helpers/scripted-server';
+import { PROFANE_TEXT, PROFANE_TEXT_FILTERED, REVIEW_TEXT, SAFE_TEXT } from '@dev/mock/fixtures';
+import { moderationNode, runWorkflow } from '@test/helpers/engine';
+import { expectNoToken, nodeError, NODE_NAME, output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
+import { startScriptedServer } from '@test/helpers/scripted-server';
 
 const mock = useMock({ processMs: 30 });
 const V3 = { typeVersion: 3 };

@@ -7,17 +7,11 @@ import {
 	isItemKey,
 	itemKey,
 	waitCallbackRoutingRefusal,
-} from '../../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/waitForCallback/urls';
-import { STATE_KEY } from '../../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/waitForCallback/state';
+} from '@package/nodes/ContentModeration/actions/waitForCallback/urls';
+import { STATE_KEY } from '@package/nodes/ContentModeration/actions/waitForCallback/state';
+import { contentModerationNode } from '@test/helpers/fixtures';
 
-const node: INode = {
-	id: '1',
-	name: 'Content Moderation',
-	type: 'n8n-nodes-content-moderation.contentModeration',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = contentModerationNode;
 
 /** The few IExecuteFunctions members these helpers use: the resume URL and the node context. */
 function context(resumeUrl: unknown, nodeContext: IDataObject = {}): IExecuteFunctions {

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkToken } from '../../../ContentModerationTrigger/verification';
@@ -29,6 +29,14 @@ const properties: INodeProperties[] = [
 
 export const toolDescription =
 	"Check a moderation callback received by n8n's Webhook node (its secret, its {event, data} body) and return the completed moderation result";
+
+export const option: INodePropertyOptions = {
+	name: 'Receive',
+	value: 'receive',
+	action: 'Receive a callback',
+	description:
+		"Check and complete a moderation callback received by n8n's Webhook node: verifies the Callback Secret, unwraps {event, data}, reads the full result when only an ID came",
+};
 
 export const description = updateDisplayOptions({ show: { resource: ['callback'], operation: ['receive'] } }, [
 	...properties,

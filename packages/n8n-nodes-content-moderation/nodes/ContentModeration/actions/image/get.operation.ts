@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requestSettingsCollection } from '../../descriptions/options';
@@ -21,6 +21,14 @@ const properties: INodeProperties[] = [
 
 export const toolDescription =
 	'Get an image moderation by its ID (as returned by a deferred moderation): once processed, the same safety verdict Moderate returns (isSafe, riskScores, nsfwCategories, suggestedActions)';
+
+export const option: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get an image moderation',
+	description:
+		'Read an image moderation by its ID (e.g. from a deferred Moderate): the same result as Moderate returns, once processed',
+};
 
 export const description = updateDisplayOptions({ show: { resource: ['image'], operation: ['get'] } }, [
 	...properties,

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
@@ -113,6 +113,14 @@ const properties: INodeProperties[] = [
 export const toolDescription =
 	'Moderate an image and get its safety verdict: isSafe (true or false), riskScores (overall and per category, 0-100), the flagged nsfwCategories with their severity, suggestedActions and a short description of the image';
 
+export const option: INodePropertyOptions = {
+	name: 'Moderate',
+	value: 'moderate',
+	action: 'Moderate an image',
+	description:
+		'Check an image (URL, base64 or file) and get its verdict: isSafe, risk scores, flagged categories, suggested actions',
+};
+
 export const description = updateDisplayOptions({ show: { resource: ['image'], operation: ['moderate'] } }, [
 	...properties,
 	...verdictProperties,
@@ -162,7 +170,7 @@ export async function execute(
 	} else if (deferred && callbackUrl !== undefined) {
 		// A token pasted into the URL is a secret too; the credential's is known once it is read.
 		addSecrets(client.secrets, ...tokensInUrl(callbackUrl));
-		// Kept as it was only for version 1 (it served that version's trigger Callback Token).
+		// Version 1 accepts a pasted token: its trigger's Callback Token travels that way.
 		if (this.getNode().typeVersion >= 2) ensure(this, itemIndex, checkNoPastedToken(callbackUrl, 'Callback URL'));
 		const secret = await client.callbackSecret();
 		const checked = ensure(this, itemIndex, checkHttpUrl(callbackUrl, 'Callback URL'));

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
@@ -30,6 +30,14 @@ const properties: INodeProperties[] = [
 
 export const toolDescription =
 	'Add a text or an image to a review queue for a person to accept or reject; returns the new item\'s ID, its status (processing) and the queue ID, to read the item and its decision later by those IDs';
+
+export const option: INodePropertyOptions = {
+	name: 'Add Item',
+	value: 'addItem',
+	action: 'Add an item to a queue',
+	description:
+		'Add a text or an image to a review queue, where it is moderated and then waits for a person to accept or reject it; returns the item ID, its status and the queue ID',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['queue'], operation: ['addItem'] } },

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
@@ -26,6 +26,14 @@ const properties: INodeProperties[] = [
 
 export const toolDescription =
 	'Get a review queue item by its queue ID and item ID: its status (processing, pending, accepted, rejected or error), accepted (true once a person accepted it), its content and, once processed, its moderation (isSafe and scores)';
+
+export const option: INodePropertyOptions = {
+	name: 'Get Item',
+	value: 'getItem',
+	action: 'Get a queue item',
+	description:
+		'Read a review queue item: its status (processing, pending, accepted, rejected, error), its moderation once processed; can route by the decision',
+};
 
 export const description = updateDisplayOptions({ show: { resource: ['queue'], operation: ['getItem'] } }, [
 	...properties,

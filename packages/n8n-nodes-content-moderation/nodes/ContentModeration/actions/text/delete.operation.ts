@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requestSettingsCollection } from '../../descriptions/options';
@@ -9,6 +9,13 @@ import { textIdProperty } from './textId';
 
 export const toolDescription =
 	'Delete a text moderation by its ID; returns the ID and deleted: true';
+
+export const option: INodePropertyOptions = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a text moderation',
+	description: 'Delete a text moderation record by its ID; returns the ID and deleted: true',
+};
 
 export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['delete'] } }, [
 	textIdProperty,

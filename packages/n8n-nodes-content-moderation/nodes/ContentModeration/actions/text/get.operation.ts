@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requestSettingsCollection } from '../../descriptions/options';
@@ -11,6 +11,14 @@ import { textIdProperty } from './textId';
 
 export const toolDescription =
 	'Get a text moderation by its ID: isSafe, scores, sentiment, language and the text with profanity masked';
+
+export const option: INodePropertyOptions = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a text moderation',
+	description:
+		'Read a text moderation by its ID: isSafe, scores, sentiment, language and the text with profanity masked',
+};
 
 export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['get'] } }, [
 	textIdProperty,

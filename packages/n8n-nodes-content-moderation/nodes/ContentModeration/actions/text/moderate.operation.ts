@@ -2,7 +2,7 @@
  * Text > Moderate. From version 3 the service's direct endpoint (POST /text, moderateDirect.ts);
  * workflows saved at versions 1-2 keep the review-queue path they were built with (moderateQueued.ts).
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { verdictProperties } from '../../verdict/description';
@@ -22,6 +22,23 @@ function isDirect(ctx: IExecuteFunctions): boolean {
 
 export const toolDescription =
 	'Moderate a text (a chat message, comment or review) and get the verdict. Takes the text. Returns isSafe (false: do not use the text), suggestedActions (reject, review), the flagged nsfwCategories with their severity, riskScores, sentiment, a summary and filteredContent: the text with profanity masked by *, to use instead of the original';
+
+const RETURNS =
+	'Returns isSafe (false: do not use it), suggestedActions (reject, review), nsfwCategories (flagged categories with severity), riskScores, sentiment, summary and filteredContent: the text with profanity masked by *, to use instead of the original.';
+
+export const option: INodePropertyOptions = {
+	name: 'Moderate',
+	value: 'moderate',
+	action: 'Moderate a text',
+	description: `Moderate a text (e.g. a chat message or comment) and get the verdict at once, or deferred. Takes the text. ${RETURNS}`,
+};
+
+/** The option of versions 1-2, which moderate through a review queue. */
+export const queuedOption: INodePropertyOptions = {
+	...option,
+	name: 'Moderate (via Queue)',
+	description: `Moderate a text (e.g. a chat message or comment) through a moderation queue and wait for the verdict. Takes the text. ${RETURNS}`,
+};
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['text'], operation: ['moderate'] } },

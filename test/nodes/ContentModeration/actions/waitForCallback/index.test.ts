@@ -1,16 +1,17 @@
 /**
- * Text > Moderate v3, Mode "Wait for Callback", through n8n-core's real engine: the mock sends its
+ * Wait for Callback's webhook for texts (index.ts picks GET /text/{id} and the text verdict): Text >
+ * Moderate v3, Mode "Wait for Callback", through n8n-core's real engine: the mock sends its
  * `{event, data}` callbacks to the resume URLs; a text is read back from GET /text/{id} when needed.
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { PROFANE_TEXT, REVIEW_TEXT, SAFE_TEXT } from '../../../../../dev/mock/fixtures';
-import { startMockService, type MockService } from '../../../../../dev/mock/server';
-import { limiters } from '../../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
-import { moderationNode, startWaitingHarness, type WaitingHarness } from '../../../../helpers/engine';
-import { postCallback } from '../../../../helpers/webhook-server';
-import { startScriptedServer } from '../../../../helpers/scripted-server';
-import { waitFor } from '../../../../../dev/wait';
+import { PROFANE_TEXT, REVIEW_TEXT, SAFE_TEXT } from '@dev/mock/fixtures';
+import { startMockService, type MockService } from '@dev/mock/server';
+import { limiters } from '@package/nodes/ContentModeration/limiter/registry';
+import { moderationNode, startWaitingHarness, type WaitingHarness } from '@test/helpers/engine';
+import { postCallback } from '@test/helpers/webhook-server';
+import { startScriptedServer } from '@test/helpers/scripted-server';
+import { waitFor } from '@dev/wait';
 
 const NODE = 'Content Moderation';
 

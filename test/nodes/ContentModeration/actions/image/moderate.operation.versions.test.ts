@@ -3,10 +3,10 @@
  * engine and the mock: the request settings are read from the one Options collection, and a Callback URL
  * with a pasted token (only a version 1 trigger's Callback Token read it) is refused before anything is sent.
  */
-import { binaryItem } from '../../../../helpers/engine';
-import { makePng } from '../../../../../dev/mock/png';
-import { SAFE_IMAGE_URL } from '../../../../../dev/mock/fixtures';
-import { nodeError, useMock } from '../../../../helpers/nodeRun';
+import { binaryItem } from '@test/helpers/engine';
+import { makePng } from '@dev/mock/png';
+import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { nodeError, useMock } from '@test/helpers/nodeRun';
 
 const mock = useMock();
 const MB = 1024 * 1024;

@@ -3,8 +3,8 @@
  * service answers 10% of requests 503 and 5% 429, both with Retry-After. Every item must succeed, the
  * output must be exact (count, order, pairing), and the service must have acted on each item once.
  */
-import { moderateUrlParameters, moderationNode, runWorkflow } from '../../../helpers/engine';
-import { startMockService, type MockService } from '../../../../dev/mock/server';
+import { moderateUrlParameters, moderationNode, runWorkflow } from '@test/helpers/engine';
+import { startMockService, type MockService } from '@dev/mock/server';
 import { imageItems } from '../../../bench/workloads';
 
 const ITEMS = 1000;

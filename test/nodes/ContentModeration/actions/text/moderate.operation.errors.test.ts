@@ -1,10 +1,10 @@
 /** Text > Moderate's error branches, against a scripted service: answers the mock does not give. */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { SAFE_TEXT } from '../../../../../dev/mock/fixtures';
-import { moderationNode, runWorkflow, type NodeOptions, type WorkflowRun } from '../../../../helpers/engine';
-import { expectNoToken, nodeError, output, SECRET_TOKEN } from '../../../../helpers/nodeRun';
-import { startScriptedServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from '../../../../helpers/scripted-server';
+import { SAFE_TEXT } from '@dev/mock/fixtures';
+import { moderationNode, runWorkflow, type NodeOptions, type WorkflowRun } from '@test/helpers/engine';
+import { expectNoToken, nodeError, output, SECRET_TOKEN } from '@test/helpers/nodeRun';
+import { startScriptedServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from '@test/helpers/scripted-server';
 
 const ITEM_ID = 'item-123';
 const TEXT_ID = 'text-456';

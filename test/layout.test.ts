@@ -1,0 +1,63 @@
+/**
+ * Every source file with behaviour has its test at the mirrored path (`nodes/X/y.ts` →
+ * `test/nodes/X/y.test.ts`; topic files `y.<topic>.test.ts` may sit beside it), and no test file is
+ * longer than MAX_TEST_LINES: a newcomer finds a source's tests by its name.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..');
+const PACKAGE = path.join(ROOT, 'packages/n8n-nodes-content-moderation');
+const MAX_TEST_LINES = 300;
+
+/** Declaration-only files: types, parameter descriptions and lists, nothing to run. */
+const DECLARATION_ONLY = new Set([
+	'nodes/ContentModeration/actions/operation.ts', // the Operation and NodeRun types
+	'nodes/ContentModeration/actions/resources.ts', // the record of resources
+	'nodes/ContentModeration/actions/callback/index.ts', // a resource's operation list (resource.ts is tested)
+	'nodes/ContentModeration/actions/image/index.ts',
+	'nodes/ContentModeration/actions/queue/index.ts',
+	'nodes/ContentModeration/actions/text/index.ts',
+	'nodes/ContentModeration/actions/queue/queueId.ts', // parameter descriptions
+	'nodes/ContentModeration/actions/text/textId.ts',
+	'nodes/ContentModeration/descriptions/imageInput.ts',
+	'nodes/ContentModeration/descriptions/options.ts',
+	'nodes/ContentModeration/descriptions/textInput.ts',
+	'nodes/ContentModeration/descriptions/toolDescription.ts',
+	'nodes/ContentModeration/helpers/webhookMethods.ts', // n8n's webhook hooks, each answering true
+]);
+
+function files(dir: string, suffix: string): string[] {
+	return fs
+		.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+		.filter((file) => file.endsWith(suffix) && !file.split(path.sep).includes('node_modules'))
+		.map((file) => path.join(dir, file));
+}
+
+const sources = ['nodes', 'credentials'].flatMap((dir) =>
+	files(path.join(PACKAGE, dir), '.ts').map((file) => path.relative(PACKAGE, file).split(path.sep).join('/')),
+);
+
+describe('test layout', () => {
+	it('finds the package sources', () => {
+		expect(sources.length).toBeGreaterThan(50);
+	});
+
+	it('gives every source file with behaviour a test at its mirrored path', () => {
+		const missing = sources
+			.filter((source) => !DECLARATION_ONLY.has(source))
+			.filter((source) => !fs.existsSync(path.join(ROOT, 'test', source.replace(/\.ts$/, '.test.ts'))));
+		expect(missing).toEqual([]);
+	});
+
+	it('lists only existing files as declaration-only', () => {
+		expect([...DECLARATION_ONLY].filter((source) => !sources.includes(source))).toEqual([]);
+	});
+
+	it(`keeps every test file within ${MAX_TEST_LINES} lines`, () => {
+		const long = files(path.join(ROOT, 'test'), '.test.ts')
+			.map((file) => ({ file: path.relative(ROOT, file), lines: fs.readFileSync(file, 'utf8').split('\n').length - 1 }))
+			.filter(({ lines }) => lines > MAX_TEST_LINES);
+		expect(long).toEqual([]);
+	});
+});

@@ -1,0 +1,82 @@
+/**
+ * Image > Moderate, Mode "Wait for Result" (pollResult.ts): GET /image/{id} until processed, through
+ * n8n-core's engine against the mock service.
+ */
+import { imagePosts as imagePostsOf, moderateImage } from '@test/helpers/parameters';
+import { startScriptedServer } from '@test/helpers/scripted-server';
+import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { nodeError, output, useMock } from '@test/helpers/nodeRun';
+
+const mock = useMock();
+
+const moderate = moderateImage;
+const imagePosts = () => imagePostsOf(mock.service);
+
+describe('Image > Moderate, deferredWait', () => {
+	it('deferredWait: polls GET /image/{id}, sees it processing first, then outputs the result with its id', async () => {
+		const run = await mock.run(
+			moderate({ imageUrl: UNSAFE_IMAGE_URL, mode: 'deferredWait', pollInterval: 0.1, waitTimeout: 10 }),
+		);
+		expect(run.status).toBe('success');
+		const [item] = output(run);
+		expect(item.json.isSafe).toBe(false);
+		expect(imagePosts()[0].body).toEqual({ image: UNSAFE_IMAGE_URL, options: { defer: true } });
+		const polls = mock.service.requests.filter((r) => r.method === 'GET');
+		// The service answers 200 while processing too: readiness is the result's isSafe, not the status.
+		expect(polls.every((p) => p.status === 200)).toBe(true);
+		expect(polls.length).toBeGreaterThan(1);
+		expect(item.json.id).toMatch(/^[0-9a-f-]{36}$/);
+		expect(polls.every((p) => p.path === `/image/${item.json.id as string}`)).toBe(true);
+		expect(polls.length).toBeLessThan(20);
+	});
+
+	it('deferredWait: fails after the wait timeout, naming the id and how to read it later', async () => {
+		mock.service.configure({ processMs: 10_000 });
+		try {
+			const started = Date.now();
+			const run = await mock.run(
+				moderate({ imageUrl: SAFE_IMAGE_URL, mode: 'deferredWait', pollInterval: 0.2, waitTimeout: 1 }),
+			);
+			expect(Date.now() - started).toBeLessThan(5_000);
+			const id = imageIdFromPolls();
+			const error = nodeError(run);
+			expect(error.message).toContain(id);
+			expect(error.message).toContain('not ready after 1 seconds');
+			expect(error.description).toContain('Image > Get');
+			expect(run.status).toBe('error');
+		} finally {
+			mock.service.configure({ processMs: 50 });
+		}
+	});
+
+	it('deferredWait: a 404 while polling counts as not ready yet', async () => {
+		const result = { id: 'img-404', isSafe: true, confidence: 90 };
+		const server = await startScriptedServer((request, index) => {
+			if (request.method === 'POST') return { status: 202, body: { id: 'img-404' } };
+			return index < 3 ? { status: 404, body: { error: { status: 404, code: 'not_found', message: 'no' } } } : { status: 200, body: result };
+		});
+		try {
+			const run = await mock.run(
+				moderate({ imageUrl: SAFE_IMAGE_URL, mode: 'deferredWait', pollInterval: 0.1, waitTimeout: 5 }),
+				undefined,
+				{ baseUrl: server.url },
+			);
+			expect(run.status).toBe('success');
+			expect(output(run)[0].json).toEqual(result);
+			expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+				'POST /image',
+				'GET /image/img-404',
+				'GET /image/img-404',
+				'GET /image/img-404',
+			]);
+		} finally {
+			await server.stop();
+		}
+	});
+});
+
+function imageIdFromPolls(): string {
+	const poll = mock.service.requests.find((r) => r.method === 'GET');
+	if (!poll) throw new Error('no poll request recorded');
+	return decodeURIComponent(poll.path.replace('/image/', ''));
+}

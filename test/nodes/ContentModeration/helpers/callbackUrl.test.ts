@@ -1,0 +1,23 @@
+import { tokensInUrl, withCallbackSecret } from '@package/nodes/ContentModeration/helpers/callbackUrl';
+
+describe('withCallbackSecret', () => {
+	it('adds the secret as ?token=, encoded, keeping the rest of the URL byte for byte', () => {
+		expect(withCallbackSecret('https://n8n.example/webhook/a', 's3cr&t')).toBe('https://n8n.example/webhook/a?token=s3cr%26t');
+		expect(withCallbackSecret('https://n8n.example/w?x=1', 's')).toBe('https://n8n.example/w?x=1&token=s');
+		expect(withCallbackSecret('https://n8n.example/w?', 's')).toBe('https://n8n.example/w?token=s');
+		expect(withCallbackSecret('https://n8n.example/w#frag', 's')).toBe('https://n8n.example/w?token=s#frag');
+	});
+
+	it('leaves the URL alone without a secret or when it already carries a token', () => {
+		expect(withCallbackSecret('https://n8n.example/w', '')).toBe('https://n8n.example/w');
+		expect(withCallbackSecret('https://n8n.example/w?token=mine', 's')).toBe('https://n8n.example/w?token=mine');
+	});
+});
+
+describe('tokensInUrl', () => {
+	it('finds every token, raw and decoded, so that both can be redacted', () => {
+		expect(tokensInUrl('https://x/w?token=a%20b&y=1&TOKEN=c').sort()).toEqual(['a b', 'a%20b', 'c']);
+		expect(tokensInUrl('https://x/w?token=')).toEqual([]);
+		expect(tokensInUrl('https://x/w?token=%E0%A4%A')).toEqual(['%E0%A4%A']);
+	});
+});

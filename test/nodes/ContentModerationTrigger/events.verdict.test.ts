@@ -1,0 +1,80 @@
+/**
+ * The trigger's verdict filter (events.ts `ignoreReason`): which results start a workflow, through the
+ * real WebhookContext and the mock's results.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { MockService } from '@dev/mock/server';
+import { REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
+import { postCallback } from '@test/helpers/webhook-server';
+
+const callbacks = useTriggerCallbacks();
+const { trigger, moderate } = callbacks;
+let mock: MockService;
+beforeAll(() => {
+	mock = callbacks.mock;
+});
+
+describe('events filter', () => {
+	// Mock fixtures: SAFE isSafe/no actions; UNSAFE isSafe false + reject; REVIEW isSafe + review.
+	const cases: Array<[string, string, boolean]> = [
+		['all', SAFE_IMAGE_URL, true],
+		['all', UNSAFE_IMAGE_URL, true],
+		['all', REVIEW_IMAGE_URL, true],
+		['flagged', SAFE_IMAGE_URL, false],
+		['flagged', UNSAFE_IMAGE_URL, true],
+		['flagged', REVIEW_IMAGE_URL, false],
+		['review', SAFE_IMAGE_URL, false],
+		['review', UNSAFE_IMAGE_URL, false],
+		['review', REVIEW_IMAGE_URL, true],
+		['safe', SAFE_IMAGE_URL, true],
+		['safe', UNSAFE_IMAGE_URL, false],
+		['safe', REVIEW_IMAGE_URL, false],
+	];
+
+	test.each(cases)('events %s, image %s: starts %s', async (events, imageUrl, starts) => {
+		const server = await trigger({ events });
+		const result = await moderate(imageUrl);
+
+		const answer = await postCallback(server.webhookUrl, result);
+
+		expect(answer.status).toBe(200);
+		if (starts) {
+			expect(answer.body).toEqual({ received: true, id: result.id });
+			expect(server.executions).toHaveLength(1);
+			expect(server.executions[0][0].json.id).toBe(result.id);
+		} else {
+			const body = answer.body as IDataObject;
+			expect(body.received).toBe(true);
+			expect(body.id).toBe(result.id);
+			expect(typeof body.ignored).toBe('string');
+			expect(server.executions).toHaveLength(0);
+			expect(server.calls).toHaveLength(1);
+			expect(server.calls[0].items).toBeUndefined();
+		}
+	});
+
+	test('flagged covers a reject suggestion on a result marked safe', async () => {
+		const server = await trigger({ events: 'flagged' });
+		const result = await moderate(SAFE_IMAGE_URL);
+		const rejected = { ...result, suggestedActions: { reject: true, review: false } };
+
+		await postCallback(server.webhookUrl, rejected);
+
+		expect(server.executions).toHaveLength(1);
+	});
+
+	test('an id that cannot be read passes Flagged Only but is held back by Safe Only', async () => {
+		const flagged = await trigger({ events: 'flagged' }, false);
+		const safe = await trigger({ events: 'safe' }, false);
+
+		const passed = await postCallback(flagged.webhookUrl, { id: 'abc-123' });
+		const held = await postCallback(safe.webhookUrl, { id: 'abc-123' });
+
+		expect(passed.body).toEqual({ received: true, id: 'abc-123' });
+		expect(flagged.executions).toHaveLength(1);
+		expect((held.body as IDataObject).ignored).toMatch(/cannot count as safe/);
+		expect(safe.executions).toHaveLength(0);
+	});
+});

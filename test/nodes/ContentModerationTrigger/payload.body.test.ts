@@ -1,0 +1,137 @@
+/**
+ * The trigger's payload (payload.ts): bad bodies get 400 JSON and start nothing, JSON under any content
+ * type is read, callbacks without an id still start a workflow, and reads go through the service's limiter.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { MockService } from '@dev/mock/server';
+import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { limiters, serviceKey } from '@package/nodes/ContentModeration/limiter/registry';
+import { useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
+import { postCallback } from '@test/helpers/webhook-server';
+
+const callbacks = useTriggerCallbacks();
+const { trigger, moderate, imageReads } = callbacks;
+let mock: MockService;
+beforeAll(() => {
+	mock = callbacks.mock;
+});
+
+describe('body: bad calls get 400 JSON and start nothing, JSON under any content type is read', () => {
+	const cases: Array<[string, string, string | null, RegExp]> = [
+		['non-JSON text', 'hello there', 'text/plain', /not JSON/],
+		['non-JSON bytes without a content type', 'id=abc', null, /not JSON/],
+		['a form body', 'id=abc', 'application/x-www-form-urlencoded', /not JSON/],
+		['malformed JSON sent as octet-stream', '{"id": "abc"', 'application/octet-stream', /not JSON/],
+		['an empty JSON body', '', 'application/json', /Empty body/],
+		['an empty body without a content type', '', null, /Empty body/],
+		['a JSON array', '[{"id":"abc"}]', 'application/json', /JSON object/],
+		['a JSON string', '"abc"', 'text/plain', /JSON object/],
+		['an object with neither an id nor a result field', '{"status":"done"}', 'application/json', /neither an id nor any moderation result field/],
+		['an empty id and no result field', '{"id":""}', 'application/json', /neither an id nor any moderation result field/],
+		['an empty object', '{}', 'application/json', /neither an id nor any moderation result field/],
+	];
+
+	test.each(cases)('%s', async (_name, body, contentType, message) => {
+		const server = await trigger({ events: 'all' });
+
+		const answer = await postCallback(server.webhookUrl, body, { contentType });
+
+		expect(answer.status).toBe(400);
+		const error = (answer.body as { error: { status: number; message: string } }).error;
+		expect(error.status).toBe(400);
+		expect(error.message).toMatch(message);
+		expect(server.executions).toHaveLength(0);
+		expect(mock.requests).toHaveLength(0);
+	});
+
+	test.each(['text/plain', 'application/vnd.moderation+json', 'application/octet-stream'])(
+		'a JSON body sent as %s is accepted',
+		async (contentType) => {
+			const server = await trigger({ events: 'all' });
+			const result = await moderate(SAFE_IMAGE_URL);
+
+			const answer = await postCallback(server.webhookUrl, JSON.stringify(result), { contentType });
+
+			expect(answer).toEqual({ status: 200, body: { received: true, id: result.id } });
+			expect(server.executions).toHaveLength(1);
+			const { receivedAt, ...rest } = server.executions[0][0].json;
+			expect(rest).toEqual(result);
+			expect(receivedAt).toBeDefined();
+		},
+	);
+});
+
+describe('callbacks without an id (the spec\'s image result has none) start a workflow', () => {
+	test('a spec-shaped result without id: id null, a warning, no read, one execution', async () => {
+		const server = await trigger({ events: 'all' });
+		const { id: _id, ...specShaped } = await moderate(UNSAFE_IMAGE_URL);
+		mock.reset();
+
+		const answer = await postCallback(server.webhookUrl, specShaped);
+
+		expect(answer).toEqual({ status: 200, body: { received: true, id: null } });
+		expect(server.executions).toHaveLength(1);
+		const { receivedAt, warning, ...rest } = server.executions[0][0].json;
+		expect(rest).toEqual({ ...specShaped, id: null });
+		expect(warning).toBe(
+			'The callback carries no id, so it cannot be matched to its submission. Its fields are as the service sent them.',
+		);
+		expect(typeof receivedAt).toBe('string');
+		expect(mock.requests).toHaveLength(0);
+	});
+
+	test('a partial result without id says the missing fields could not be read, and filters as unknown', async () => {
+		const all = await trigger({ events: 'all' });
+		const safe = await trigger({ events: 'safe' });
+
+		const answer = await postCallback(all.webhookUrl, { isSafe: true, meta: { orderId: 'A-17' } });
+		const held = await postCallback(safe.webhookUrl, { meta: { orderId: 'A-17' } });
+
+		expect(answer).toEqual({ status: 200, body: { received: true, id: null } });
+		const item = all.executions[0][0].json;
+		expect(item).toMatchObject({ id: null, isSafe: true, meta: { orderId: 'A-17' } });
+		expect(item.warning).toMatch(/no id, so it cannot be matched .* could not be read with GET \/image\/\{id\}/);
+		expect((held.body as IDataObject).ignored).toMatch(/cannot count as safe/);
+		expect(safe.executions).toHaveLength(0);
+		expect(mock.requests).toHaveLength(0);
+	});
+
+	test('an unusable id (null, empty, an object) is reported as such', async () => {
+		const server = await trigger({ events: 'all' }, false);
+		await postCallback(server.webhookUrl, { id: null, isSafe: false });
+		await postCallback(server.webhookUrl, { id: '', isSafe: false });
+		await postCallback(server.webhookUrl, { id: { v: 1 }, isSafe: false });
+		expect(server.executions.map((run) => [run[0].json.id, run[0].json.warning])).toEqual([
+			[null, expect.stringMatching(/^The callback's id is not usable \(null\)/)],
+			[null, expect.stringMatching(/^The callback's id is not usable \(a string\)/)],
+			[null, expect.stringMatching(/^The callback's id is not usable \(a object\)/)],
+		]);
+	});
+
+	test('a numeric id is taken as its text', async () => {
+		const server = await trigger({ events: 'all' }, false);
+		const answer = await postCallback(server.webhookUrl, { id: 12345, isSafe: true });
+		expect(answer).toEqual({ status: 200, body: { received: true, id: '12345' } });
+		expect(server.executions[0][0].json.warning).toBeUndefined();
+	});
+});
+
+describe("the trigger's reads share the process's limiter of the service", () => {
+	test('Fetch Full Result reads through the limiter the action node uses for the same base URL and token', async () => {
+		const server = await trigger({ events: 'all' });
+		const result = await moderate(SAFE_IMAGE_URL);
+		mock.reset();
+		limiters.clear();
+		const key = serviceKey(mock.url, mock.token);
+
+		await postCallback(server.webhookUrl, { id: result.id });
+
+		expect(imageReads(result.id)).toHaveLength(1);
+		// The read made the service's limiter in the one registry, under the action node's key, and nothing else.
+		expect(limiters.size).toBe(1);
+		const limiter = limiters.limiterFor(key);
+		expect(limiters.size).toBe(1);
+		expect(limiter.snapshot()).toMatchObject({ inFlight: 0, waiting: 0 });
+	});
+});

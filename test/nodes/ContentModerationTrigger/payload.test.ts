@@ -1,0 +1,190 @@
+/**
+ * The trigger's payload (payload.ts) through n8n-core's real WebhookContext, real HTTP requests, and
+ * the mock service for the full-result read: what a callback item holds and when the result is read back.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { MockService } from '@dev/mock/server';
+import { REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { CALLBACK_TOKEN, expectReceivedAt, UNKNOWN_ID, useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
+import { postCallback, WEBHOOK_ID } from '@test/helpers/webhook-server';
+
+const callbacks = useTriggerCallbacks();
+const { trigger, moderate, imageReads } = callbacks;
+let mock: MockService;
+beforeAll(() => {
+	mock = callbacks.mock;
+});
+
+describe('payload', () => {
+	test('a full result starts one execution with the result and receivedAt, without a read', async () => {
+		const server = await trigger({ events: 'all' });
+		const result = await moderate(UNSAFE_IMAGE_URL);
+		mock.reset();
+		const before = Date.now();
+
+		const answer = await postCallback(server.webhookUrl, result);
+
+		expect(answer).toEqual({ status: 200, body: { received: true, id: result.id } });
+		expect(server.executions).toHaveLength(1);
+		expect(server.executions[0]).toHaveLength(1);
+		const { receivedAt, ...rest } = server.executions[0][0].json;
+		expect(rest).toEqual(result);
+		expectReceivedAt(receivedAt, before);
+		expect(mock.requests).toHaveLength(0);
+	});
+
+	test('an id-only body is completed with GET /image/{id} using the credential', async () => {
+		const server = await trigger({ events: 'all' });
+		const result = await moderate(REVIEW_IMAGE_URL);
+		mock.reset();
+
+		const answer = await postCallback(server.webhookUrl, { id: result.id });
+
+		expect(answer).toEqual({ status: 200, body: { received: true, id: result.id } });
+		const reads = imageReads(result.id);
+		expect(reads).toHaveLength(1);
+		expect(reads[0].status).toBe(200);
+		expect(reads[0].headers.authorization).toBe(`Bearer ${mock.token}`);
+		const { receivedAt, ...rest } = server.executions[0][0].json;
+		expect(rest).toEqual(result);
+		expect(typeof receivedAt).toBe('string');
+	});
+
+	test('a body missing some result fields is completed too, the service read winning', async () => {
+		const server = await trigger({ events: 'all' });
+		const result = await moderate(SAFE_IMAGE_URL);
+		mock.reset();
+
+		await postCallback(server.webhookUrl, { id: result.id, isSafe: false, extra: 'kept' });
+
+		expect(imageReads(result.id)).toHaveLength(1);
+		const item = server.executions[0][0].json;
+		expect(item.isSafe).toBe(true);
+		expect(item.extra).toBe('kept');
+		expect(item.hash).toBe(result.hash);
+	});
+
+	test('a failed read still acknowledges and starts the workflow with the id and an error', async () => {
+		const server = await trigger({ events: 'flagged' });
+
+		const answer = await postCallback(server.webhookUrl, { id: UNKNOWN_ID });
+
+		expect(answer).toEqual({ status: 200, body: { received: true, id: UNKNOWN_ID } });
+		expect(imageReads(UNKNOWN_ID)).toHaveLength(1);
+		expect(imageReads(UNKNOWN_ID)[0].status).toBe(404);
+		const item = server.executions[0][0].json;
+		expect(item.id).toBe(UNKNOWN_ID);
+		expect(item.isSafe).toBeUndefined();
+		const error = item.error as IDataObject;
+		expect(error.httpCode).toBe('404');
+		expect(error.message).toMatch(/answered 404/);
+		expect(JSON.stringify(server.executions)).not.toContain(mock.token);
+	});
+
+	test('a read of a moderation still processing gives an error that says so', async () => {
+		mock.configure({ processMs: 5_000 });
+		try {
+			const server = await trigger({ events: 'all' });
+			const submitted = await fetch(`${mock.url}/image`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${mock.token}`, 'content-type': 'application/json' },
+				body: JSON.stringify({ image: SAFE_IMAGE_URL, options: { defer: true } }),
+				signal: AbortSignal.timeout(10_000),
+			});
+			const { id } = (await submitted.json()) as { id: string };
+
+			const answer = await postCallback(server.webhookUrl, { id });
+
+			expect(answer.status).toBe(200);
+			// The mock answers a moderation still processing 200 {id, status: 'processing'}: readiness is isSafe.
+			expect(imageReads(id)[0].status).toBe(200);
+			const item = server.executions[0][0].json;
+			expect((item.error as IDataObject).message).toMatch(/not finished/);
+			expect((item.error as IDataObject).httpCode).toBe('200');
+		} finally {
+			mock.configure({ processMs: 20 });
+		}
+	});
+
+	test('a service that keeps failing the read is retried once, briefly: the acknowledgement stays fast', async () => {
+		const server = await trigger({ events: 'all' });
+		const result = await moderate(SAFE_IMAGE_URL);
+		mock.reset();
+		mock.configure({ faultRate: 1, retryAfterSeconds: 1 });
+		try {
+			const started = Date.now();
+			const answer = await postCallback(server.webhookUrl, { id: result.id });
+			const elapsed = Date.now() - started;
+
+			expect(answer.status).toBe(200);
+			// One retry, not the action node's five (which would take 5+ s of Retry-After waits).
+			expect(imageReads(result.id)).toHaveLength(2);
+			expect(imageReads(result.id).every((read) => read.status === 503)).toBe(true);
+			expect(elapsed).toBeLessThan(5_000);
+			expect((server.executions[0][0].json.error as IDataObject).httpCode).toBe('503');
+		} finally {
+			mock.configure({ faultRate: 0, retryAfterSeconds: 1 });
+		}
+	});
+
+	test.each([
+		['Fetch Full Result off', { events: 'all', fetchFullResult: false }, true],
+		['no credential, Fetch Full Result on', { events: 'all', fetchFullResult: true }, false],
+	])('%s: an id-only body is passed on as received, nothing read', async (_name, parameters, withCredential) => {
+		const server = await trigger(parameters, withCredential);
+		const result = await moderate(SAFE_IMAGE_URL);
+		mock.reset();
+
+		await postCallback(server.webhookUrl, { id: result.id });
+
+		expect(mock.requests).toHaveLength(0);
+		const { receivedAt, ...rest } = server.executions[0][0].json;
+		expect(rest).toEqual({ id: result.id });
+		expect(typeof receivedAt).toBe('string');
+	});
+
+	test('the node reports the production URL <base>/webhook/<webhookId>/callback', async () => {
+		const server = await trigger({ events: 'all' });
+		await postCallback(server.webhookUrl, await moderate(SAFE_IMAGE_URL));
+		expect(server.reportedUrl).toBe(`${server.baseUrl}/webhook/${WEBHOOK_ID}/callback`);
+		expect(server.reportedUrl).toBe(server.webhookUrl);
+	});
+
+	test('Include Headers and Query adds them, with the token and authorization redacted', async () => {
+		const server = await trigger({
+			events: 'all',
+			callbackToken: CALLBACK_TOKEN,
+			options: { includeRequest: true },
+		});
+		const result = await moderate(SAFE_IMAGE_URL);
+
+		await postCallback(server.webhookUrl, result, {
+			query: { token: CALLBACK_TOKEN, source: 'mock' },
+			headers: {
+				'X-Callback-Token': CALLBACK_TOKEN,
+				Authorization: 'Bearer caller-secret',
+				'X-Request-Id': 'req-1',
+			},
+		});
+
+		const item = server.executions[0][0].json;
+		expect(item.query).toEqual({ token: '[redacted]', source: 'mock' });
+		const headers = item.headers as IDataObject;
+		expect(headers['x-request-id']).toBe('req-1');
+		expect(headers['x-callback-token']).toBe('[redacted]');
+		expect(headers.authorization).toBe('[redacted]');
+		const dump = JSON.stringify(server.executions);
+		expect(dump).not.toContain(CALLBACK_TOKEN);
+		expect(dump).not.toContain('caller-secret');
+		expect(dump).not.toContain(mock.token);
+	});
+
+	test('headers and query are left out by default', async () => {
+		const server = await trigger({ events: 'all' });
+		await postCallback(server.webhookUrl, await moderate(SAFE_IMAGE_URL), { query: { a: '1' } });
+		const item = server.executions[0][0].json;
+		expect(item.headers).toBeUndefined();
+		expect(item.query).toBeUndefined();
+	});
+});
