@@ -14,6 +14,8 @@ const imagePosts = () => imagePostsOf(mock.service);
 
 describe('Image > Moderate, deferredWait', () => {
 	it('deferredWait: polls GET /image/{id}, sees it processing first, then outputs the result with its id', async () => {
+		// Processing well beyond one interval, so that a slow machine still reads it processing at least once.
+		mock.service.configure({ processMs: 600 });
 		const run = await mock.run(
 			moderate({ imageUrl: UNSAFE_IMAGE_URL, mode: 'deferredWait', pollInterval: 0.1, waitTimeout: 10 }),
 		);

@@ -2,18 +2,16 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
-import { tokensInUrl, withCallbackSecret } from '../../helpers/callbackUrl';
 import { optionsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
-import { putMetadata } from '../../helpers/metadata';
-import { addSecrets } from '../../redaction/redact';
 import { moderateImage } from '../../transport/endpoints';
-import { checkHttpUrl, checkNoPastedToken, parseMetaJson } from '../../validation/checks';
-import { ensure, getOptions, imageInput, optionalString } from '../../validation/parameters';
+import { parseMetaJson } from '../../validation/checks';
+import { ensure, getOptions, imageInput } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from '../waitForCallback/settle';
-import { callbackSecrets, callbackUrl as waitCallbackUrl, waitCallbackRoutingRefusal } from '../waitForCallback/urls';
+import { waitCallbackRoutingRefusal } from '../waitForCallback/urls';
+import { submissionOptions } from '../submission';
 import { MIN_POLL_INTERVAL_SECONDS } from '../poll';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, pollResult } from './pollResult';
 
@@ -157,26 +155,14 @@ export async function execute(
 	const deferred = deferredModes.includes(mode);
 
 	// All checks happen before the request; only the options that are set are sent.
-	const requestOptions: IDataObject = {};
 	const meta = ensure(this, itemIndex, parseMetaJson(options.meta, 'Metadata (JSON)'));
-	if (meta !== undefined) putMetadata(requestOptions, meta);
-	const actorId = optionalString(options.actorId);
-	if (actorId !== undefined) requestOptions.actorId = actorId;
-	// A callback URL makes the service answer with the ID only, so it only applies to the deferred modes.
-	const callbackUrl = mode === WAIT_CALLBACK_MODE ? waitCallbackUrl(this, itemIndex) : optionalString(options.callbackUrl);
-	if (mode === WAIT_CALLBACK_MODE && callbackUrl !== undefined) {
-		// Its own item key (and n8n's resume token) open the waiting execution, not the credential's secret.
-		requestOptions.callbackUrl = callbackUrl;
-	} else if (deferred && callbackUrl !== undefined) {
-		// A token pasted into the URL is a secret too; the credential's is known once it is read.
-		addSecrets(client.secrets, ...tokensInUrl(callbackUrl));
-		// Version 1 accepts a pasted token: its trigger's Callback Token travels that way.
-		if (this.getNode().typeVersion >= 2) ensure(this, itemIndex, checkNoPastedToken(callbackUrl, 'Callback URL'));
-		const secret = await client.callbackSecret();
-		const checked = ensure(this, itemIndex, checkHttpUrl(callbackUrl, 'Callback URL'));
-		requestOptions.callbackUrl = withCallbackSecret(checked, secret);
-	}
-	if (deferred) requestOptions.defer = true;
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, {
+		mode,
+		deferred,
+		meta,
+		// Version 1's trigger Callback Token was served by a pasted ?token=.
+		allowPastedToken: this.getNode().typeVersion < 2,
+	});
 
 	// Last, as it may wait for room in the run's byte budget; released once the request is answered.
 	const { value: image, release } = await client.readBody(await imageInput(this, itemIndex, run.maxImageBytes));
@@ -184,8 +170,6 @@ export async function execute(
 	const body: IDataObject = { image };
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;
 
-	// The key and n8n's resume token in a Wait for Callback URL open the waiting execution: never in an error.
-	const secrets = mode === WAIT_CALLBACK_MODE && callbackUrl ? callbackSecrets(callbackUrl) : undefined;
 	let response;
 	try {
 		response = await moderateImage(client, body, itemIndex, secrets);

@@ -4,17 +4,16 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../descriptions/options';
 import { textInputProperty } from '../../descriptions/textInput';
-import { tokensInUrl, withCallbackSecret } from '../../helpers/callbackUrl';
-import { checkMetadataObject, putMetadata } from '../../helpers/metadata';
-import { addSecrets } from '../../redaction/redact';
+import { checkMetadataObject } from '../../helpers/metadata';
 import { moderateText } from '../../transport/endpoints';
-import { checkHttpUrl, checkNoPastedToken, InputProblem } from '../../validation/checks';
-import { ensure, getOptions, getText, optionalString } from '../../validation/parameters';
+import { InputProblem } from '../../validation/checks';
+import { ensure, getOptions, getText } from '../../validation/parameters';
 import { WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import type { NodeRun } from '../operation';
 import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from '../waitForCallback/settle';
-import { callbackSecrets, callbackUrl as waitCallbackUrl, waitCallbackRoutingRefusal } from '../waitForCallback/urls';
+import { waitCallbackRoutingRefusal } from '../waitForCallback/urls';
+import { submissionOptions } from '../submission';
 
 type DirectMode = 'immediate' | 'deferred' | typeof WAIT_CALLBACK_MODE;
 
@@ -144,30 +143,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 	const mode = this.getNodeParameter('mode', itemIndex, 'immediate') as DirectMode;
 	const options = getOptions(this, itemIndex);
 
-	const requestOptions: IDataObject = {};
 	const meta = ensure(this, itemIndex, checkMetadataObject(options.meta, 'Metadata (JSON)'));
-	if (meta !== undefined) putMetadata(requestOptions, meta);
-	const actorId = optionalString(options.actorId);
-	if (actorId !== undefined) requestOptions.actorId = actorId;
 	const bannedWords = ensure(this, itemIndex, parseBannedWords(options.bannedWords));
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, {
+		mode,
+		deferred: mode !== 'immediate',
+		meta,
+	});
 	if (bannedWords !== undefined) requestOptions.bannedWords = bannedWords;
-
-	let secrets: string[] | undefined;
-	if (mode === WAIT_CALLBACK_MODE) {
-		// Its own item key (and n8n's resume token) open the waiting execution, never an error's text.
-		const url = waitCallbackUrl(this, itemIndex);
-		requestOptions.callbackUrl = url;
-		secrets = callbackSecrets(url);
-	} else if (mode === 'deferred') {
-		const url = optionalString(options.callbackUrl);
-		if (url !== undefined) {
-			addSecrets(client.secrets, ...tokensInUrl(url));
-			ensure(this, itemIndex, checkNoPastedToken(url, 'Callback URL'));
-			const checked = ensure(this, itemIndex, checkHttpUrl(url, 'Callback URL'));
-			requestOptions.callbackUrl = withCallbackSecret(checked, await client.callbackSecret());
-		}
-	}
-	if (mode !== 'immediate') requestOptions.defer = true;
 
 	const body: IDataObject = { text };
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;

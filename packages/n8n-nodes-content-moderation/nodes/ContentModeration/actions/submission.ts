@@ -1,0 +1,63 @@
+/**
+ * The `options` both moderation requests carry (POST /image, POST /text): metadata, actor, callback URL
+ * and defer. Everything is checked here, before the one POST.
+ */
+import type { IDataObject, IExecuteFunctions, JsonValue } from 'n8n-workflow';
+
+import { tokensInUrl, withCallbackSecret } from '../helpers/callbackUrl';
+import { putMetadata } from '../helpers/metadata';
+import { addSecrets } from '../redaction/redact';
+import type { ApiClient } from '../transport/client';
+import { checkHttpUrl, checkNoPastedToken } from '../validation/checks';
+import { ensure, optionalString } from '../validation/parameters';
+import { WAIT_CALLBACK_MODE } from '../verdict/description';
+import { callbackSecrets, callbackUrl as waitCallbackUrl } from './waitForCallback/urls';
+
+export interface SubmissionSettings {
+	/** The operation's Mode; Wait for Callback sends the waiting execution's own URL. */
+	mode: string;
+	/** Whether the service is to answer with the id only (every mode but Immediate). */
+	deferred: boolean;
+	/** The metadata, already checked by the operation (its rule differs per operation). */
+	meta: JsonValue | IDataObject | undefined;
+	/** Only Image > Moderate version 1 sends a Callback URL with a pasted ?token= as it was. */
+	allowPastedToken?: boolean;
+}
+
+export interface Submission {
+	options: IDataObject;
+	/** The Wait for Callback URL's item key and resume token: they open the waiting execution, never an error. */
+	secrets?: string[];
+}
+
+export async function submissionOptions(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: ApiClient,
+	fields: IDataObject,
+	settings: SubmissionSettings,
+): Promise<Submission> {
+	const options: IDataObject = {};
+	if (settings.meta !== undefined) putMetadata(options, settings.meta);
+	const actorId = optionalString(fields.actorId);
+	if (actorId !== undefined) options.actorId = actorId;
+
+	let secrets: string[] | undefined;
+	if (settings.mode === WAIT_CALLBACK_MODE) {
+		const url = waitCallbackUrl(this, itemIndex);
+		options.callbackUrl = url;
+		secrets = callbackSecrets(url);
+	} else if (settings.deferred) {
+		// A callback URL makes the service answer with the id only, so Immediate never sends one.
+		const url = optionalString(fields.callbackUrl);
+		if (url !== undefined) {
+			// A token pasted into the URL is a secret too; the credential's is known once it is read.
+			addSecrets(client.secrets, ...tokensInUrl(url));
+			if (settings.allowPastedToken !== true) ensure(this, itemIndex, checkNoPastedToken(url, 'Callback URL'));
+			const checked = ensure(this, itemIndex, checkHttpUrl(url, 'Callback URL'));
+			options.callbackUrl = withCallbackSecret(checked, await client.callbackSecret());
+		}
+	}
+	if (settings.deferred) options.defer = true;
+	return { options, secrets };
+}

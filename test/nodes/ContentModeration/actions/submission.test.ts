@@ -1,0 +1,85 @@
+/** The options both moderation requests carry: metadata, actor, callback URL, defer; checked before sending. */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { submissionOptions } from '@package/nodes/ContentModeration/actions/submission';
+import type { ApiClient } from '@package/nodes/ContentModeration/transport/client';
+import { contentModerationNode } from '@test/helpers/fixtures';
+
+const RESUME_URL = 'http://n8n.test/webhook-waiting/42?signature=resume-token';
+
+function context(): IExecuteFunctions {
+	const nodeContext: IDataObject = {};
+	return {
+		getNode: () => contentModerationNode,
+		evaluateExpression: () => RESUME_URL,
+		getContext: () => nodeContext,
+	} as unknown as IExecuteFunctions;
+}
+
+/** A client that only knows its Callback Secret; counts how often it was asked. */
+function client(secret = 'cb-secret'): ApiClient & { secretReads: number } {
+	const fake = {
+		secrets: [] as string[],
+		secretReads: 0,
+		async callbackSecret() {
+			fake.secretReads++;
+			return secret;
+		},
+	};
+	return fake as unknown as ApiClient & { secretReads: number };
+}
+
+const submit = async (fields: IDataObject, settings: Parameters<typeof submissionOptions>[3], api = client()) =>
+	await submissionOptions.call(context(), 0, api, fields, settings);
+
+describe('submissionOptions', () => {
+	it('Immediate: metadata under both keys and the actor, no callback URL and no defer', async () => {
+		const { options, secrets } = await submit(
+			{ actorId: ' user-7 ', callbackUrl: 'https://n8n.example.com/webhook/x/callback' },
+			{ mode: 'immediate', deferred: false, meta: { orderId: 'A-17' } },
+		);
+		expect(options).toEqual({ meta: { orderId: 'A-17' }, metadata: { orderId: 'A-17' }, actorId: 'user-7' });
+		expect(secrets).toBeUndefined();
+	});
+
+	it("Deferred: the pasted Callback URL with the credential's secret added, and defer", async () => {
+		const api = client();
+		const { options } = await submit(
+			{ callbackUrl: 'https://n8n.example.com/webhook/x/callback' },
+			{ mode: 'deferred', deferred: true, meta: undefined },
+			api,
+		);
+		expect(options).toEqual({ callbackUrl: 'https://n8n.example.com/webhook/x/callback?token=cb-secret', defer: true });
+		expect(api.secretReads).toBe(1);
+	});
+
+	it("Wait for Callback: the waiting execution's own URL, whose key and resume token are secrets", async () => {
+		const { options, secrets } = await submit({ callbackUrl: 'https://ignored.example.com' }, { mode: 'waitCallback', deferred: true, meta: undefined });
+		const url = new URL(String(options.callbackUrl));
+		expect(url.pathname).toBe('/webhook-waiting/42/callback');
+		expect(options.defer).toBe(true);
+		expect(secrets).toEqual(expect.arrayContaining(['resume-token', url.searchParams.get('key')]));
+	});
+
+	it('refuses a pasted ?token= and a URL that is not http(s), naming Callback URL, before reading the credential', async () => {
+		const api = client();
+		const pasted = submit({ callbackUrl: 'https://n8n.example.com/cb?token=mine' }, { mode: 'deferred', deferred: true, meta: undefined }, api);
+		await expect(pasted).rejects.toThrow(NodeOperationError);
+		await expect(pasted).rejects.toThrow(/Callback URL/);
+		const notHttp = submit({ callbackUrl: 'ftp://example.com/cb' }, { mode: 'deferred', deferred: true, meta: undefined }, api);
+		await expect(notHttp).rejects.toThrow(/Callback URL/);
+		expect(api.secretReads).toBe(0);
+		// The pasted token is known as a secret from then on, so no error or output shows it.
+		expect(api.secrets).toContain('mine');
+	});
+
+	it("sends a pasted ?token= as it was where the node's version allows it", async () => {
+		const { options } = await submit(
+			{ callbackUrl: 'https://n8n.example.com/cb?token=mine' },
+			{ mode: 'deferred', deferred: true, meta: undefined, allowPastedToken: true },
+			client(''),
+		);
+		expect(options.callbackUrl).toBe('https://n8n.example.com/cb?token=mine');
+	});
+});
