@@ -15,10 +15,12 @@ const SEARCH = 'Content Moderation';
 
 /** The actions the node declares (what the nodes panel lists), from the description n8n serves. */
 function declaredActions(desc: any): string[] {
-	return (desc?.properties ?? [])
+	// A resource whose Operation field differs by node version declares it once per version; n8n lists each action once.
+	const actions: string[] = (desc?.properties ?? [])
 		.filter((p: any) => p.name === 'operation')
 		// n8n adds a Custom API Call option (no action) to nodes whose credential allows it; it is not ours.
 		.flatMap((p: any) => (p.options ?? []).filter((o: any) => o.value !== '__CUSTOM_API_CALL__').map((o: any) => String(o.action ?? '')));
+	return [...new Set(actions)];
 }
 
 /** Opens the nodes panel, searches the package and opens its details (its triggers and actions). */

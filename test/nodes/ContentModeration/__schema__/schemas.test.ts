@@ -11,7 +11,8 @@ import { SAFE_IMAGE_URL, SAFE_TEXT } from '@dev/mock/fixtures';
 import { ContentModeration } from '@package/nodes/ContentModeration/ContentModeration.node';
 import { ContentModerationTrigger } from '@package/nodes/ContentModerationTrigger/ContentModerationTrigger.node';
 import { startTriggerServer, postCallback } from '@test/helpers/webhook-server';
-import { output, useMock } from '@test/helpers/nodeRun';
+import { moderationNode, runWorkflow } from '@test/helpers/engine';
+import { output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
 
 interface Schema {
 	type: string;
@@ -68,6 +69,19 @@ describe('output schemas match real outputs', () => {
 		await mock.service.whenIdle(10_000);
 		const read = await runOne({ resource: 'image', operation: 'get', imageId: String(deferred.id) });
 		expect(mismatches(read, schemaOf('ContentModeration/__schema__/v1.0.0/image/get.json'))).toEqual([]);
+	});
+
+	it("callback/receive: an image callback (only its id) received by n8n's Webhook node, completed", async () => {
+		const deferred = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL, mode: 'deferred' });
+		await mock.service.whenIdle(10_000);
+		const body = { event: 'moderation.completed', data: { id: String(deferred.id) } };
+		const run = await runWorkflow({
+			nodes: [moderationNode({ resource: 'callback', operation: 'receive' })],
+			credentials: { contentModerationApi: { baseUrl: mock.service.url, accessToken: SECRET_TOKEN } },
+			items: [{ json: { headers: { 'content-type': 'application/json' }, params: {}, query: {}, body } }],
+		});
+		expect(run.error).toBeUndefined();
+		expect(mismatches(output(run)[0].json, schemaOf('ContentModeration/__schema__/v1.0.0/callback/receive.json'))).toEqual([]);
 	});
 
 	it('queue/addItem, queue/getItem, text/get and text/delete', async () => {
