@@ -266,7 +266,8 @@ export async function waitForCallbackTimeout(ctx: E2eContext): Promise<string> {
 		// n8n's WaitTracker looks for due executions once a minute.
 		await waitFor(
 			'n8n to resume the execution at its Wait Timeout',
-			async () => ((await statusOf(ctx, run.executionId, TIMEOUT_WORKFLOW.id)) === 'waiting' ? undefined : true),
+			// Past 'waiting' it is 'running' for a moment while n8n resumes it: wait for where it ends.
+			async () => (['waiting', 'running', 'new'].includes(String(await statusOf(ctx, run.executionId, TIMEOUT_WORKFLOW.id))) ? undefined : true),
 			150_000,
 			1_000,
 		);
