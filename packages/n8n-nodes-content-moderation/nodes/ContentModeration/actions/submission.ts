@@ -3,6 +3,7 @@
  * and defer. Everything is checked here, before the one POST.
  */
 import type { IDataObject, IExecuteFunctions, JsonValue } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { tokensInUrl, withCallbackSecret } from '../helpers/callbackUrl';
 import { putMetadata } from '../helpers/metadata';
@@ -11,7 +12,7 @@ import type { ApiClient } from '../transport/client';
 import { checkHttpUrl, checkNoPastedToken } from '../validation/checks';
 import { ensure, optionalString } from '../validation/parameters';
 import { WAIT_CALLBACK_MODE } from '../verdict/description';
-import { callbackSecrets, callbackUrl as waitCallbackUrl } from './waitForCallback/urls';
+import { callbackSecrets, callbackUrl as waitCallbackUrl, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 
 export interface SubmissionSettings {
 	/** The operation's Mode; Wait for Callback sends the waiting execution's own URL. */
@@ -60,4 +61,27 @@ export async function submissionOptions(
 	}
 	if (settings.deferred) options.defer = true;
 	return { options, secrets };
+}
+
+/**
+ * Route by Verdict before anything is sent: Deferred answers with an id only, so there is nothing to route;
+ * Wait for Callback routes only where n8n can resume on more than one output.
+ */
+export function submissionRoutingRefusal(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	deferredAnswer: string,
+	otherModes: string,
+): NodeOperationError | undefined {
+	const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
+	if (mode === WAIT_CALLBACK_MODE) return waitCallbackRoutingRefusal(this, itemIndex);
+	if (mode !== 'deferred') return undefined;
+	return new NodeOperationError(
+		this.getNode(),
+		`Route by Verdict needs a moderation result, but Mode "Deferred" only returns ${deferredAnswer}`,
+		{
+			itemIndex,
+			description: `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`,
+		},
+	);
 }

@@ -10,8 +10,7 @@ import { ensure, getOptions, imageInput } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from '../waitForCallback/settle';
-import { waitCallbackRoutingRefusal } from '../waitForCallback/urls';
-import { submissionOptions } from '../submission';
+import { submissionOptions, submissionRoutingRefusal } from '../submission';
 import { MIN_POLL_INTERVAL_SECONDS } from '../poll';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, pollResult } from './pollResult';
 
@@ -129,18 +128,7 @@ export const verdict: VerdictFacts = {
 	// Plain deferred mode answers with an id only, so there is nothing to route: refuse before submitting
 	// anything, naming both parameters so the user knows which one to change.
 	refusal(itemIndex) {
-		const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
-		if (mode === WAIT_CALLBACK_MODE) return waitCallbackRoutingRefusal(this, itemIndex);
-		if (mode !== 'deferred') return undefined;
-		return new NodeOperationError(
-			this.getNode(),
-			'Route by Verdict needs a moderation result, but Mode "Deferred" only returns the request id',
-			{
-				itemIndex,
-				description:
-					'Set Mode to "Immediate" or "Deferred and Wait", or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).',
-			},
-		);
+		return submissionRoutingRefusal.call(this, itemIndex, 'the request id', '"Immediate" or "Deferred and Wait"');
 	},
 };
 

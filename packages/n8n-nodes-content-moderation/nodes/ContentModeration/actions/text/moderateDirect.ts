@@ -1,6 +1,6 @@
 /** Text > Moderate from version 3: the service's direct text endpoint, POST /text (no review queue). */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../descriptions/options';
 import { textInputProperty } from '../../descriptions/textInput';
@@ -12,8 +12,7 @@ import { WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import type { NodeRun } from '../operation';
 import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from '../waitForCallback/settle';
-import { waitCallbackRoutingRefusal } from '../waitForCallback/urls';
-import { submissionOptions } from '../submission';
+import { submissionOptions, submissionRoutingRefusal } from '../submission';
 
 type DirectMode = 'immediate' | 'deferred' | typeof WAIT_CALLBACK_MODE;
 
@@ -98,18 +97,7 @@ export const description: INodeProperties[] = [
 export const verdict: VerdictFacts = {
 	analysisOf: (result) => result,
 	refusal(itemIndex) {
-		const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
-		if (mode === WAIT_CALLBACK_MODE) return waitCallbackRoutingRefusal(this, itemIndex);
-		if (mode !== 'deferred') return undefined;
-		return new NodeOperationError(
-			this.getNode(),
-			'Route by Verdict needs a moderation result, but Mode "Deferred" only returns the text moderation ID',
-			{
-				itemIndex,
-				description:
-					'Set Mode to "Immediate" or "Wait for Callback", or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).',
-			},
-		);
+		return submissionRoutingRefusal.call(this, itemIndex, 'the text moderation ID', '"Immediate" or "Wait for Callback"');
 	},
 };
 
