@@ -104,7 +104,7 @@ describe('callbacks without an id (the spec\'s image result has none) start a wo
 		await postCallback(server.webhookUrl, { id: { v: 1 }, isSafe: false });
 		expect(server.executions.map((run) => [run[0].json.id, run[0].json.warning])).toEqual([
 			[null, expect.stringMatching(/^The callback's id is not usable \(null\)/)],
-			[null, expect.stringMatching(/^The callback's id is not usable \(a string\)/)],
+			[null, expect.stringMatching(/^The callback's id is not usable \(it is empty\)/)],
 			[null, expect.stringMatching(/^The callback's id is not usable \(a object\)/)],
 		]);
 	});

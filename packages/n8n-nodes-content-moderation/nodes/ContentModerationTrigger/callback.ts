@@ -159,7 +159,8 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		// The one redaction, over everything that leaves: the answer and the item (body, error, headers, query).
 		return {
 			webhookResponse: redactValue(ack, secrets),
-			workflowData: [this.helpers.returnJsonArray(redactValue(item, secrets))],
+			// One item as built: returnJsonArray would take a body field `json` for the item itself.
+			workflowData: [[{ json: redactValue(item, secrets) }]],
 		};
 	} finally {
 		// Refused, ignored or failed: a later delivery of the completion may start it.

@@ -1,8 +1,8 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { DataKind } from '../ContentModeration/callbacks/envelope';
-import { kindOf, parseEnvelope, RESULT_EVENT, REVIEW_EVENT } from '../ContentModeration/callbacks/envelope';
-import { isObject } from '../ContentModeration/helpers/json';
+import type { CallbackBody, ParsedCallback } from '../ContentModeration/callbacks/envelope';
+import { kindOf, parseCallback } from '../ContentModeration/callbacks/envelope';
 import type { ApiClient } from '../ContentModeration/transport/client';
 import { getImage, getText } from '../ContentModeration/transport/endpoints';
 import { hasAnalysis } from '../ContentModeration/verdict/rules';
@@ -32,28 +32,13 @@ const TEXT_RESULT_FIELDS = [
 	'filteredContent',
 ];
 
-/**
- * Fields that make a body a moderation result worth a workflow: the image result's (spec 2.2, `meta`
- * included) and those the text result adds. A result with none of them and no id is refused.
- */
-const ANY_RESULT_FIELDS = [...RESULT_FIELDS, 'meta', 'sentiment', 'sentimentScore', 'request', 'filteredContent', 'content'];
-
-/** A callback's data accepted; `id` is null when it carries no usable id (a warning then says why). */
-export type CallbackBody = IDataObject & { id: string | null };
-
-export type ParsedCallback =
-	| { ok: true; event: string; enveloped: boolean; body: CallbackBody }
-	/** `event` is set when the body named an event but carried no data object. */
-	| { ok: false; message: string; event?: string };
+export type { CallbackBody, ParsedCallback };
 
 /**
- * The callback body read as `{event, data}` (callbacks/envelope.ts). n8n has already parsed JSON bodies
- * (a malformed one sent as application/json is refused by n8n itself with 422); anything else is read
- * from the raw bytes, so a JSON body sent without a JSON content type is still accepted.
- *
- * The spec's image result (2.2) has no id: data without one is accepted with `id: null`, so no completed
- * moderation is lost; only a result with neither an id nor any result field is refused (and a review
- * decision with neither an id nor a status). Data of an event the trigger does not know is not checked.
+ * The callback body read by the shared rules (callbacks/envelope.ts `parseCallback`). n8n has already
+ * parsed JSON bodies (a malformed one sent as application/json is refused by n8n itself with 422);
+ * anything else is read from the raw bytes, so a JSON body sent without a JSON content type is still
+ * accepted.
  */
 export function parseCallbackBody(this: IWebhookFunctions): ParsedCallback {
 	const request = this.getRequestObject();
@@ -68,30 +53,9 @@ export function parseCallbackBody(this: IWebhookFunctions): ParsedCallback {
 	const raw = Buffer.isBuffer(request.rawBody) ? request.rawBody.toString('utf8') : undefined;
 
 	// Only application/json is parsed by n8n; for anything else the raw bytes are the truth.
-	const parsedByN8n = isObject(parsed) && contentType === 'application/json';
-	const body: unknown =
-		parsedByN8n && (raw === undefined || raw.trim() !== '') ? parsed : typeof parsed === 'string' ? parsed : (raw ?? '');
-	const envelope = parseEnvelope(body);
-	if (!envelope.ok) return envelope;
-	const { event, data, enveloped } = envelope.envelope;
-
-	const id = typeof data.id === 'number' ? String(data.id) : typeof data.id === 'string' ? data.id.trim() : '';
-	if (id !== '') return { ok: true, event, enveloped, body: { ...data, id } };
-	if (event === RESULT_EVENT && !ANY_RESULT_FIELDS.some((field) => data[field] !== undefined)) {
-		return {
-			ok: false,
-			event,
-			message: `Body has neither an id nor any moderation result field (${ANY_RESULT_FIELDS.join(', ')})`,
-		};
-	}
-	if (event === REVIEW_EVENT && data.status === undefined) {
-		return { ok: false, event, message: 'The review decision has neither an id nor a status' };
-	}
-	const warning =
-		data.id === undefined
-			? 'The callback carries no id'
-			: `The callback's id is not usable (${data.id === null ? 'null' : `a ${Array.isArray(data.id) ? 'list' : typeof data.id}`})`;
-	return { ok: true, event, enveloped, body: { ...data, id: null, warning } };
+	const parsedByN8n = parsed !== undefined && contentType === 'application/json' && (raw === undefined || raw.trim() !== '');
+	if (parsedByN8n) return parseCallback(parsed, true);
+	return parseCallback(typeof parsed === 'string' ? parsed : (raw ?? ''));
 }
 
 export interface CompletedResult {

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from '../helpers/json';
+import { isObject, MAX_DEPTH, nestedDeeperThan } from '../helpers/json';
+import { segmentProblem } from '../transport/baseUrl';
 
 /** The service's event names (vendor SDK `WebhookEvent`); other names may come. */
 export const RESULT_EVENT = 'moderation.completed';
@@ -11,6 +12,25 @@ export type KnownEvent = typeof RESULT_EVENT | typeof REVIEW_EVENT;
 export function isKnownEvent(event: string): event is KnownEvent {
 	return event === RESULT_EVENT || event === REVIEW_EVENT;
 }
+
+/** Longest event name read: the service's are about 22 characters; an event name is echoed in answers. */
+export const MAX_EVENT_LENGTH = 100;
+/** Longest id read (the service's are UUIDs, 36 characters); an id is echoed in answers and read back. */
+export const MAX_ID_LENGTH = 200;
+
+/**
+ * Fields that make data a moderation result worth a workflow: the image result's (spec 2.2) and those
+ * the text result adds. A result with none of them and no id is refused.
+ */
+export const ANY_RESULT_FIELDS = ['summary', 'isSafe', 'confidence', 'description', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions', 'hash', 'meta', 'sentiment', 'sentimentScore', 'request', 'filteredContent', 'content'];
+
+/** A callback's data accepted; `id` is null when it carries no usable id (`warning` then says why). */
+export type CallbackBody = IDataObject & { id: string | null };
+
+export type ParsedCallback =
+	| { ok: true; event: string; enveloped: boolean; body: CallbackBody }
+	/** `event` is set when the body named an event but was still unusable (its `data` is not an object). */
+	| { ok: false; message: string; event?: string };
 
 export interface CallbackEnvelope {
 	event: string;
@@ -24,35 +44,77 @@ export type ParsedEnvelope =
 	/** `event` is set when the body named one but was still unusable (its `data` is not an object). */
 	| { ok: false; message: string; event?: string };
 
+/** The body as a value: raw text or bytes parsed, unless it is already what a JSON parse gave. */
+function bodyValue(body: unknown, parsedJson: boolean): unknown {
+	const value = Buffer.isBuffer(body) ? body.toString('utf8') : body;
+	if (typeof value !== 'string') return value;
+	// A JSON string sent as JSON is a string, not a JSON text to read again.
+	if (parsedJson) throw new Error('Body is a JSON string: expected the callback as a JSON object');
+	if (value.trim() === '') throw new Error('Empty body: expected the callback as JSON');
+	try {
+		return JSON.parse(value) as unknown;
+	} catch {
+		throw new Error('Body is not JSON: expected the callback as JSON');
+	}
+}
+
 /**
- * Reads a received callback body (already JSON-parsed, or its raw text/bytes) as `{event, data}`.
- *
- * - `{event: string, data: object}`: as sent (vendor SDK `WebhookBody`).
- * - An object without a string `event`: a flat body, i.e. the result itself, read as `moderation.completed`.
- * - `{event: string}` whose `data` is missing or not an object: not a flat result (results carry no
- *   `event`) and not a usable envelope, so it is refused with the event named; the caller decides what
- *   an unknown event without data gets (the trigger acknowledges unknown events whatever they carry).
+ * A received callback body (what n8n parsed, `parsedJson` when from an application/json body, or the raw
+ * text/bytes) read as `{event, data}`: `{event: string, data: object}` as sent (vendor SDK `WebhookBody`);
+ * an object without a string `event` is a flat body, the result itself, read as `moderation.completed`.
+ * Refused: not a JSON object, nested deeper than MAX_DEPTH, an event name longer than MAX_EVENT_LENGTH
+ * (not echoed), and `{event}` without a data object (the event named: the trigger acknowledges unknown
+ * events whatever they carry).
  */
-export function parseEnvelope(body: unknown): ParsedEnvelope {
-	let value = body;
-	if (Buffer.isBuffer(value)) value = value.toString('utf8');
-	if (typeof value === 'string') {
-		if (value.trim() === '') return { ok: false, message: 'Empty body: expected the callback as JSON' };
-		try {
-			value = JSON.parse(value) as unknown;
-		} catch {
-			return { ok: false, message: 'Body is not JSON: expected the callback as JSON' };
-		}
+export function parseEnvelope(body: unknown, parsedJson = false): ParsedEnvelope {
+	let value: unknown;
+	try {
+		value = bodyValue(body, parsedJson);
+	} catch (error) {
+		return { ok: false, message: (error as Error).message };
 	}
-	if (!isObject(value)) {
-		return { ok: false, message: 'Body must be a JSON object: expected {event, data} or a moderation result' };
-	}
+	if (!isObject(value)) return { ok: false, message: 'Body must be a JSON object: expected {event, data} or a moderation result' };
+	if (nestedDeeperThan(value, MAX_DEPTH)) return { ok: false, message: `Body is nested deeper than ${MAX_DEPTH} levels` };
 	const event = typeof value.event === 'string' ? value.event.trim() : '';
+	if (event.length > MAX_EVENT_LENGTH) return { ok: false, message: `The event name is longer than ${MAX_EVENT_LENGTH} characters` };
 	if (event === '') return { ok: true, envelope: { event: RESULT_EVENT, data: value, enveloped: false } };
-	if (!isObject(value.data)) {
-		return { ok: false, event, message: `The callback's event "${event}" carries no data object` };
-	}
+	if (!isObject(value.data)) return { ok: false, event, message: `The callback's event "${event}" carries no data object` };
 	return { ok: true, envelope: { event, data: value.data, enveloped: true } };
+}
+
+/** Why an id cannot be read back or echoed, or undefined when it can. */
+function idProblem(id: unknown): string | undefined {
+	if (id === undefined) return 'The callback carries no id';
+	if (typeof id !== 'string') return `The callback's id is not usable (${id === null ? 'null' : `a ${Array.isArray(id) ? 'list' : typeof id}`})`;
+	if (id.length > MAX_ID_LENGTH) return `The callback's id is not usable (longer than ${MAX_ID_LENGTH} characters)`;
+	const problem = segmentProblem(id);
+	return problem === undefined ? undefined : `The callback's id is not usable (it ${problem})`;
+}
+
+/**
+ * THE rules for a completion callback, shared by the trigger and Callback > Receive: the envelope
+ * (parseEnvelope), then its data. Data without a usable id (none, not a string or number, too long, "."
+ * or "..") is accepted with `id: null` and a `warning` (the spec's image result has no id, and no
+ * completed moderation is lost), unless it is a result with no result field or a review decision with no
+ * status. A sender's own `error` field is passed on as `callbackError`: `error` is the node's own failure.
+ */
+export function parseCallback(body: unknown, parsedJson = false): ParsedCallback {
+	const parsed = parseEnvelope(body, parsedJson);
+	if (!parsed.ok) return parsed;
+	const { event, enveloped } = parsed.envelope;
+	const { error, ...data } = parsed.envelope.data;
+	if (error !== undefined) data.callbackError = error;
+
+	const given = typeof data.id === 'number' && Number.isFinite(data.id) ? String(data.id) : typeof data.id === 'string' ? data.id.trim() : data.id;
+	const warning = idProblem(given);
+	if (warning === undefined) return { ok: true, event, enveloped, body: { ...data, id: given as string } };
+	if (event === RESULT_EVENT && !ANY_RESULT_FIELDS.some((field) => data[field] !== undefined)) {
+		return { ok: false, event, message: `Body has neither an id nor any moderation result field (${ANY_RESULT_FIELDS.join(', ')})` };
+	}
+	if (event === REVIEW_EVENT && data.status === undefined) {
+		return { ok: false, event, message: 'The review decision has neither an id nor a status' };
+	}
+	return { ok: true, event, enveloped, body: { ...data, id: null, warning } };
 }
 
 export type DataKind = 'text' | 'image' | 'queueItem';

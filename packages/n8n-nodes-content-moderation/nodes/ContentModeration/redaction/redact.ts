@@ -4,6 +4,8 @@
  * `redact`; `redactValue` and `redactError` only walk structures and apply it to every string.
  */
 
+import { MAX_DEPTH, nestedDeeperThan } from '../helpers/json';
+
 export const MASK = '***';
 
 /** Nodes in an n8n error that are not ours to change: the workflow's node (its own parameters). */
@@ -21,10 +23,16 @@ function asciiJson(text: string): string {
 
 /**
  * Every form a secret can take in a message or a body: raw, JSON-escaped (also twice, and ASCII-only),
- * URL-encoded (component, form and URI style), HTML-escaped, base64 and base64url. A secret inside a
+ * URL-encoded (component, form and URI style, and twice: a URL inside another URL's query), HTML-escaped,
+ * base64 and base64url, and the same for its other Unicode normalization (NFC / NFD). A secret inside a
  * longer base64 text (e.g. Basic auth "user:secret") is not found: its base64 depends on what precedes it.
  */
 export function secretForms(secret: string): string[] {
+	const other = [secret.normalize('NFC'), secret.normalize('NFD')].filter((form) => form !== secret);
+	return [...new Set([secret, ...other].flatMap(formsOf))];
+}
+
+function formsOf(secret: string): string[] {
 	const json = JSON.stringify(secret).slice(1, -1);
 	const uri = encodeURIComponent(secret);
 	const base64 = Buffer.from(secret, 'utf8').toString('base64');
@@ -35,6 +43,7 @@ export function secretForms(secret: string): string[] {
 		asciiJson(secret),
 		uri,
 		uri.replace(/%20/g, '+'),
+		encodeURIComponent(uri),
 		encodeURI(secret),
 		secret.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]),
 		base64,
@@ -54,57 +63,99 @@ function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * A secret shorter than this is masked only where a whole string (a value or a key) is one of its forms:
+ * masking every occurrence of a short text would garble everything. The credential asks for 16 or more.
+ */
+export const MIN_MASKED_LENGTH = 8;
+
+/** A form as a pattern: exact, except the hex digits of its escapes (%2f / %2F, \u00e9 / \u00E9). */
+function formPattern(form: string): string {
+	const anyCase = (c: string) => (/[a-f]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c);
+	return escapeRegExp(form).replace(/(%)([0-9A-Fa-f]{2})|(\\\\u)([0-9A-Fa-f]{4})/g, (_, p: string, ph: string, u: string, uh: string) =>
+		p !== undefined ? p + [...ph].map(anyCase).join('') : u + [...uh].map(anyCase).join(''),
+	);
+}
+
 interface Patterns {
-	/** Replaces every form (global). */
-	all: RegExp;
-	/** Finds any form, also inside a JSON text: each form is also listed JSON-escaped. */
+	/** Replaces every form of a long secret (global); undefined when there is none. */
+	all?: RegExp;
+	/** Forms of short secrets, masked only as whole strings. */
+	whole: Set<string>;
+	/** Finds any form, also inside a JSON text: each form is also listed JSON-escaped (short ones quoted). */
 	any: RegExp;
 }
+
+const byLength = (list: string[]) => [...new Set(list)].sort((a, b) => b.length - a.length).map(formPattern).join('|');
 
 /** Compiled per call, never kept: secrets stay out of module state. */
 function patternFor(secrets: readonly unknown[]): Patterns | undefined {
 	const values = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s !== ''))];
-	// Longest first, so that a form containing another is replaced whole. Case-insensitive, so that
-	// %2f / %2F and \u00e9 / \u00E9 match alike; a case variant of a secret is hidden too, which is harmless.
-	const forms = [...new Set(values.flatMap(secretForms))].filter((f) => f !== '');
-	const source = (list: string[]) => list.sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+	if (values.length === 0) return undefined;
+	const long = values.filter((s) => s.length >= MIN_MASKED_LENGTH).flatMap(secretForms);
+	const short = values.filter((s) => s.length < MIN_MASKED_LENGTH).flatMap(secretForms);
 	// JSON escapes character by character, so a string holding a form makes its JSON text hold the form's
 	// JSON escape: testing one JSON text finds every string (and key) that needs redacting.
-	const inJson = forms.map((form) => JSON.stringify(form).slice(1, -1));
-	return forms.length > 0
-		? { all: new RegExp(source([...forms]), 'gi'), any: new RegExp(source([...new Set([...forms, ...inJson])]), 'i') }
-		: undefined;
+	const inJson = (form: string) => JSON.stringify(form).slice(1, -1);
+	const any = [...long, ...long.map(inJson), ...short.flatMap((f) => [`"${inJson(f)}"`, `"${inJson(inJson(f))}"`])];
+	return {
+		// Longest first, so that a form containing another is replaced whole.
+		all: long.length > 0 ? new RegExp(byLength(long), 'g') : undefined,
+		whole: new Set(short),
+		any: new RegExp(byLength(any)),
+	};
+}
+
+function apply(text: string, patterns: Patterns): string {
+	if (patterns.whole.has(text)) return MASK;
+	return patterns.all === undefined ? text : text.replace(patterns.all, MASK);
 }
 
 /** The text with every form of every secret replaced by ***. Secrets that are not non-empty strings are ignored. */
 export function redact(text: string, secrets: readonly unknown[]): string {
 	const patterns = patternFor(secrets);
-	return patterns === undefined ? text : text.replace(patterns.all, MASK);
+	return patterns === undefined ? text : apply(text, patterns);
 }
 
-/** A copy of plain data (JSON values, objects, arrays) with `redact` applied to every string, keys included. */
+/**
+ * A copy of plain data (JSON values, objects, arrays) with `redact` applied to every string, keys included.
+ * Keys are defined, never assigned, so a key `__proto__` stays a key and changes no prototype. What lies
+ * deeper than MAX_DEPTH is not walked but masked whole: it cannot be shown to hold no secret.
+ */
 export function redactValue<T>(value: T, secrets: readonly unknown[]): T {
 	const patterns = patternFor(secrets);
 	if (patterns === undefined) return value;
 	// Most values hold no secret: one test of their JSON text is far cheaper than a walk (every output item).
 	let text: string | undefined;
 	try {
-		text = JSON.stringify(value);
+		text = nestedDeeperThan(value, MAX_DEPTH) ? undefined : JSON.stringify(value);
 	} catch {
 		text = undefined; // cycles, BigInt: walk
 	}
 	if (text !== undefined && !patterns.any.test(text)) return value;
-	const walk = (current: unknown, seen: Set<object>): unknown => {
-		if (typeof current === 'string') return current.replace(patterns.all, MASK);
-		if (current === null || typeof current !== 'object') return current;
-		if (seen.has(current) || Buffer.isBuffer(current)) return current;
-		seen.add(current);
-		if (Array.isArray(current)) return current.map((entry) => walk(entry, seen));
-		const copy: Record<string, unknown> = {};
-		for (const [key, entry] of Object.entries(current)) copy[key.replace(patterns.all, MASK)] = walk(entry, seen);
+	// `open` holds the objects being walked (a cycle); an object met twice elsewhere is copied twice.
+	const open = new Set<object>();
+	const walk = (current: unknown, depth: number): unknown => {
+		if (typeof current === 'string') return apply(current, patterns);
+		if (current === null || typeof current !== 'object' || Buffer.isBuffer(current)) return current;
+		if (open.has(current)) return MASK;
+		if (depth >= MAX_DEPTH) return MASK;
+		open.add(current);
+		let copy: unknown;
+		if (Array.isArray(current)) {
+			copy = current.map((entry) => walk(entry, depth + 1));
+		} else {
+			const object: Record<string, unknown> = {};
+			for (const [key, entry] of Object.entries(current)) {
+				const property = { value: walk(entry, depth + 1), enumerable: true, writable: true, configurable: true };
+				Object.defineProperty(object, apply(key, patterns), property);
+			}
+			copy = object;
+		}
+		open.delete(current);
 		return copy;
 	};
-	return walk(value, new Set()) as T;
+	return walk(value, 0) as T;
 }
 
 /**
@@ -115,11 +166,12 @@ export function redactError<E>(error: E, secrets: readonly unknown[]): E {
 	const patterns = patternFor(secrets);
 	if (patterns === undefined) return error;
 	const seen = new Set<object>();
-	const walk = (current: unknown): unknown => {
-		if (typeof current === 'string') return current.replace(patterns.all, MASK);
+	const walk = (current: unknown, depth: number): unknown => {
+		if (typeof current === 'string') return apply(current, patterns);
 		if (current === null || typeof current !== 'object' || seen.has(current) || Buffer.isBuffer(current)) {
 			return current;
 		}
+		if (depth >= MAX_DEPTH) return MASK;
 		seen.add(current);
 		for (const key of Object.getOwnPropertyNames(current)) {
 			if (NOT_WALKED.has(key)) continue;
@@ -128,7 +180,7 @@ export function redactError<E>(error: E, secrets: readonly unknown[]): E {
 			const readable = descriptor !== undefined && ('value' in descriptor || (key === 'stack' && descriptor.set));
 			if (!readable) continue;
 			const value = (current as Record<string, unknown>)[key];
-			const next = walk(value);
+			const next = walk(value, depth + 1);
 			if (next !== value) {
 				try {
 					(current as Record<string, unknown>)[key] = next;
@@ -139,6 +191,6 @@ export function redactError<E>(error: E, secrets: readonly unknown[]): E {
 		}
 		return current;
 	};
-	walk(error);
+	walk(error, 0);
 	return error;
 }

@@ -20,6 +20,20 @@ export function parseBaseUrl(raw: unknown): { url: string } | { error: string } 
 	return { url: value.replace(/\/+$/, '') };
 }
 
+/**
+ * Why `value` cannot be one path segment, or undefined when it can. encodeURIComponent leaves dots alone,
+ * and URL parsers read a segment `.` or `..` as "this" or "parent" folder: `/image/..` would read the
+ * base URL itself. (A `%` is encoded, so `%2e` stays a plain text.)
+ */
+export function segmentProblem(value: string): string | undefined {
+	if (value === '') return 'is empty';
+	if (value === '.' || value === '..') return 'is "." or "..", which would read another address than the one asked for';
+	return undefined;
+}
+
+/** One path parameter, encoded; throws for a value that would leave its place in the path (see segmentProblem). */
 export function pathSegment(value: string): string {
+	const problem = segmentProblem(value);
+	if (problem !== undefined) throw new Error(`A path parameter ${problem}`);
 	return encodeURIComponent(value);
 }

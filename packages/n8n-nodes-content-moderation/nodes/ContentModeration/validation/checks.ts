@@ -2,6 +2,7 @@
 import type { JsonValue } from 'n8n-workflow';
 
 import { tokensInUrl } from '../helpers/callbackUrl';
+import { segmentProblem } from '../transport/baseUrl';
 
 /** The spec gives identifier path parameters a minimum length of 3 (section 8). */
 const MIN_ID_LENGTH = 3;
@@ -19,6 +20,10 @@ export function checkId(value: unknown, field: string): string | InputProblem {
 	const id = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	if (id === '') {
 		return new InputProblem(`The ${field} is empty`, `Enter the ${field}, or map it from a previous node with an expression (for example {{ $json.id }}).`);
+	}
+	const problem = segmentProblem(id);
+	if (problem !== undefined) {
+		return new InputProblem(`The ${field} ${problem}`, `Enter the ${field} the service returned (for example 9b2e6c1d-…), or check the expression that produces it.`);
 	}
 	if (id.length < MIN_ID_LENGTH) {
 		return new InputProblem(`The ${field} "${id}" is too short`, `IDs of the Content Moderation Service have at least ${MIN_ID_LENGTH} characters. Check the value or the expression that produces it.`);

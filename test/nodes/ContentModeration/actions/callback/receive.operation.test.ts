@@ -84,7 +84,10 @@ describe('Callback > Receive', () => {
 		const run = await receive([{ json: { query: { token: SECRET } } }]);
 		expect(nodeError(run).message).toBe('The input item has no body');
 		expect(nodeError(run).description).toContain("n8n's Webhook node");
-		const notJson = await receive([webhookItem('<xml/>')]);
+		const notJson = await receive([webhookItem('<xml/>', { token: SECRET }, { 'content-type': 'text/xml' })]);
 		expect(nodeError(notJson).message).toBe('Not a moderation callback: Body is not JSON: expected the callback as JSON');
+		// A JSON body that is a string is not read a second time.
+		const jsonString = await receive([webhookItem(JSON.stringify({ id: 'a7d3c9e2', isSafe: true }))]);
+		expect(nodeError(jsonString).message).toBe('Not a moderation callback: Body is a JSON string: expected the callback as a JSON object');
 	});
 });

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkToken } from '../../../ContentModerationTrigger/verification';
-import { kindOf, parseEnvelope, RESULT_EVENT } from '../../callbacks/envelope';
+import { kindOf, parseCallback, RESULT_EVENT } from '../../callbacks/envelope';
 import { requestSettingsCollection } from '../../descriptions/options';
 import { isObject } from '../../helpers/json';
 import { getImage, getText } from '../../transport/endpoints';
@@ -71,17 +71,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 	if (received.body === undefined) {
 		throw new NodeOperationError(this.getNode(), 'The input item has no body', { itemIndex, description: WEBHOOK_HINT });
 	}
-	const parsed = parseEnvelope(received.body);
+	// The trigger's rules: what it refuses is refused here too. The Webhook node parsed a JSON body.
+	const contentType = String(headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	const parsed = parseCallback(received.body, contentType === 'application/json');
 	if (!parsed.ok) {
 		throw new NodeOperationError(this.getNode(), `Not a moderation callback: ${parsed.message}`, {
 			itemIndex,
 			description: WEBHOOK_HINT,
 		});
 	}
-	const { event, data } = parsed.envelope;
-	const id = typeof data.id === 'string' ? data.id.trim() : '';
+	const { event, body: data } = parsed;
+	const { id } = data;
 	const complete =
-		event === RESULT_EVENT && !hasAnalysis(data) && id !== '' && this.getNodeParameter('fetchFullResult', itemIndex, true) === true;
+		event === RESULT_EVENT && !hasAnalysis(data) && id !== null && this.getNodeParameter('fetchFullResult', itemIndex, true) === true;
 	if (!complete) return { ...data, event };
 
 	// Only an id: an image unless the data shows a text (the trigger reads images the same way).
