@@ -1,0 +1,109 @@
+/**
+ * The trigger's webhook() under hostile callbacks, in process: n8n-core's real WebhookContext (its real
+ * helpers, returnJsonArray included) and request helpers, the full-result read going to a local server
+ * that records every path. Seeded (test/helpers/fuzz.ts): a failure names the call to replay.
+ */
+import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
+
+import { FUZZ_SEED, fuzzCalls, hostileBody, prng, tokenCase, Violations } from '@test/helpers/fuzz';
+import { fakeRequest, fakeResponse, triggerFor } from '@test/helpers/fuzzTrigger';
+import { findLeaks } from '@test/helpers/leaks';
+import { startScriptedServer, type ScriptedServer } from '@test/helpers/scripted-server';
+
+const ACCESS_TOKEN = 'at-fuzz"7f3a/+&=Kx91';
+const CALLBACK_SECRET = 'cb-fuzz"é/+&= q-5d2e';
+/** A secret below the length redaction masks inside texts: it must garble nothing. */
+const SHORT_SECRET = 'e';
+/** What a started item's answer may weigh at most: an ack names an event and an id, both bounded. */
+const MAX_ANSWER_CHARS = 1024;
+const READ_PATH = /^\/(image|text)\/([^/?#]+)$/;
+
+let service: ScriptedServer;
+beforeAll(async () => {
+	service = await startScriptedServer((request) => ({
+		status: 200,
+		body: { id: request.path.split('/').pop(), isSafe: true, summary: 'ok', confidence: 0.9, description: 'd', riskScores: {}, topics: [], nsfwCategories: [], suggestedActions: {}, hash: 'h', filteredContent: 'f' },
+	}));
+});
+afterAll(async () => await service.stop());
+
+interface Tally {
+	calls: number;
+	started: number;
+	refused: number;
+	reads: number;
+}
+
+async function fuzz(secret: string, calls: number, seedOffset: number, checkLeaks: boolean): Promise<Tally & { violations: string[] }> {
+	const violations = new Violations();
+	const tally: Tally = { calls: 0, started: 0, refused: 0, reads: 0 };
+	const run = await triggerFor(service.url, ACCESS_TOKEN, secret, { eventTypes: 'any', events: 'all', fetchFullResult: true, options: { includeRequest: true } });
+	for (let call = 0; call < calls; call++) {
+		const seed = FUZZ_SEED * 1_000_003 + seedOffset + call;
+		const random = prng(seed);
+		const { text, contentType } = hostileBody(random, secret);
+		const token = tokenCase(random, secret);
+		const req = fakeRequest(text, contentType, token);
+		if (req === undefined) continue; // n8n refuses a malformed JSON body itself (422)
+		const res = fakeResponse();
+		const readsBefore = service.requests.length;
+		tally.calls++;
+		let result: IWebhookResponseData;
+		try {
+			result = await run(req, res);
+		} catch (error) {
+			violations.check(false, `webhook() threw ${(error as Error).message.slice(0, 80)}`, seed);
+			continue;
+		}
+		const items = result.workflowData?.[0] ?? [];
+		const refused = res.writableEnded && res.statusCode >= 400;
+		if (refused) tally.refused++;
+		if (items.length > 0) tally.started++;
+		violations.check(!(refused && items.length > 0), 'started on a refused call', seed);
+		violations.check(token.valid || (res.statusCode === 401 && items.length === 0), 'a wrong token was not refused with 401', seed);
+		const answer = res.writableEnded ? res.text : JSON.stringify(result.webhookResponse ?? '');
+		violations.check(answer.length <= MAX_ANSWER_CHARS, `answer of ${answer.length} characters`, seed);
+		const secrets = [secret, ACCESS_TOKEN].filter((s) => s.length >= 8);
+		if (checkLeaks) violations.check(findLeaks({ answer, items }, secrets).length === 0, `leak ${findLeaks({ answer, items }, secrets).join()}`, seed);
+		for (const item of items) {
+			violations.check(Object.getPrototypeOf(item.json) === Object.prototype, 'the item prototype changed', seed);
+			violations.check(typeof item.json.event === 'string' && typeof item.json.receivedAt === 'string', 'the item was replaced', seed);
+			violations.check(Object.keys(item).every((key) => key === 'json'), `the item carries ${Object.keys(item).join()}`, seed);
+			violations.check(item.json.error === undefined, 'an error field the node did not set (every read succeeds)', seed);
+		}
+		for (const read of service.requests.slice(readsBefore)) {
+			const segment = READ_PATH.exec(read.path)?.[2];
+			const ok = segment !== undefined && !['.', '..'].includes(decodeURIComponent(segment));
+			violations.check(ok, `read ${read.method} ${read.path}`, seed);
+			tally.reads++;
+		}
+		// n8n answers once the execution exists: a repeat of the completion may then be told duplicate.
+		if (!res.writableEnded) res.end();
+	}
+	violations.check(({} as IDataObject).polluted === undefined, 'Object.prototype polluted', 0);
+	if (process.env.FUZZ_REPORT) console.log(`trigger, secret of ${secret.length}: ${JSON.stringify(tally)}`);
+	return { ...tally, violations: violations.found };
+}
+
+describe("the trigger's webhook() under hostile callbacks", () => {
+	it('never throws, starts nothing refused, leaks no secret form, keeps item prototypes, reads only /image/{id} or /text/{id}, answers small', async () => {
+		const outcome = await fuzz(CALLBACK_SECRET, fuzzCalls(1500), 0, true);
+		expect(outcome.violations).toEqual([]);
+		// The cases reached every branch: refusals, starts and reads.
+		expect(outcome.refused).toBeGreaterThan(outcome.calls / 4);
+		expect(outcome.started).toBeGreaterThan(outcome.calls / 20);
+		expect(outcome.reads).toBeGreaterThan(0);
+	}, 60_000);
+
+	it('with a short Callback Secret the items keep their keys and texts (only whole-string forms are masked)', async () => {
+		const outcome = await fuzz(SHORT_SECRET, fuzzCalls(1500) / 3, 7_000_000, false);
+		expect(outcome.violations).toEqual([]);
+		const run = await triggerFor(service.url, ACCESS_TOKEN, SHORT_SECRET, { eventTypes: 'any', events: 'all', fetchFullResult: false });
+		const res = fakeResponse();
+		const body = { id: 'short-1', isSafe: true, description: 'a landscape', summary: 'Callback secrets' };
+		// The secret itself, as a whole value, is still masked.
+		const withSecret = { ...body, note: SHORT_SECRET };
+		const result = await run({ headers: { 'content-type': 'application/json' }, query: { token: SHORT_SECRET }, params: {}, body: withSecret, rawBody: Buffer.from(JSON.stringify(withSecret)), contentType: 'application/json' }, res);
+		expect(result.workflowData?.[0][0].json).toMatchObject({ ...body, note: '***', event: 'moderation.completed' });
+	}, 60_000);
+});
