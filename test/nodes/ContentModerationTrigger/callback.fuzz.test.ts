@@ -5,6 +5,7 @@
  */
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 
+import { MAX_DEPTH, nestedDeeperThan } from '@package/nodes/ContentModeration/helpers/json';
 import { FUZZ_SEED, fuzzCalls, hostileBody, prng, tokenCase, Violations } from '@test/helpers/fuzz';
 import { fakeRequest, fakeResponse, triggerFor } from '@test/helpers/fuzzTrigger';
 import { findLeaks } from '@test/helpers/leaks';
@@ -53,6 +54,8 @@ async function fuzz(secret: string, calls: number, seedOffset: number, checkLeak
 			result = await run(req, res);
 		} catch (error) {
 			violations.check(false, `webhook() threw ${(error as Error).message.slice(0, 80)}`, seed);
+			// n8n answers a throw with 500.
+			res.writeHead(500).end();
 			continue;
 		}
 		const items = result.workflowData?.[0] ?? [];
@@ -63,8 +66,11 @@ async function fuzz(secret: string, calls: number, seedOffset: number, checkLeak
 		violations.check(token.valid || (res.statusCode === 401 && items.length === 0), 'a wrong token was not refused with 401', seed);
 		const answer = res.writableEnded ? res.text : JSON.stringify(result.webhookResponse ?? '');
 		violations.check(answer.length <= MAX_ANSWER_CHARS, `answer of ${answer.length} characters`, seed);
+		// What n8n stores and copies (recursively) stays within the documented nesting.
+		const tooDeep = nestedDeeperThan(items, MAX_DEPTH + 3);
+		violations.check(!tooDeep, 'a started item nested deeper than the limit', seed);
 		const secrets = [secret, ACCESS_TOKEN].filter((s) => s.length >= 8);
-		if (checkLeaks) violations.check(findLeaks({ answer, items }, secrets).length === 0, `leak ${findLeaks({ answer, items }, secrets).join()}`, seed);
+		if (checkLeaks && !tooDeep) violations.check(findLeaks({ answer, items }, secrets).length === 0, `leak ${findLeaks({ answer, items }, secrets).join()}`, seed);
 		for (const item of items) {
 			violations.check(Object.getPrototypeOf(item.json) === Object.prototype, 'the item prototype changed', seed);
 			violations.check(typeof item.json.event === 'string' && typeof item.json.receivedAt === 'string', 'the item was replaced', seed);
