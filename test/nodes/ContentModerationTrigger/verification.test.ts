@@ -7,6 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { MockService } from '@dev/mock/server';
 import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { CALLBACK_TOKEN, useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
+import { checkToken } from '@package/nodes/ContentModerationTrigger/verification';
 import { N8N_PLACEHOLDERS, postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 
 const callbacks = useTriggerCallbacks();
@@ -40,6 +41,15 @@ describe('callback secret of the credential', () => {
 		expect([none.status, wrong.status, right.status, header.status]).toEqual([401, 401, 200, 200]);
 		expect(server.executions).toHaveLength(2);
 		expect(JSON.stringify([none.body, wrong.body, server.executions])).not.toContain(SECRET);
+	});
+
+	test('a shortened, prefix, extended, cased or padded token is refused, in the query and the header', () => {
+		for (const token of [SECRET.slice(0, -1), SECRET.slice(0, 8), SECRET.slice(1), `${SECRET}0`, SECRET.toUpperCase(), ` ${SECRET}`, '']) {
+			expect(checkToken([SECRET], { token }, {}).ok).toBe(false);
+			expect(checkToken([SECRET], {}, { 'x-callback-token': token }).ok).toBe(false);
+		}
+		expect(checkToken([SECRET], { token: SECRET }, {}).ok).toBe(true);
+		expect(checkToken([SECRET], {}, { 'x-callback-token': SECRET }).ok).toBe(true);
 	});
 
 	test('a saved Callback Token keeps working next to the credential secret; other tokens do not', async () => {

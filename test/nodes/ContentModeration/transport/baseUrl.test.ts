@@ -21,5 +21,11 @@ describe('parseBaseUrl', () => {
 describe('pathSegment', () => {
 	it('encodes what would change the path', () => {
 		expect(pathSegment('a/b?c#d e')).toBe('a%2Fb%3Fc%23d%20e');
+		expect(pathSegment('%2e%2e')).toBe('%252e%252e');
+	});
+
+	it('refuses what would leave its place in the path: ".", ".." and nothing', () => {
+		for (const value of ['.', '..', '']) expect(() => pathSegment(value)).toThrow(/^A path parameter is/);
+		expect(pathSegment('...')).toBe('...');
 	});
 });

@@ -28,6 +28,15 @@ describe('checkId', () => {
 		expect(problem(checkId('ab', 'Item ID')).message).toBe('The Item ID "ab" is too short');
 		expect(problem(checkId(' ab ', 'Item ID')).description).toContain('at least 3 characters');
 	});
+
+	it('refuses "." and "..", which would read another address, naming the field', () => {
+		for (const id of ['.', '..', ' .. ']) {
+			const refused = problem(checkId(id, 'Image ID'));
+			expect(refused.message).toMatch(/^The Image ID is "\." or "\.\.", which would read another address/);
+			expect(refused.description).toContain('Image ID');
+		}
+		expect(checkId('...', 'Image ID')).toBe('...');
+	});
 });
 
 describe('checkHttpUrl', () => {

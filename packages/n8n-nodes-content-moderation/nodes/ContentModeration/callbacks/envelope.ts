@@ -46,7 +46,9 @@ export type ParsedEnvelope =
 
 /** The body as a value: raw text or bytes parsed, unless it is already what a JSON parse gave. */
 function bodyValue(body: unknown, parsedJson: boolean): unknown {
-	const value = Buffer.isBuffer(body) ? body.toString('utf8') : body;
+	// Bytes are raw text, whatever the content type.
+	if (Buffer.isBuffer(body)) return bodyValue(body.toString('utf8'), false);
+	const value = body;
 	if (typeof value !== 'string') return value;
 	// A JSON string sent as JSON is a string, not a JSON text to read again.
 	if (parsedJson) throw new Error('Body is a JSON string: expected the callback as a JSON object');
