@@ -53,7 +53,7 @@ export class ContentModerationApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Optional. A secret of your choice for deferred moderations: the Content Moderation node adds it to the Callback URL it sends (?token=…), and a Content Moderation Trigger using this credential accepts only callbacks that carry it. The service sees it as part of that URL.',
+				'Optional. A secret of your choice for deferred moderations, 16 or more random characters: the Content Moderation node adds it to the Callback URL it sends (?token=…), and a Content Moderation Trigger using this credential accepts only callbacks that carry it. The service sees it as part of that URL.',
 		},
 	];
 
