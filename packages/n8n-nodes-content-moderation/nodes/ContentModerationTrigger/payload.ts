@@ -1,7 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import type { DataKind } from '../ContentModeration/callbacks/envelope';
-import type { CallbackBody, ParsedCallback } from '../ContentModeration/callbacks/envelope';
+import type { CallbackBody, DataKind, ParsedCallback } from '../ContentModeration/callbacks/envelope';
 import { kindOf, parseCallback } from '../ContentModeration/callbacks/envelope';
 import type { ApiClient } from '../ContentModeration/transport/client';
 import { getImage, getText } from '../ContentModeration/transport/endpoints';

@@ -45,18 +45,17 @@ export type ParsedEnvelope =
 	| { ok: false; message: string; event?: string };
 
 /** The body as a value: raw text or bytes parsed, unless it is already what a JSON parse gave. */
-function bodyValue(body: unknown, parsedJson: boolean): unknown {
+function bodyValue(body: unknown, parsedJson: boolean): { value: unknown } | { message: string } {
 	// Bytes are raw text, whatever the content type.
 	if (Buffer.isBuffer(body)) return bodyValue(body.toString('utf8'), false);
-	const value = body;
-	if (typeof value !== 'string') return value;
+	if (typeof body !== 'string') return { value: body };
 	// A JSON string sent as JSON is a string, not a JSON text to read again.
-	if (parsedJson) throw new Error('Body is a JSON string: expected the callback as a JSON object');
-	if (value.trim() === '') throw new Error('Empty body: expected the callback as JSON');
+	if (parsedJson) return { message: 'Body is a JSON string: expected the callback as a JSON object' };
+	if (body.trim() === '') return { message: 'Empty body: expected the callback as JSON' };
 	try {
-		return JSON.parse(value) as unknown;
+		return { value: JSON.parse(body) as unknown };
 	} catch {
-		throw new Error('Body is not JSON: expected the callback as JSON');
+		return { message: 'Body is not JSON: expected the callback as JSON' };
 	}
 }
 
@@ -69,12 +68,9 @@ function bodyValue(body: unknown, parsedJson: boolean): unknown {
  * events whatever they carry).
  */
 export function parseEnvelope(body: unknown, parsedJson = false): ParsedEnvelope {
-	let value: unknown;
-	try {
-		value = bodyValue(body, parsedJson);
-	} catch (error) {
-		return { ok: false, message: (error as Error).message };
-	}
+	const read = bodyValue(body, parsedJson);
+	if ('message' in read) return { ok: false, message: read.message };
+	const { value } = read;
 	if (!isObject(value)) return { ok: false, message: 'Body must be a JSON object: expected {event, data} or a moderation result' };
 	if (nestedDeeperThan(value, MAX_DEPTH)) return { ok: false, message: `Body is nested deeper than ${MAX_DEPTH} levels` };
 	const event = typeof value.event === 'string' ? value.event.trim() : '';
