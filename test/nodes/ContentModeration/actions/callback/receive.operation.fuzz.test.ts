@@ -63,7 +63,7 @@ async function cases(count: number, offset: number): Promise<Case[]> {
 describe('Callback > Receive under hostile callbacks', () => {
 	it('refuses what the trigger refuses; no crash, no leak, no prototype change, no sender error posing as ours, reads only /image/{id} or /text/{id}', async () => {
 		const violations = new Violations();
-		const total = fuzzCalls(600);
+		const total = fuzzCalls(1200);
 		const tally = { items: 0, results: 0, refused: 0, reads: 0 };
 		for (let offset = 0; offset < total; offset += ITEMS_PER_RUN) {
 			const batch = await cases(Math.min(ITEMS_PER_RUN, total - offset), 9_000_000 + offset * 10);
