@@ -28,7 +28,7 @@ const ownOptions: INodeProperties[] = [
 			default: '',
 			placeholder: 'https://your-n8n.example.com/webhook/…/callback',
 			description:
-				`${CALLBACK_URL_HELP} Only used in the Deferred modes.`,
+				[CALLBACK_URL_HELP, 'Only used in the Deferred modes.'].join(' '),
 			displayOptions: { show: { '/mode': ['deferred', 'deferredWait'] } },
 		},
 		{
