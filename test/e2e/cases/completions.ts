@@ -114,6 +114,16 @@ export function lazyAcquisition(): boolean {
 	return env.N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE === 'true';
 }
 
+/** `count` completions at once, each sent once; waits until their executions finished. */
+async function warmUp(ctx: E2eContext, url: string, workflowId: string, count = 10): Promise<void> {
+	const before = (await ctx.db.executions(workflowId)).length;
+	const bodies = Array.from({ length: count }, (_, i) => imageCompletion(i, 'warm-up'));
+	const post = async (body: unknown) =>
+		await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => await r.text());
+	await Promise.all(bodies.map(post));
+	await settled(ctx, workflowId, before, count, 2_000);
+}
+
 /** Completion id -> how many times Receive passed it on, over the executions after `before`. */
 async function passedOn(ctx: E2eContext, before: number): Promise<Map<string, number>> {
 	const counts = new Map<string, number>();
@@ -134,6 +144,11 @@ export async function retryingSender(ctx: E2eContext, count: number): Promise<st
 	const lines: string[] = [];
 	const rejection = (r: ReturnType<typeof n8nRejections>) =>
 		`n8n rejected ${r.total} attempts before the node ran (sender gone while waiting ${r.bodyAborted}, database taken for down ${r.dbNotReady}, other ${r.otherErrors})`;
+
+	// n8n's first calls to a workflow (the workflow loaded, database connections opened) are slower than
+	// the rest: both paths get a few completions first, so that neither burst pays for that alone.
+	await warmUp(ctx, receiveUrl(ctx), COMPLETIONS_RECEIVE.id);
+	await warmUp(ctx, v3Url(ctx), COMPLETIONS_V3.id);
 
 	const fastBodies = Array.from({ length: count }, (_, i) => imageCompletion(i, 'receive'));
 	const fast = await burst(ctx, receiveUrl(ctx), COMPLETIONS_RECEIVE.id, fastBodies);
