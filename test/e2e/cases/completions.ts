@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { readWorkflow } from '../../../dev/n8n/stack';
 import { sleep, waitFor } from '../../../dev/wait';
 import { assert, E2eContext, finishedExecutions } from '../context';
+import type { QueueStack } from '../../../dev/n8n/queue';
+import { workerRuns } from '../queue/cases';
 import { burst, imageCompletion, n8nRejections, percentile, settled, summarise } from './burstSender';
 import { callbackUrl } from './deferred';
 
@@ -124,13 +126,24 @@ async function warmUp(ctx: E2eContext, url: string, workflowId: string, count = 
 	await settled(ctx, workflowId, before, count, 2_000);
 }
 
-/** Completion id -> how many times Receive passed it on, over the executions after `before`. */
-async function passedOn(ctx: E2eContext, before: number): Promise<Map<string, number>> {
-	const counts = new Map<string, number>();
+/** Completion id -> the executions in which Receive passed it on, over the executions after `before`. */
+async function passedOn(ctx: E2eContext, before: number): Promise<Map<string, number[]>> {
+	const executions = new Map<string, number[]>();
 	for (const item of await startedItems(ctx, COMPLETIONS_RECEIVE.id, RECEIVE_NAME, before, true)) {
-		counts.set(item.json?.id, (counts.get(item.json?.id) ?? 0) + 1);
+		executions.set(item.json?.id, [...(executions.get(item.json?.id) ?? []), item.execution]);
 	}
-	return counts;
+	return executions;
+}
+
+/**
+ * Completions passed on twice by one queue-mode worker: a fault of the package (each worker remembers what
+ * it passed on); twice on different workers is the per-process memory's documented limit.
+ */
+function twiceOnOneWorker(ctx: E2eContext, twice: number[][]): number {
+	const workers = (ctx.stack as Partial<QueueStack>).workers;
+	if (workers === undefined) return twice.length;
+	const { started } = workerRuns(workers);
+	return twice.filter((ids) => new Set(ids.map((id) => started.get(id)?.[0])).size < ids.length).length;
 }
 
 /**
@@ -154,10 +167,12 @@ export async function retryingSender(ctx: E2eContext, count: number): Promise<st
 	const fast = await burst(ctx, receiveUrl(ctx), COMPLETIONS_RECEIVE.id, fastBodies);
 	const passed = await passedOn(ctx, fast.before);
 	const fastLost = fastBodies.filter((b) => !passed.has(b.data.id)).length;
-	const fastTwice = [...passed.values()].filter((n) => n > 1).length;
+	const twice = [...passed.values()].filter((ids) => ids.length > 1);
+	const sameProcess = twiceOnOneWorker(ctx, twice);
 	lines.push(
 		`${summarise("n8n's Webhook + Callback > Receive", count, fast.log, fast.rows.length, passed.size).line}; ` +
-			`passed on ${[...passed.values()].reduce((a, b) => a + b, 0)} items, lost ${fastLost}, passed on twice ${fastTwice}; ${rejection(fast.rejected)}`,
+			`passed on ${[...passed.values()].reduce((a, ids) => a + ids.length, 0)} items, lost ${fastLost}, passed on twice ${twice.length} ` +
+			`(by one process ${sameProcess}); ${rejection(fast.rejected)}`,
 	);
 
 	const ours = Array.from({ length: count }, (_, i) => imageCompletion(i, 'ours'));
@@ -175,7 +190,8 @@ export async function retryingSender(ctx: E2eContext, count: number): Promise<st
 	ctx.log(lines.join('\n'));
 
 	assert(fastLost === 0, `the fast path lost ${fastLost} of ${count} completions (${lines[0]})`);
-	assert(fastTwice === 0, `the fast path passed ${fastTwice} completions on more than once (${lines[0]})`);
+	assert(sameProcess === 0, `one process passed ${sameProcess} completions on more than once (${lines[0]})`);
+	assert(twice.length === 0, `the fast path passed ${twice.length} completions on more than once (${lines[0]})`);
 	const fastFailed = fast.rows.filter((r) => r.status !== 'success');
 	assert(fastFailed.length === 0, `${fastFailed.length} fast-path executions not successful`);
 
