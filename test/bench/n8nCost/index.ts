@@ -6,45 +6,30 @@
  * machine's drift falls on all of them alike. Per run: acknowledgements/s (at the sender), executions/s
  * (n8n's records: first start to last stop), CPU seconds and peak RSS of n8n's process tree (/proc).
  *
- * Env: BENCH_N8N_CALLBACKS (500), BENCH_N8N_CONNECTIONS (100), BENCH_N8N_PAIRS (3),
- * BENCH_N8N_VARIANTS (image,envelope,text), BENCH_N8N_WORKFLOWS (A,B,C,D), BENCH_N8N_LATENCY (50 ms),
- * BENCH_N8N_ENV (NAME=value,... for n8n, e.g. N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true),
- * BENCH_N8N_PROFILE=1 (a CPU profile of n8n per run through its inspector, saved under bench-results/,
- * summarised by package and function; heap in use sampled), BENCH_N8N_KEEP=1 (keep n8n's user folder).
+ * Settings: n8nCost/settings.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { N8nDb } from '../../../dev/n8n/db';
-import { ensureN8n, N8N_VERSION, PACKAGE_DIR } from '../../../dev/n8n/install';
+import { ensureN8n, N8N_VERSION } from '../../../dev/n8n/install';
 import { teardownOnSignals, type Running } from '../../../dev/n8n/lifecycle';
 import { buildAndPack, CREDENTIAL_TYPE, installIntoUserFolder, removeTarball } from '../../../dev/n8n/package';
-import { createN8n, type N8nInstance } from '../../../dev/n8n/server';
+import { createN8n } from '../../../dev/n8n/server';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, importIntoN8n, type Stack } from '../../../dev/n8n/stack';
-import { startMockService, type MockService } from '../../../dev/mock/server';
+import { startMockService } from '../../../dev/mock/server';
 import type { Exchange, Panel } from '../chart';
-import { median, pause, ROOT } from '../harness';
+import { pause } from '../harness';
 import { sendBurst, type BurstResult } from './burst';
 import { Inspector } from './inspector';
 import { formatSummary, summarise, type ProfileSummary } from './profile';
 import { TreeMonitor } from './proc';
-import { costLine, executionsPerSecond, pairRatios, parseEnvList, type RunFigures } from './stats';
-import { benchWorkflows, callbackBody, LABELS, VARIANTS, WORKFLOW_KEYS, type BenchWorkflow, type Variant, type WorkflowKey } from './workflows';
-
-const CALLBACKS = Number(process.env.BENCH_N8N_CALLBACKS ?? 500);
-const CONNECTIONS = Number(process.env.BENCH_N8N_CONNECTIONS ?? 100);
-const PAIRS = Number(process.env.BENCH_N8N_PAIRS ?? 3);
-const LATENCY_MS = Number(process.env.BENCH_N8N_LATENCY ?? 50);
-const list = <T extends string>(text: string | undefined, all: T[]) =>
-	text ? (text.split(',').map((s) => s.trim()).filter((s) => (all as string[]).includes(s)) as T[]) : all;
-const WANTED_VARIANTS = list<Variant>(process.env.BENCH_N8N_VARIANTS, VARIANTS);
-const WANTED_KEYS = list<WorkflowKey>(process.env.BENCH_N8N_WORKFLOWS, WORKFLOW_KEYS);
-const N8N_ENV = parseEnvList(process.env.BENCH_N8N_ENV);
-const PROFILE = process.env.BENCH_N8N_PROFILE === '1';
-const OUT_DIR = join(ROOT, 'bench-results');
-const COLORS: Record<WorkflowKey, string> = { A: '#d62728', B: '#1f77b4', C: '#2ca02c', D: '#9467bd' };
+import { report } from './report';
+import { CALLBACKS, CONNECTIONS, LATENCY_MS, N8N_ENV, OUT_DIR, PAIRS, PROFILE, TRIGGER_CREDENTIAL, WANTED_KEYS, WANTED_VARIANTS } from './settings';
+import { createModerations, publish, ServiceTraffic, settle, textSupported } from './setup';
+import { executionsPerSecond, type RunFigures } from './stats';
+import { benchWorkflows, callbackBody, type BenchWorkflow, type Variant, type WorkflowKey } from './workflows';
 
 export interface CostRun extends RunFigures {
 	variant: Variant;
@@ -61,78 +46,14 @@ export interface CostRun extends RunFigures {
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
-/** Service exchanges the workflows cause (GET /image/{id}, POST /text), in ms from `reset()`. */
-class ServiceTraffic {
-	exchanges: Exchange[] = [];
-	private t0 = Date.now();
-	reset(): void {
-		this.exchanges = [];
-		this.t0 = Date.now();
-	}
-	observe = (req: IncomingMessage, res: ServerResponse): void => {
-		const counted = (req.method === 'GET' && req.url?.startsWith('/image/')) || (req.method === 'POST' && req.url === '/text');
-		if (!counted) return;
-		const start = Date.now() - this.t0;
-		res.on('finish', () => this.exchanges.push({ start, end: Date.now() - this.t0, status: res.statusCode }));
-	};
-}
-
-/** Deferred image moderations the callbacks name, processed before the first burst. */
-async function createModerations(mock: MockService, count: number): Promise<string[]> {
-	const ids: string[] = [];
-	for (let i = 0; i < count; i += 50) {
-		const batch = Array.from({ length: Math.min(50, count - i) }, async (_, j) => {
-			const res = await fetch(`${mock.url}/image`, {
-				method: 'POST',
-				headers: { authorization: `Bearer ${mock.token}`, 'content-type': 'application/json' },
-				body: JSON.stringify({ image: `https://example.com/cost/${i + j}.png`, options: { defer: true } }),
-			});
-			const body = (await res.json()) as { id?: string };
-			if (!res.ok || typeof body.id !== 'string') throw new Error(`POST /image answered ${res.status}: ${JSON.stringify(body)}`);
-			return body.id;
-		});
-		ids.push(...(await Promise.all(batch)));
-	}
-	return ids;
-}
-
-/** Whether the mock moderates texts (POST /text) and the built node has version 3 (Text > Moderate on it). */
-async function textSupported(mock: MockService): Promise<string | undefined> {
-	const res = await fetch(`${mock.url}/text`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${mock.token}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ text: 'hello' }),
-	}).catch(() => undefined);
-	if (res?.status !== 200) return `the mock answers POST /text with ${res?.status ?? 'nothing'}`;
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { ContentModeration } = require(join(PACKAGE_DIR, 'dist/nodes/ContentModeration/ContentModeration.node.js'));
-	const versions = [new ContentModeration().description.version].flat();
-	if (!versions.includes(3)) return `the action node has no version 3 (versions ${versions.join(', ')})`;
-	return undefined;
-}
-
-async function publish(n8n: N8nInstance, id: string): Promise<void> {
-	const r = await n8n.cli(['publish:workflow', `--id=${id}`]);
-	if (r.code !== 0) throw new Error(`publish:workflow ${id} failed (${r.code}): ${(r.stdout + r.stderr).slice(-1500)}`);
-}
-
-/** Waits until n8n's tree uses under 10% of a core over a second (at most `maxMs`). */
-async function settle(pid: number, maxMs = 15_000): Promise<void> {
-	const t0 = Date.now();
-	while (Date.now() - t0 < maxMs) {
-		const m = new TreeMonitor(pid, 1_000_000);
-		await pause(1000);
-		if (m.stop().cpuSeconds < 0.1) return;
-	}
-}
-
 export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Panel[] }): Promise<string | undefined> {
 	const log = (line: string) => console.log(`  ${line}`);
 	console.log(
 		`\nn8n-cost: n8n ${N8N_VERSION}, ${CALLBACKS} callbacks at once over ${CONNECTIONS} connections, ${PAIRS} pairs, ` +
 			`mock at ${LATENCY_MS} ms, variants ${WANTED_VARIANTS.join(',')}, workflows ${WANTED_KEYS.join(',')}` +
 			(Object.keys(N8N_ENV).length ? `, n8n env ${JSON.stringify(N8N_ENV)}` : '') +
-			(PROFILE ? ', CPU profiles' : ''),
+			(PROFILE ? ', CPU profiles' : '') +
+			(TRIGGER_CREDENTIAL ? '' : ", A's trigger without its credential (A')"),
 	);
 	const traffic = new ServiceTraffic();
 	const running: Running = {};
@@ -169,7 +90,7 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 		const byVariant = new Map(
 			variants.map((v) => [
 				v,
-				benchWorkflows(v, mock.url, mock.token, secret).filter((w) => WANTED_KEYS.includes(w.key)),
+				benchWorkflows(v, mock.url, mock.token, secret, TRIGGER_CREDENTIAL).filter((w) => WANTED_KEYS.includes(w.key)),
 			]),
 		);
 		const all = [...byVariant.values()].flat();
@@ -281,64 +202,5 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 		await stopAll();
 	}
 
-	// Figures per variant: medians, and the per-pair ratios against B.
-	const summary: Record<string, unknown> = {};
-	const lines: string[] = [];
-	let closing: string | undefined;
-	for (const variant of VARIANTS) {
-		const of = (key: WorkflowKey) => runs.filter((r) => r.variant === variant && r.key === key);
-		if (of('B').length === 0) continue;
-		const medians = Object.fromEntries(
-			WORKFLOW_KEYS.filter((k) => of(k).length > 0).map((k) => [
-				k,
-				{
-					label: LABELS[variant][k],
-					acknowledgementsPerSecond: median(of(k).map((r) => r.burst.perSecond)),
-					executionsPerSecond: median(of(k).map((r) => r.executionsPerSecond)),
-					cpuSeconds: median(of(k).map((r) => r.cpuSeconds)),
-					peakRssMB: mb(median(of(k).map((r) => r.peakRssBytes))),
-				},
-			]),
-		);
-		const ratios: Record<string, ReturnType<typeof pairRatios>> = {};
-		for (const k of ['A', 'C', 'D'] as const) {
-			if (of(k).length === 0) continue;
-			ratios[`${k}/B`] = pairRatios(of(k), of('B'));
-			const line = costLine(ratios[`${k}/B`], k, 'B');
-			if (variant === 'image' && k === 'A') closing = line;
-			else lines.push(`${variant}: ${line.replace(/^n8n cost: /, '')}`);
-		}
-		summary[variant] = { medians, ratios };
-		ctx.panels.push({
-			title: `n8n cost, ${variant}`,
-			items: CALLBACKS,
-			series: WORKFLOW_KEYS.filter((k) => of(k).length > 0).map((k) => ({
-				label: `${LABELS[variant][k]} (pair ${of(k).at(-1)!.pair})`,
-				color: COLORS[k],
-				exchanges: of(k).at(-1)!.exchanges,
-			})),
-		});
-	}
-	ctx.result['n8n-cost'] = {
-		n8nVersion: N8N_VERSION,
-		callbacks: CALLBACKS,
-		connections: CONNECTIONS,
-		pairs: PAIRS,
-		latencyMs: LATENCY_MS,
-		n8nEnv: N8N_ENV,
-		skipped,
-		summary,
-		runs: runs.map(({ exchanges: _e, ...r }) => r),
-	};
-	console.log('\nn8n-cost medians (ratios: median of per-pair ratios):');
-	for (const [variant, s] of Object.entries(summary)) {
-		for (const m of Object.values((s as { medians: Record<string, any> }).medians)) {
-			console.log(
-				`  ${variant} ${m.label}: ${m.acknowledgementsPerSecond} acks/s, ${m.executionsPerSecond} executions/s, ` +
-					`CPU ${m.cpuSeconds} s, peak RSS ${m.peakRssMB} MB`,
-			);
-		}
-	}
-	for (const line of lines) console.log(`  ${line}`);
-	return closing ?? (lines.length ? `n8n cost: ${lines[0]}` : undefined);
+	return report(ctx, runs, skipped);
 }

@@ -77,8 +77,10 @@ const wfId = (variant: Variant, key: WorkflowKey) => `cmCost${variant.slice(0, 3
  * Every workflow of `variant`. `serviceUrl`/`token` are written into HTTP Request as a user would (a plain
  * Authorization header); `secret` is the Callback Secret the package's workflows check.
  */
-export function benchWorkflows(variant: Variant, serviceUrl: string, token: string, secret: string): BenchWorkflow[] {
+export function benchWorkflows(variant: Variant, serviceUrl: string, token: string, secret: string, triggerCredential = true): BenchWorkflow[] {
 	const q = `?token=${encodeURIComponent(secret)}`;
+	// A': the trigger without its credential (no secret to check), for what the credential read costs.
+	const triggerExtra = triggerCredential ? { credentials } : {};
 	const bearer = { sendHeaders: true, headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${token}` }] } };
 	const idExpr = variant === 'envelope' ? '$json.body.data.id' : '$json.body.id';
 	if (variant === 'text') {
@@ -130,10 +132,10 @@ export function benchWorkflows(variant: Variant, serviceUrl: string, token: stri
 			variant,
 			key: 'A',
 			id: wfId(variant, 'A'),
-			path: `${triggerHook}/callback${q}`,
+			path: `${triggerHook}/callback${triggerCredential ? q : ''}`,
 			json: workflow(wfId(variant, 'A'), `n8n cost: ${variant} A`, [
 				// The GET is the action node's: the trigger passes the callback on as it came.
-				node('Trigger', TRIGGER_TYPE, 3, { fetchFullResult: false, options: {} }, 0, { webhookId: triggerHook, credentials }),
+				node('Trigger', TRIGGER_TYPE, 3, { fetchFullResult: false, options: {} }, 0, { webhookId: triggerHook, ...triggerExtra }),
 				node('Get Result', ACTION_TYPE, 3, { resource: 'image', operation: 'get', imageId: '={{ $json.id }}' }, 220, {
 					credentials,
 				}),

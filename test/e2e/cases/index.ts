@@ -57,12 +57,12 @@ export const cases: E2eCase[] = [
 	{ id: 42, name: "trigger v3: the mock's own callbacks for an image, a text and a review decision each start exactly one execution", run: mockCompletions },
 	{
 		id: 43,
-		name: 'a retrying sender (5 s per attempt, 3 attempts), 60 completions at once: one execution per completion for the trigger; acknowledgement times beside n8n\'s Webhook node',
+		name: 'a retrying sender (5 s per attempt, 3 attempts), 60 completions at once: n8n\'s Webhook + Callback > Receive loses none and passes each on once; the trigger beside it starts one execution per completion that reached it, its loss reported (asserted none with lazy isolate acquisition)',
 		run: (ctx) => retryingSender(ctx, 60),
 	},
 	{
 		id: 44,
-		name: 'a retrying sender (5 s per attempt, 3 attempts), 200 completions at once: one execution per completion for the trigger; acknowledgement times beside n8n\'s Webhook node',
+		name: 'a retrying sender (5 s per attempt, 3 attempts), 200 completions at once: n8n\'s Webhook + Callback > Receive loses none and passes each on once; the trigger beside it starts one execution per completion that reached it, its loss reported (asserted none with lazy isolate acquisition)',
 		run: (ctx) => retryingSender(ctx, 200),
 	},
 	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node, the v3 trigger without and with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },

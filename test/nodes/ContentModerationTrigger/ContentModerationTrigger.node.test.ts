@@ -67,3 +67,12 @@ test('the notice says where to paste the URL and recommends the credential\'s Ca
 	expect(notice.displayName).toMatch(/publish this workflow/);
 	expect(notice.displayName).toMatch(/Callback Secret in the Content Moderation API credential/);
 });
+
+test('the trigger\'s panel points a user who expects bursts to Webhook + Callback > Receive or to lazy isolate acquisition', () => {
+	const notice = new ContentModerationTrigger().description.properties.find((p) => p.name === 'burstNotice');
+	expect(notice?.type).toBe('notice');
+	expect(notice?.displayOptions).toBeUndefined();
+	expect(notice?.displayName).toMatch(/Webhook node followed by Content Moderation > Callback > Receive/);
+	expect(notice?.displayName).toMatch(/N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true/);
+	expect(notice?.displayName).toMatch(/200 at once/);
+});

@@ -27,7 +27,7 @@ test('version 3 is the newest: what a trigger added from the nodes panel gets', 
 });
 
 test('version 3 adds the choice of events beside the verdict filter, and a notice about the account webhook', () => {
-	expect(Object.keys(shown({}, 3)).sort()).toEqual(['eventTypes', 'events', 'fetchFullResult', 'notice', 'options']);
+	expect(Object.keys(shown({}, 3)).sort()).toEqual(['burstNotice', 'eventTypes', 'events', 'fetchFullResult', 'notice', 'options']);
 	expect(shown({}, 3)).toMatchObject({ eventTypes: 'both', events: 'all' });
 	// The verdict filter is about results: hidden when only review decisions start the workflow.
 	expect(shown({ eventTypes: 'reviews' }, 3)).not.toHaveProperty('events');
@@ -46,7 +46,7 @@ test('the Callback Token field is shown on version 1 only', () => {
 	// A token left in a version 2 node's JSON (edited by hand) is not a parameter n8n runs it with.
 	expect(shown({ callbackToken: FIELD_TOKEN }, 2)).not.toHaveProperty('callbackToken');
 	// Everything else is the same in both versions.
-	expect(Object.keys(shown({}, 2)).sort()).toEqual(['events', 'fetchFullResult', 'notice', 'options']);
+	expect(Object.keys(shown({}, 2)).sort()).toEqual(['burstNotice', 'events', 'fetchFullResult', 'notice', 'options']);
 });
 
 describe('callbacks', () => {

@@ -5,14 +5,16 @@ import { tokensInUrl } from '../ContentModeration/helpers/callbackUrl';
 import { addSecrets, redactValue } from '../ContentModeration/redaction/redact';
 import type { RetrySettings } from '../ContentModeration/retry/policy';
 
-import { isKnownEvent, kindOf, RESULT_EVENT, REVIEW_EVENT } from '../ContentModeration/callbacks/envelope';
-import { deliveries, deliveryKey } from '../ContentModeration/callbacks/deliveries';
+import { isKnownEvent, kindOf, RESULT_EVENT } from '../ContentModeration/callbacks/envelope';
+import { completionKey, deliveries, deliveryKey } from '../ContentModeration/callbacks/deliveries';
 
 import type { EventFilter, EventSelection } from './events';
 import { eventIgnoreReason, ignoreReason } from './events';
 import type { CallbackBody } from './payload';
 import { completeResult, parseCallbackBody } from './payload';
-import { checkToken, givenTokenStrings, redactHeaders, redactQuery } from './verification';
+import type { KnownSecret } from './secretChecks';
+import { secretChecks } from './secretChecks';
+import { checkGivenToken, givenTokenStrings, redactHeaders, redactQuery, sameSecret } from './verification';
 
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
@@ -30,15 +32,12 @@ function refuse(this: IWebhookFunctions, status: 400 | 401 | 500, message: strin
 	return { noWebhookResponse: true };
 }
 
-/** The key parts that say two deliveries are the same completion, or undefined when there is no id. */
-function completionKey(this: IWebhookFunctions, event: string, data: CallbackBody): string | undefined {
+/** The key that says two deliveries are the same completion, or undefined when there is no id. */
+function deliveryKeyOf(this: IWebhookFunctions, event: string, data: CallbackBody): string | undefined {
 	if (data.id === null) return undefined;
 	const node = this.getNode();
 	// Per trigger: two workflows receiving one completion each start theirs.
-	const parts = [String(this.getWorkflow().id ?? ''), node.webhookId ?? node.name, event, data.id];
-	// A review decision can change (accepted, then rejected): each decision is its own completion.
-	if (event === REVIEW_EVENT) parts.push(String(data.status), String(data.accepted));
-	return deliveryKey(parts);
+	return completionKey([String(this.getWorkflow().id ?? ''), node.webhookId ?? node.name], event, { ...data, id: data.id });
 }
 
 /**
@@ -58,6 +57,13 @@ async function executionStarted(response: Response): Promise<boolean> {
 	});
 }
 
+/** Whose Callback Secret an entry of `secretChecks` is: this trigger (workflow, webhook) with its credential. */
+function secretKey(this: IWebhookFunctions): string {
+	const node = this.getNode();
+	const credential = node.credentials?.[CREDENTIAL_TYPE]?.id ?? '';
+	return deliveryKey([String(this.getWorkflow().id ?? ''), node.webhookId ?? node.name, String(credential)]);
+}
+
 const NO_ID_REPEATS = ' A delivery of it again starts the workflow again.';
 
 /**
@@ -73,29 +79,37 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 	const version = this.getNode().typeVersion;
 
 	const parsed = parseCallbackBody.call(this);
-	const key = version >= 3 && parsed.ok ? completionKey.call(this, parsed.event, parsed.body) : undefined;
+	const key = version >= 3 && parsed.ok ? deliveryKeyOf.call(this, parsed.event, parsed.body) : undefined;
 	let claim = key === undefined ? undefined : deliveries.claim(key);
 	try {
-		// The credential (when selected) gives the Callback Secret and reads full results; read it once.
+		// The credential (when selected) gives the Callback Secret and reads full results.
 		const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
 		const client = hasCredential ? createApiClient(this, { retry: QUICK_RETRY_SETTINGS }) : undefined;
-		const expected: string[] = [];
+		const ownTokens: string[] = [];
 		// Version 1 only: its Callback Token field; later versions check the credential's Callback Secret alone.
-		if (version < 2) addSecrets(expected, this.getNodeParameter('callbackToken', '') as string);
+		if (version < 2) addSecrets(ownTokens, this.getNodeParameter('callbackToken', '') as string);
+		let known: KnownSecret | undefined;
 		if (client !== undefined) {
-			try {
-				addSecrets(expected, await client.callbackSecret());
-			} catch {
-				// Without the credential its secret cannot be checked: refuse rather than let anyone in.
-				return refuse.call(this, 500, 'The Content Moderation API credential of this trigger could not be read');
+			const trigger = secretKey.call(this);
+			known = secretChecks.lookup(trigger);
+			// Read the credential when nothing recent is known or the token is not the known secret.
+			if (known === undefined || (known.hasSecret && !checkGivenToken(known.accepts, query, headers).ok)) {
+				try {
+					known = await secretChecks.learn(trigger, async () => await client.callbackSecret());
+				} catch {
+					// Without the credential its secret cannot be checked: refuse rather than let anyone in.
+					return refuse.call(this, 500, 'The Content Moderation API credential of this trigger could not be read');
+				}
 			}
 		}
-		if (expected.length > 0) {
-			const check = checkToken(expected, query, headers);
+		if (ownTokens.length > 0 || known?.hasSecret === true) {
+			const accepts = (token: string) =>
+				[known?.accepts(token) === true, ...ownTokens.map((own) => sameSecret(token, own))].includes(true);
+			const check = checkGivenToken(accepts, query, headers);
 			if (!check.ok) return refuse.call(this, 401, check.message);
 		}
 		// Everything the call carried as a token is a secret too (also a token the trigger does not check).
-		const secrets = [...expected, ...(client?.secrets ?? [])];
+		const secrets = [...ownTokens, ...(client?.secrets ?? [])];
 		addSecrets(secrets, ...givenTokenStrings(query, headers));
 
 		if (!parsed.ok) {
@@ -129,6 +143,8 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 			kind,
 			version >= 3 ? NO_ID_REPEATS : '',
 		);
+		// The read (when it happened) knows the access token: redacted too.
+		addSecrets(secrets, ...(client?.secrets ?? []));
 
 		// The verdict filter judges results; a review decision is a person's verdict and always passes.
 		const verdicts = this.getNodeParameter('events', 'all') as EventFilter;

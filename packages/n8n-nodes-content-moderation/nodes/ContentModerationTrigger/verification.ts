@@ -11,7 +11,7 @@ const REDACTED = '[redacted]';
 
 export type TokenCheck = { ok: true } | { ok: false; message: string };
 
-function sameSecret(given: string, expected: string): boolean {
+export function sameSecret(given: string, expected: string): boolean {
 	const a = Buffer.from(given, 'utf8');
 	const b = Buffer.from(expected, 'utf8');
 	// timingSafeEqual needs equal lengths; a different length is a mismatch anyway.
@@ -31,11 +31,10 @@ export function givenTokenStrings(query: IDataObject, headers: IDataObject): str
 }
 
 /**
- * Accepts the call when the query parameter or the header carries one of the expected secrets (the
- * credential's Callback Secret, the trigger's own Callback Token). Authenticity is this one function:
- * if the service signs callbacks one day, the signature check goes here.
+ * Accepts the call when the query parameter or the header carries a token `accepts` takes. Authenticity
+ * is this one function: if the service signs callbacks one day, the signature check goes here.
  */
-export function checkToken(expected: readonly string[], query: IDataObject, headers: IDataObject): TokenCheck {
+export function checkGivenToken(accepts: (token: string) => boolean, query: IDataObject, headers: IDataObject): TokenCheck {
 	// A repeated parameter arrives as an array: present, but never a match.
 	const given = givenTokens(query, headers);
 	if (given.length === 0) {
@@ -44,11 +43,14 @@ export function checkToken(expected: readonly string[], query: IDataObject, head
 			message: `Missing callback token: add ?${TOKEN_QUERY_PARAMETER}=<secret> to the URL or send an X-Callback-Token header`,
 		};
 	}
-	// Compare every pair so the time taken does not tell which one was tried.
-	const matches = given.flatMap((value) =>
-		expected.map((secret) => typeof value === 'string' && sameSecret(value, secret)),
-	);
+	// Every given value is checked so the time taken does not tell which one matched.
+	const matches = given.map((value) => typeof value === 'string' && accepts(value));
 	return matches.includes(true) ? { ok: true } : { ok: false, message: 'Invalid callback token' };
+}
+
+/** `checkGivenToken` against secrets in hand (the credential's Callback Secret, the trigger's own Callback Token). */
+export function checkToken(expected: readonly string[], query: IDataObject, headers: IDataObject): TokenCheck {
+	return checkGivenToken((value) => expected.map((secret) => sameSecret(value, secret)).includes(true), query, headers);
 }
 
 /** The query with the token replaced; other secrets are masked with the whole item (`callback.ts`). */

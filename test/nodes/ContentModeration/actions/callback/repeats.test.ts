@@ -1,0 +1,96 @@
+/**
+ * Callback > Receive recognises repeated deliveries (repeats.ts) through n8n-core's engine: in a production
+ * execution a completion passed on once in this process passes nothing on again (or passes on marked
+ * `duplicate: true` with the option); manual executions always pass on.
+ */
+import { randomUUID } from 'node:crypto';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { moderationNode, runWorkflow } from '@test/helpers/engine';
+import { output, SECRET_TOKEN } from '@test/helpers/nodeRun';
+
+import { deliveries } from '../../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/callbacks/deliveries';
+
+const SECRET = 'cb-secret/repeats-2d7e';
+
+const webhookItem = (body: unknown) => ({
+	json: { headers: { 'content-type': 'application/json' }, params: {}, query: { token: SECRET }, body } as IDataObject,
+});
+const completion = (id = randomUUID(), extra: IDataObject = {}) => ({
+	event: 'moderation.completed',
+	data: { id, isSafe: true, confidence: 97, description: 'a cat', ...extra },
+});
+
+async function receive(bodies: unknown[], mode: 'webhook' | 'trigger' | 'manual', parameters: INodeParameters = {}) {
+	const run = await runWorkflow({
+		nodes: [moderationNode({ resource: 'callback', operation: 'receive', ...parameters }, { typeVersion: 3 })],
+		credentials: { contentModerationApi: { baseUrl: 'http://127.0.0.1:9', accessToken: SECRET_TOKEN, callbackSecret: SECRET } },
+		items: bodies.map(webhookItem),
+		mode,
+	});
+	expect(run.status).toBe('success');
+	return output(run);
+}
+
+beforeEach(() => deliveries.clear());
+
+describe('Callback > Receive and repeated deliveries', () => {
+	test('production: a completion already passed on passes nothing on, in a later execution or the same one', async () => {
+		const body = completion();
+		expect(await receive([body], 'webhook')).toHaveLength(1);
+		expect(await receive([body], 'webhook')).toEqual([]);
+		expect(await receive([body], 'trigger')).toEqual([]);
+		const other = completion();
+		const items = await receive([other, other, completion()], 'webhook');
+		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
+		expect(items.every((i) => i.json.duplicate === undefined)).toBe(true);
+	});
+
+	test('executions at once: each completion passed on once', async () => {
+		const bodies = Array.from({ length: 5 }, () => completion());
+		const runs = await Promise.all(Array.from({ length: 4 }, async () => await receive(bodies, 'webhook')));
+		const ids = runs.flat().map((i) => i.json.id);
+		expect(ids.sort()).toEqual(bodies.map((b) => b.data.id).sort());
+	});
+
+	test('the option passes a repeat on, marked duplicate: true', async () => {
+		const body = completion();
+		await receive([body], 'webhook');
+		const [item] = await receive([body], 'webhook', { passOnRepeats: true });
+		expect(item.json).toMatchObject({ id: body.data.id, event: 'moderation.completed', duplicate: true });
+		expect(item.pairedItem).toEqual({ item: 0 });
+	});
+
+	test('manual executions always pass on, and do not count as passed on', async () => {
+		const body = completion();
+		expect(await receive([body], 'manual')).toHaveLength(1);
+		expect(await receive([body], 'manual')).toHaveLength(1);
+		expect(await receive([body], 'webhook')).toHaveLength(1);
+	});
+
+	test('review decisions: a changed decision is a new completion; no id: always passed on', async () => {
+		const id = randomUUID();
+		const decision = (status: string, accepted: boolean) => ({
+			event: 'queue.review.completed',
+			data: { id, status, accepted, type: 'text', content: 'hi' },
+		});
+		expect(await receive([decision('accepted', true), decision('accepted', true)], 'webhook')).toHaveLength(1);
+		expect(await receive([decision('rejected', false)], 'webhook')).toHaveLength(1);
+		const noId = { event: 'moderation.completed', data: { isSafe: true, description: 'x' } };
+		expect(await receive([noId, noId], 'webhook')).toHaveLength(2);
+	});
+
+	test('a failed item passes nothing on and does not count: its next delivery passes on', async () => {
+		const id = randomUUID();
+		// Only an id: Receive reads the result, and the service cannot be reached.
+		const failing = await runWorkflow({
+			nodes: [moderationNode({ resource: 'callback', operation: 'receive' }, { typeVersion: 3, onError: 'continueRegularOutput' })],
+			credentials: { contentModerationApi: { baseUrl: 'http://127.0.0.1:9', accessToken: SECRET_TOKEN, callbackSecret: SECRET } },
+			items: [webhookItem({ event: 'moderation.completed', data: { id } })],
+			mode: 'webhook',
+		});
+		expect(output(failing)[0].json.error).toBeDefined();
+		expect(await receive([completion(id)], 'webhook')).toHaveLength(1);
+	});
+});
