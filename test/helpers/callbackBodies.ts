@@ -65,13 +65,12 @@ export const result = (data: IDataObject) => ({ event: 'moderation.completed', d
 export const review = (data: IDataObject) => ({ event: 'queue.review.completed', data });
 
 export interface TriggerOptions {
-	typeVersion?: number;
 	baseUrl?: string;
 	secret?: string;
 }
 
 /**
- * `trigger(parameters, options)`: a trigger node (version 3 unless told) served over HTTP; servers a test
+ * `trigger(parameters, options)`: a trigger node served over HTTP; servers a test
  * starts itself go in `servers` to be stopped with the others.
  */
 export function useEnvelopeTriggers(): {
@@ -90,7 +89,6 @@ export function useEnvelopeTriggers(): {
 	): Promise<TriggerServer> {
 		const server = await startTriggerServer({
 			parameters,
-			typeVersion: options.typeVersion ?? 3,
 			credentials:
 				options.baseUrl === undefined && options.secret === undefined
 					? undefined

@@ -16,7 +16,6 @@ import { startQueueStack } from '../../../dev/n8n/queue';
 import { newCallbackSecret, startStack } from '../../../dev/n8n/stack';
 import { startMockService } from '../../../dev/mock/server';
 import { cases, E2eCase, runCase } from '../cases';
-import { SAVED_V1_TRIGGER } from '../cases/savedWorkflows';
 import { CALLBACK_THEN_GET } from '../cases/sharedLimiter';
 import { COMPLETIONS_V3, COMPLETIONS_V3_PLAIN, COMPLETIONS_WEBHOOK } from '../cases/completions';
 import { E2eContext, e2eWorkflows } from '../context';
@@ -113,7 +112,7 @@ async function main(): Promise<number> {
 					callbackSecret: newCallbackSecret('queue-cb'),
 					extraWorkflows: e2eWorkflows(),
 					db: DB_SETTINGS,
-					publish: [SLOW_TRIGGER.id, SAVED_V1_TRIGGER.id, CALLBACK_THEN_GET.id, COMPLETIONS_V3.id, COMPLETIONS_V3_PLAIN.id, COMPLETIONS_WEBHOOK.id],
+					publish: [SLOW_TRIGGER.id, CALLBACK_THEN_GET.id, COMPLETIONS_V3.id, COMPLETIONS_V3_PLAIN.id, COMPLETIONS_WEBHOOK.id],
 					// E2E_N8N_ENV='{"NAME":"value"}': more n8n settings for every process of this run.
 					n8nEnv: process.env.E2E_N8N_ENV ? (JSON.parse(process.env.E2E_N8N_ENV) as Record<string, string>) : undefined,
 					log,

@@ -55,7 +55,7 @@ async function fakeN8n(): Promise<FakeN8n> {
 		request.params = {};
 
 		const { workflow, core, additionalData } = await prepareWorkflow({
-			nodes: [triggerNode({ fetchFullResult: false }, { name: NAME, webhookId: WEBHOOK_ID, typeVersion: 3 })],
+			nodes: [triggerNode({ fetchFullResult: false }, { name: NAME, webhookId: WEBHOOK_ID })],
 			credentials: {},
 			webhookBaseUrl: baseUrl,
 			mode: 'webhook',

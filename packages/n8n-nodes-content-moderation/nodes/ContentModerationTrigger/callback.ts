@@ -61,7 +61,7 @@ async function executionStarted(response: Response): Promise<boolean> {
 const NO_ID_REPEATS = ' A delivery of it again starts the workflow again.';
 
 /**
- * Handles one completion callback. From version 3 on, a completion already started in this n8n process
+ * Handles one completion callback. A completion already started in this n8n process
  * (callbacks/deliveries.ts) is acknowledged with `duplicate: true` and starts nothing; the claim is taken
  * before the first await, so a delivery arriving while the first is handled waits for its outcome, and a
  * first delivery that starts nothing (refused, filtered out, failed, or returned but not started by n8n)
@@ -70,18 +70,15 @@ const NO_ID_REPEATS = ' A delivery of it again starts the workflow again.';
 export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData() as IDataObject;
 	const query = this.getQueryData() as IDataObject;
-	const version = this.getNode().typeVersion;
 
 	const parsed = parseCallbackBody.call(this);
-	const key = version >= 3 && parsed.ok ? completionKey.call(this, parsed.event, parsed.body) : undefined;
+	const key = parsed.ok ? completionKey.call(this, parsed.event, parsed.body) : undefined;
 	let claim = key === undefined ? undefined : deliveries.claim(key);
 	try {
 		// The credential (when selected) gives the Callback Secret and reads full results; read it once.
 		const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
 		const client = hasCredential ? createApiClient(this, { retry: QUICK_RETRY_SETTINGS }) : undefined;
 		const expected: string[] = [];
-		// Version 1 only: its Callback Token field; later versions check the credential's Callback Secret alone.
-		if (version < 2) addSecrets(expected, this.getNodeParameter('callbackToken', '') as string);
 		if (client !== undefined) {
 			try {
 				addSecrets(expected, await client.callbackSecret());
@@ -109,11 +106,9 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		}
 		const { event, body } = parsed;
 		const { id } = body;
-		// Versions 1-2 answer as they always did (no `event`); version 3 names it.
-		const ack: IDataObject = version >= 3 ? { received: true, event, id } : { received: true, id };
+		const ack: IDataObject = { received: true, event, id };
 
-		const selection: EventSelection =
-			version >= 3 ? (this.getNodeParameter('eventTypes', 'both') as EventSelection) : 'results';
+		const selection = this.getNodeParameter('eventTypes', 'both') as EventSelection;
 		const notSelected = eventIgnoreReason(selection, event);
 		if (notSelected !== undefined) return { webhookResponse: redactValue({ ...ack, ignored: notSelected }, secrets) };
 
@@ -127,7 +122,7 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 			body,
 			fetchFullResult ? client : undefined,
 			kind,
-			version >= 3 ? NO_ID_REPEATS : '',
+			NO_ID_REPEATS,
 		);
 
 		// The verdict filter judges results; a review decision is a person's verdict and always passes.
@@ -139,10 +134,9 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		// `error`: the spec does not say whether or how often the service retries a callback, so
 		// answering 5xx could lose the event, while the error item lets the workflow handle it
 		// (for example read the result later with Image > Get).
-		const item: IDataObject = { ...result, receivedAt: new Date().toISOString() };
-		if (version >= 3) item.event = event;
+		const item: IDataObject = { ...result, receivedAt: new Date().toISOString(), event };
 		if (error !== undefined) item.error = error;
-		if (id === null && version >= 3) ack.warning = 'No id: a delivery of this completion again starts the workflow again';
+		if (id === null) ack.warning = 'No id: a delivery of this completion again starts the workflow again';
 
 		const options = this.getNodeParameter('options', {}) as { includeRequest?: boolean };
 		if (options.includeRequest === true) {

@@ -148,8 +148,6 @@ export async function execute(
 		mode,
 		deferred,
 		meta,
-		// Version 1's trigger Callback Token was served by a pasted ?token=.
-		allowPastedToken: this.getNode().typeVersion < 2,
 	});
 
 	// Last, as it may wait for room in the run's byte budget; released once the request is answered.
