@@ -1,6 +1,6 @@
 /**
  * Callback bodies as the service sends them (`{event, data}` around an image result, a text result or a
- * review-queue item), and version 3 trigger servers that need no mock: a test file's servers are stopped
+ * review-queue item), and trigger servers that need no mock: a test file's servers are stopped
  * after its tests and the process's delivery memory is cleared before each.
  */
 import { randomUUID } from 'node:crypto';
