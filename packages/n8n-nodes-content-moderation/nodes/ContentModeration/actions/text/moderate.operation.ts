@@ -11,7 +11,7 @@ import { ensure, getOptions, getText } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import type { NodeRun } from '../operation';
-import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from '../waitForCallback/settle';
+import { settleWaitForCallback, waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/settle';
 import { submissionOptions, submissionRoutingRefusal } from '../submission';
 
 type TextMode = 'immediate' | 'deferred' | typeof WAIT_CALLBACK_MODE;
@@ -65,26 +65,12 @@ const properties: INodeProperties[] = [
 				description:
 					'Submit the text and output only its ID at once. Read the result later with Text > Get, or let a Content Moderation Trigger receive it (set Callback URL).',
 			},
-			{
-				name: 'Wait for Callback',
-				value: WAIT_CALLBACK_MODE,
-				description:
-					"Submit the text with this execution's resume URL as callback and pause the execution in n8n's database. It continues when the service has called back for every item (or Wait Timeout passes).",
-			},
+			waitCallbackModeOption('Submit the text'),
 		],
 		default: 'immediate',
 		description: 'Whether to get the verdict at once or only submit the text',
 	},
-	{
-		displayName: 'Wait Timeout (Seconds)',
-		name: 'waitTimeout',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: DEFAULT_CALLBACK_TIMEOUT_SECONDS,
-		description:
-			'How long the execution waits for the callbacks. When it passes, n8n continues without running this node again: every input item goes unchanged to the first output (Timed Out with Route by Verdict).',
-		displayOptions: { show: { mode: [WAIT_CALLBACK_MODE] } },
-	},
+	waitCallbackTimeoutProperty,
 ];
 
 export const toolDescription =
