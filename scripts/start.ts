@@ -1,7 +1,8 @@
 /**
  * `npm start`: builds the package, starts the mock Content Moderation Service and a real n8n with the
  * package, a ready credential and the example workflows, runs the examples once, prints a summary and the
- * editor URL with its login, then keeps running until Ctrl-C, which stops everything it started.
+ * editor URL with its login, then prints each later execution of the examples' triggers (a decision made with
+ * the printed curl line, a deferred result) until Ctrl-C, which stops everything it started.
  * `npm start -- --queue` does the same on n8n's queue mode (Postgres, Redis, main, 2 workers, a webhook
  * processor; dev/n8n/queue.ts).
  */
@@ -9,7 +10,7 @@ import { ExecutionRecords, N8nDb } from '../dev/n8n/db';
 import { Running, runInteractive } from '../dev/n8n/lifecycle';
 import { QueueStack, startQueueStack } from '../dev/n8n/queue';
 import { newCallbackSecret, startStack } from '../dev/n8n/stack';
-import { executeWorkflow, verdictLine } from '../dev/n8n/summary';
+import { describeDecision, describeResult, executeWorkflow, followExecutions } from '../dev/n8n/summary';
 import { call } from '../dev/mock/client';
 import { startMockService } from '../dev/mock/server';
 
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
 	const stack = running.stack;
 
 	// The account webhook URL (the vendor's dashboard setting) is the Production URL of example 08b's trigger
-	// (version 3, review decisions), with the Callback Secret in it: each decision starts that workflow.
+	// (review decisions), with the Callback Secret in it: each decision starts that workflow.
 	const trigger = stack.workflows.find((w) => w.id === LOOP_DECISION)?.nodes.find((n) => /contentModerationTrigger$/.test(n.type));
 	const webhookUrl = trigger?.webhookId
 		? `${stack.webhookUrl}/webhook/${trigger.webhookId}/callback?token=${encodeURIComponent(opts.callbackSecret)}`
@@ -82,12 +83,7 @@ async function main(): Promise<void> {
 		triggerRows = (await db.executions(TRIGGER_EXAMPLE)).slice(before);
 	}
 	const triggerLines: string[] = [];
-	for (const row of triggerRows) {
-		const d = await db.execution(row.id);
-		const [result] = d.items['Moderation Completed'] ?? [];
-		const decision = (d.items['Approve'] ?? []).length ? 'Approve' : (d.items['Send to Review'] ?? []).length ? 'Send to Review' : '-';
-		triggerLines.push(`  execution #${row.id} ${row.status}: id ${result?.id} ${verdictLine(result)} -> ${decision}`);
-	}
+	for (const row of triggerRows) triggerLines.push(describeResult(await db.execution(row.id)));
 
 	log('running example "human review loop, part A" once: Text > Moderate (POST /text) routes 4 comments...');
 	const textSince = mock.requests.length;
@@ -119,11 +115,7 @@ async function main(): Promise<void> {
 			await new Promise((r) => setTimeout(r, 500));
 			rows = (await db.executions(LOOP_DECISION)).slice(decidedBefore);
 		}
-		const detail = rows[0] ? await db.execution(rows[0].id) : undefined;
-		const [published] = detail?.items['Publish Comment'] ?? [];
-		decisionLine = detail
-			? `  execution #${detail.id} ${detail.status}: item ${itemId} accepted -> ${published ? `Publish Comment "${published.comment}"` : 'not published'}`
-			: '  (no execution of part B within 60s)';
+		decisionLine = rows[0] ? describeDecision(await db.execution(rows[0].id)) : '  (no execution of part B within 60s)';
 	}
 	const next = pending[1] ?? pending[0];
 	const decisionCurl = next
@@ -153,8 +145,23 @@ ${next ? ` Reject the other one yourself (part B then runs Remove Comment):\n   
  credential:   "Content Moderation account" -> ${mock.url} (mock service)${queue ? queueLines(queue) : ''}
  workflows:    ${stack.workflows.map((w) => w.name.replace(/^Content Moderation: /, '')).join(' | ')}
  Press Ctrl-C to stop n8n and the mock service.
-==================================================================================================`);
+==================================================================================================
+ Later executions of the examples' triggers (a decision made with the curl line above, say):`);
+	await followExecutions(
+		db,
+		[
+			{ workflowId: TRIGGER_EXAMPLE, describe: describeResult },
+			{ workflowId: LOOP_DECISION, describe: describeDecision },
+		],
+		(line) => console.log(line),
+		following.signal,
+	);
 }
+
+/** Stops the demo's reading of n8n's records before everything it started is stopped. */
+const following = new AbortController();
+process.once('SIGINT', () => following.abort());
+process.once('SIGTERM', () => following.abort());
 
 runInteractive('npm start', running, main);
 

@@ -1,5 +1,5 @@
 /** Runs example workflows once in the started stack and reads what happened from n8n's records. */
-import { ExecutionRecords } from './db';
+import { ExecutionDetail, ExecutionRecords } from './db';
 import { Stack } from './stack';
 
 interface ExampleRun {
@@ -33,4 +33,66 @@ export async function executeWorkflow(stack: Stack, db: ExecutionRecords, workfl
 export function verdictLine(result: any): string {
 	const cats = (result?.nsfwCategories ?? []).map((c: any) => `${c.category} ${c.severity}`).join(', ');
 	return `${result?.isSafe ? 'SAFE   ' : 'FLAGGED'} risk ${String(result?.riskScores?.overall ?? '?').padStart(3)}${cats ? ` (${cats})` : ''}`;
+}
+
+/** A workflow whose later executions the demo prints, one line each. */
+export interface Followed {
+	workflowId: string;
+	describe(detail: ExecutionDetail): string;
+}
+
+/** Still going: printed once it has ended. */
+const UNFINISHED = new Set(['new', 'running', 'waiting']);
+
+/**
+ * Prints a line for each execution of `followed` that ends after this is called (a callback, a review decision
+ * made with the demo's curl line), reading n8n's records every `intervalMs`, until `signal` aborts.
+ */
+export async function followExecutions(
+	db: ExecutionRecords,
+	followed: Followed[],
+	print: (line: string) => void,
+	signal: AbortSignal,
+	intervalMs = 1000,
+): Promise<void> {
+	const seen = new Set<number>();
+	try {
+		for (const f of followed) for (const row of await db.executions(f.workflowId)) seen.add(row.id);
+		while (!signal.aborted) {
+			await new Promise((resolve) => setTimeout(resolve, intervalMs));
+			for (const f of followed) {
+				if (signal.aborted) return;
+				for (const row of await db.executions(f.workflowId)) {
+					if (seen.has(row.id) || UNFINISHED.has(row.status)) continue;
+					seen.add(row.id);
+					print(f.describe(await db.execution(row.id)));
+				}
+			}
+		}
+	} catch (error) {
+		// Stopping closes the records while a read may be under way.
+		if (!signal.aborted) throw error;
+	}
+}
+
+/** Example 03's trigger: the result it received and where the workflow sent it. */
+export function describeResult(d: ExecutionDetail): string {
+	const [result] = d.items['Moderation Completed'] ?? [];
+	const decision = (d.items['Approve'] ?? []).length ? 'Approve' : (d.items['Send to Review'] ?? []).length ? 'Send to Review' : '-';
+	return `  execution #${d.id} ${d.status}: id ${result?.id} ${verdictLine(result)} -> ${decision}`;
+}
+
+/** Example 08b (part B): the review decision it received and what it did with the comment. */
+export function describeDecision(d: ExecutionDetail): string {
+	const [decision] = d.items['Review Decision'] ?? [];
+	const [published] = d.items['Publish Comment'] ?? [];
+	const [removed] = d.items['Remove Comment'] ?? [];
+	const done = published
+		? `Publish Comment "${published.comment}"`
+		: removed
+			? `Remove Comment "${removed.comment}"`
+			: (d.items['Still Pending'] ?? []).length
+				? 'Still Pending'
+				: 'nothing';
+	return `  execution #${d.id} ${d.status}: item ${decision?.id} ${decision?.status ?? '?'} -> ${done}`;
 }

@@ -160,7 +160,7 @@ async function main() {
 						inputType: 'binary',
 						binaryPropertyName: 'data',
 						mode: 'immediate',
-						requestOptions: mode.requestOptions as IDataObject as never,
+						options: mode.requestOptions as IDataObject as never,
 					}),
 				],
 				credentials: { contentModerationApi: { baseUrl: url, accessToken: token } },

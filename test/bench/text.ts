@@ -1,5 +1,5 @@
 /**
- * T1 (`BENCH_ONLY=T1`): Text > Moderate at node version 3 and its defaults (Immediate: one `POST /text` per
+ * T1 (`BENCH_ONLY=T1`): Text > Moderate at its defaults (Immediate: one `POST /text` per
  * text, the result in the answer), 300 texts at once in one node run, each answered after 500 ms of
  * processing (the mock's `textModerateMs`) plus 50 ms latency.
  *
@@ -14,9 +14,7 @@
  *
  * Rows, in the same run and on the same mock: 300 texts with a fresh limiter (the first run after n8n
  * starts: the target's row), 300 texts with the limiter's learned level (the next run), one text alone,
- * n8n's HTTP Request node doing the same `POST /text` for all 300 (it sends every item at once), and for
- * reference the queue path that node versions 1-2 keep (Wait for Result, 1 s poll interval; its POST answers
- * at once and the text is read one interval later), with a fresh and a learned limiter.
+ * and n8n's HTTP Request node doing the same `POST /text` for all 300 (it sends every item at once).
  * Each row counts the requests the service saw per text.
  */
 import type { INodeExecutionData } from 'n8n-workflow';
@@ -25,7 +23,6 @@ import { startMockService, type MockService } from '../../dev/mock/server';
 import { INITIAL_LIMIT, SLOW_START_STEP } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/adaptiveLimit';
 import { SHARED_CAP } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
 import { limiters, serviceKey } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
-import { TEXT_POLL_DEFAULTS } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/text/moderate.operation';
 import { ACTION_TYPE } from '../../dev/n8n/package';
 import { moderationNode, runWorkflow } from '../helpers/engine';
 import { loadHttpRequestNode, ourNodeType, runHttpRequestNodeWith, type HttpRequestKit } from './workloads';
@@ -69,14 +66,13 @@ function textItems(count: number, tag: string): INodeExecutionData[] {
 
 let ourNode: ReturnType<typeof ourNodeType> | undefined;
 
-type Runner = 'direct' | 'queue' | 'httpRequest';
+type Runner = 'node' | 'httpRequest';
 
 interface Sample {
 	seconds: number;
 	startLimit: number;
 	endLimit: number;
 	postTextPerText: number;
-	queueRequestsPerText: number;
 	readsPerText: number;
 	answered429: number;
 	peakInFlight: number;
@@ -103,14 +99,11 @@ async function runTexts(mock: MockService, runner: Runner, count: number, tag: s
 		const run = await runWorkflow({
 			nodeTypes: { [ACTION_TYPE]: (ourNode ??= ourNodeType()) },
 			nodes: [
-				moderationNode(
-					{
-						resource: 'text',
-						operation: 'moderate',
-						text: '={{ $json.text }}',
-					},
-					{ typeVersion: runner === 'direct' ? 3 : 2 },
-				),
+				moderationNode({
+					resource: 'text',
+					operation: 'moderate',
+					text: '={{ $json.text }}',
+				}),
 			],
 			credentials: {
 				contentModerationApi: { baseUrl: mock.url, accessToken: mock.token },
@@ -122,16 +115,14 @@ async function runTexts(mock: MockService, runner: Runner, count: number, tag: s
 		failure = `${run.status}: ${run.error?.message}`;
 	}
 	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-	// Queue path: the queue item's `content`; POST /text: the result's `original` (its `content` may be masked).
-	const text = (item: INodeExecutionData) => (runner === 'queue' ? item.json.content : item.json.original);
+	// The result's `original` (its `content` may be masked).
 	const ok = out.filter(
 		(item, i) =>
-			(item.pairedItem as { item: number }).item === i && text(item) === items[i].json.text && typeof item.json.isSafe === 'boolean',
+			(item.pairedItem as { item: number }).item === i && item.json.original === items[i].json.text && typeof item.json.isSafe === 'boolean',
 	);
 	if (ok.length !== count) throw new Error(`T1 ${tag}: ${ok.length} of ${count} texts came out as their own moderation (${failure})`);
 	const countOf = (test: (path: string, method: string) => boolean) => mock.requests.filter((r) => test(r.path, r.method)).length;
 	const postText = countOf((p, m) => m === 'POST' && p === '/text');
-	const queueRequests = countOf((p) => p.startsWith('/queues'));
 	const posts = countOf((_p, m) => m === 'POST');
 	if (posts !== count) throw new Error(`T1 ${tag}: ${posts} POSTs for ${count} texts`);
 	return {
@@ -139,7 +130,6 @@ async function runTexts(mock: MockService, runner: Runner, count: number, tag: s
 		startLimit,
 		endLimit: limiter(),
 		postTextPerText: postText / count,
-		queueRequestsPerText: queueRequests / count,
 		readsPerText: countOf((_p, m) => m === 'GET') / count,
 		answered429: mock.requests.filter((r) => r.status === 429).length,
 		peakInFlight: mock.traffic.peakInFlight,
@@ -159,7 +149,6 @@ function summary(samples: Sample[], target?: (s: Sample, repeat: number) => numb
 		endLimit: samples.map((x) => x.endLimit),
 		peakInFlight: samples.map((x) => x.peakInFlight),
 		postTextPerText: samples.map((x) => round(x.postTextPerText)),
-		queueRequestsPerText: samples.map((x) => round(x.queueRequestsPerText)),
 		readsPerText: samples.map((x) => round(x.readsPerText)),
 		answered429: samples.map((x) => x.answered429),
 		...(target
@@ -175,16 +164,11 @@ function summary(samples: Sample[], target?: (s: Sample, repeat: number) => numb
 export async function textBench(): Promise<Record<string, unknown>> {
 	const coldTarget = textTargetSeconds(TEXTS, INITIAL_LIMIT, PROCESS_MS, LATENCY_MS);
 	console.log(
-		`\nT1: Text > Moderate v3 (Immediate, POST /text), ${TEXTS} texts at once, ${PROCESS_MS} ms processing, ${LATENCY_MS} ms latency; ` +
+		`\nT1: Text > Moderate (Immediate, POST /text), ${TEXTS} texts at once, ${PROCESS_MS} ms processing, ${LATENCY_MS} ms latency; ` +
 			`target <= ${OVERHEAD} x (processing + latency) x limiter rounds (${round(coldTarget)} s from a fresh limiter) + n8n's fixed cost (HTTP Request's run minus its round trip)`,
 	);
-	// textModerateMs: the direct answer's work; textProcessMs: the queue path's (versions 1-2), the same 500 ms.
-	const mock = await startMockService({
-		latencyMs: LATENCY_MS,
-		textModerateMs: PROCESS_MS,
-		textProcessMs: PROCESS_MS,
-		record: true,
-	});
+	// textModerateMs: the work of POST /text before it answers.
+	const mock = await startMockService({ latencyMs: LATENCY_MS, textModerateMs: PROCESS_MS, record: true });
 	let kit: HttpRequestKit | undefined;
 	if (process.env.BENCH_SKIP_HTTP_REQUEST !== '1') kit = loadHttpRequestNode();
 	const out: Record<string, unknown> = {
@@ -193,28 +177,22 @@ export async function textBench(): Promise<Record<string, unknown>> {
 		latencyMs: LATENCY_MS,
 		overhead: OVERHEAD,
 		targetFreshLimiterSeconds: round(coldTarget),
-		queuePathPollIntervalSeconds: TEXT_POLL_DEFAULTS.intervalSeconds,
 	};
 	const rows: Record<string, Sample[]> = {
 		fresh: [],
 		learned: [],
 		one: [],
 		httpRequest: [],
-		queueV2: [],
-		queueV2Learned: [],
 	};
 	try {
-		await runTexts(mock, 'direct', 20, 'warm');
+		await runTexts(mock, 'node', 20, 'warm');
 		for (let r = 0; r < REPEATS; r++) {
 			limiters.clear();
-			rows.one.push(await runTexts(mock, 'direct', 1, `one-${r}`));
+			rows.one.push(await runTexts(mock, 'node', 1, `one-${r}`));
 			limiters.clear();
-			rows.fresh.push(await runTexts(mock, 'direct', TEXTS, `fresh-${r}`));
-			rows.learned.push(await runTexts(mock, 'direct', TEXTS, `learned-${r}`));
+			rows.fresh.push(await runTexts(mock, 'node', TEXTS, `fresh-${r}`));
+			rows.learned.push(await runTexts(mock, 'node', TEXTS, `learned-${r}`));
 			if (kit) rows.httpRequest.push(await runTexts(mock, 'httpRequest', TEXTS, `http-${r}`, kit));
-			limiters.clear();
-			rows.queueV2.push(await runTexts(mock, 'queue', TEXTS, `queue-${r}`));
-			rows.queueV2Learned.push(await runTexts(mock, 'queue', TEXTS, `queue-learned-${r}`));
 		}
 	} finally {
 		await mock.stop();
@@ -227,12 +205,10 @@ export async function textBench(): Promise<Record<string, unknown>> {
 	const one = median(rows.one.map((x) => x.seconds));
 	const http = rows.httpRequest.length > 0 ? median(rows.httpRequest.map((x) => x.seconds)) : undefined;
 	const labels: Record<string, string> = {
-		fresh: `v3 POST /text, ${TEXTS} texts, fresh limiter`,
-		learned: `v3 POST /text, ${TEXTS} texts, learned limiter`,
-		one: 'v3 POST /text, one text alone',
+		fresh: `POST /text, ${TEXTS} texts, fresh limiter`,
+		learned: `POST /text, ${TEXTS} texts, learned limiter`,
+		one: 'POST /text, one text alone',
 		httpRequest: `HTTP Request POST /text, ${TEXTS} texts`,
-		queueV2: `v1-2 queue path, ${TEXTS} texts, fresh limiter`,
-		queueV2Learned: `v1-2 queue path, ${TEXTS} texts, learned limiter`,
 	};
 	for (const [name, samples] of Object.entries(rows)) {
 		if (samples.length === 0) continue;
@@ -253,7 +229,7 @@ export async function textBench(): Promise<Record<string, unknown>> {
 		console.log(
 			`  ${labels[name].padEnd(44)} ${row.seconds} s median [${row.samples.join(', ')}]${met}; / one text ${row.overOneText}${'overHttpRequest' in row ? `, / HTTP Request ${row.overHttpRequest}` : ''}; ` +
 				`limit ${row.startLimit.join('/')} -> ${row.endLimit.join('/')}, peak in flight ${row.peakInFlight.join('/')}; ` +
-				`POST /text per text ${row.postTextPerText.join('/')}, queue requests per text ${row.queueRequestsPerText.join('/')}, GET per text ${row.readsPerText.join('/')}, 429s ${row.answered429.join('/')}`,
+				`POST /text per text ${row.postTextPerText.join('/')}, GET per text ${row.readsPerText.join('/')}, 429s ${row.answered429.join('/')}`,
 		);
 	}
 	return out;

@@ -78,7 +78,7 @@ export interface NodeRunOutcome {
 	error?: string;
 }
 
-/** Our node with these Request Options (`{}`: the defaults, adaptive concurrency). */
+/** Our node with these request settings in Options (`{}`: the defaults, adaptive concurrency). */
 export async function runOurNodeWith(
 	target: Target,
 	items: INodeExecutionData[],
@@ -87,7 +87,7 @@ export async function runOurNodeWith(
 	ourNode ??= ourNodeType();
 	const run = await runWorkflow({
 		nodeTypes: { [ACTION_TYPE]: ourNode },
-		nodes: [moderationNode(moderateUrlParameters({ requestOptions: requestOptions as IDataObject as never }))],
+		nodes: [moderationNode(moderateUrlParameters({ options: requestOptions as IDataObject as never }))],
 		credentials: { contentModerationApi: { baseUrl: target.url, accessToken: target.token } },
 		items,
 		mode: 'manual',

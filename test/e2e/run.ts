@@ -10,9 +10,8 @@ import { newCallbackSecret, startStack } from '../../dev/n8n/stack';
 import { startMockService, type MockService } from '../../dev/mock/server';
 import { E2eContext, e2eWorkflows } from './context';
 import { cases, runCase } from './cases';
-import { SAVED_V1_TRIGGER } from './cases/savedWorkflows';
 import { CALLBACK_THEN_GET } from './cases/sharedLimiter';
-import { COMPLETIONS_RECEIVE, COMPLETIONS_V3, COMPLETIONS_V3_PLAIN, COMPLETIONS_WEBHOOK } from './cases/completions';
+import { COMPLETIONS_RECEIVE, COMPLETIONS_TRIGGER, COMPLETIONS_TRIGGER_PLAIN, COMPLETIONS_WEBHOOK } from './cases/completions';
 
 const started = Date.now();
 const stamp = () => `[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s]`;
@@ -35,7 +34,7 @@ async function main(): Promise<number> {
 			serviceToken: mock.token,
 			callbackSecret: newCallbackSecret('e2e-cb'),
 			extraWorkflows: e2eWorkflows(),
-			publish: [SAVED_V1_TRIGGER.id, CALLBACK_THEN_GET.id, COMPLETIONS_V3.id, COMPLETIONS_V3_PLAIN.id, COMPLETIONS_WEBHOOK.id, COMPLETIONS_RECEIVE.id],
+			publish: [CALLBACK_THEN_GET.id, COMPLETIONS_TRIGGER.id, COMPLETIONS_TRIGGER_PLAIN.id, COMPLETIONS_WEBHOOK.id, COMPLETIONS_RECEIVE.id],
 			// E2E_PRODUCTION_LIMIT=N: n8n's N8N_CONCURRENCY_PRODUCTION_LIMIT for this run (case 16's comparison).
 			// E2E_N8N_ENV='{"NAME":"value"}': more n8n settings for this run (e.g. the expression engine's, case 43's comparison).
 			n8nEnv: {

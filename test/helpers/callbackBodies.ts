@@ -1,6 +1,6 @@
 /**
  * Callback bodies as the service sends them (`{event, data}` around an image result, a text result or a
- * review-queue item), and version 3 trigger servers that need no mock: a test file's servers are stopped
+ * review-queue item), and trigger servers that need no mock: a test file's servers are stopped
  * after its tests and the process's delivery memory is cleared before each.
  */
 import { randomUUID } from 'node:crypto';
@@ -65,13 +65,12 @@ export const result = (data: IDataObject) => ({ event: 'moderation.completed', d
 export const review = (data: IDataObject) => ({ event: 'queue.review.completed', data });
 
 export interface TriggerOptions {
-	typeVersion?: number;
 	baseUrl?: string;
 	secret?: string;
 }
 
 /**
- * `trigger(parameters, options)`: a trigger node (version 3 unless told) served over HTTP; servers a test
+ * `trigger(parameters, options)`: a trigger node served over HTTP; servers a test
  * starts itself go in `servers` to be stopped with the others.
  */
 export function useEnvelopeTriggers(): {
@@ -90,7 +89,6 @@ export function useEnvelopeTriggers(): {
 	): Promise<TriggerServer> {
 		const server = await startTriggerServer({
 			parameters,
-			typeVersion: options.typeVersion ?? 3,
 			credentials:
 				options.baseUrl === undefined && options.secret === undefined
 					? undefined

@@ -16,7 +16,7 @@ const NAME = 'Content Moderation Trigger';
 /** One trigger node (newest version) with a credential; returns a function running its webhook() once. */
 export async function triggerFor(baseUrl: string, accessToken: string, callbackSecret: string, parameters: INodeParameters) {
 	const prepared = await prepareWorkflow({
-		nodes: [triggerNode(parameters, { name: NAME, typeVersion: 3, withCredentials: true })],
+		nodes: [triggerNode(parameters, { name: NAME, withCredentials: true })],
 		credentials: { [CREDENTIAL_TYPE]: { baseUrl, accessToken, callbackSecret } },
 		webhookBaseUrl: 'http://n8n.test',
 		mode: 'webhook',

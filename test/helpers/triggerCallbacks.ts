@@ -6,6 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startMockService, type MockService } from '../../dev/mock/server';
+import { deliveries } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/callbacks/deliveries';
 import { startTriggerServer, type TriggerServer } from './webhook-server';
 
 export const CALLBACK_TOKEN = 'cb-secret-7f3a';
@@ -17,8 +18,11 @@ export interface TriggerCallbacks {
 	readonly mock: MockService;
 	/** Servers a test starts itself go here to be stopped after the file's tests. */
 	readonly servers: TriggerServer[];
-	/** A trigger node's webhook served over HTTP, with the mock as its credential unless `withCredential` is false. */
-	trigger(parameters: INodeParameters, withCredential?: boolean): Promise<TriggerServer>;
+	/**
+	 * A trigger node's webhook served over HTTP, with the mock as its credential unless `withCredential` is
+	 * false, and that credential's Callback Secret when `callbackSecret` is given.
+	 */
+	trigger(parameters: INodeParameters, withCredential?: boolean, callbackSecret?: string): Promise<TriggerServer>;
 	/**
 	 * A full image result with its id, as a callback carries it: submitted deferred (the immediate answer has
 	 * no id) and read back once processed; GET /image/{id} gives no id either, so it is added.
@@ -39,7 +43,11 @@ export function useTriggerCallbacks(): TriggerCallbacks {
 		await Promise.all(servers.map(async (server) => await server.stop()));
 		await service?.stop();
 	});
-	beforeEach(() => service?.reset());
+	// Each test's callbacks are new completions, also where a test sends one id again.
+	beforeEach(() => {
+		service?.reset();
+		deliveries.clear();
+	});
 
 	const fixture: TriggerCallbacks = {
 		servers,
@@ -47,11 +55,11 @@ export function useTriggerCallbacks(): TriggerCallbacks {
 			if (!service) throw new Error('mock service not started');
 			return service;
 		},
-		async trigger(parameters, withCredential = true) {
+		async trigger(parameters, withCredential = true, callbackSecret) {
 			const mock = fixture.mock;
 			const server = await startTriggerServer({
 				parameters,
-				credentials: withCredential ? { baseUrl: mock.url, accessToken: mock.token } : undefined,
+				credentials: withCredential ? { baseUrl: mock.url, accessToken: mock.token, ...(callbackSecret ? { callbackSecret } : {}) } : undefined,
 			});
 			servers.push(server);
 			return server;

@@ -74,8 +74,6 @@ export interface TriggerServerOptions {
 	credentials?: ICredentialDataDecryptedObject;
 	/** The node names a credential that cannot be read (deleted, or a decryption failure) */
 	unreadableCredential?: boolean;
-	/** The trigger's node version (default 1) */
-	typeVersion?: number;
 	/** The trigger node's webhook id (default WEBHOOK_ID): another id is another trigger node */
 	webhookId?: string;
 }
@@ -168,7 +166,6 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 				triggerNode(options.parameters, {
 					name: TRIGGER_NAME,
 					webhookId,
-					typeVersion: options.typeVersion,
 					withCredentials: options.credentials !== undefined || options.unreadableCredential === true,
 				}),
 			],

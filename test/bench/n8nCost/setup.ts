@@ -44,19 +44,14 @@ export async function createModerations(mock: MockService, count: number): Promi
 	return ids;
 }
 
-/** Whether the mock moderates texts (POST /text) and the built node has version 3 (Text > Moderate on it). */
+/** Whether the mock moderates texts (POST /text), so the text variant can run. */
 export async function textSupported(mock: MockService): Promise<string | undefined> {
 	const res = await fetch(`${mock.url}/text`, {
 		method: 'POST',
 		headers: { authorization: `Bearer ${mock.token}`, 'content-type': 'application/json' },
 		body: JSON.stringify({ text: 'hello' }),
 	}).catch(() => undefined);
-	if (res?.status !== 200) return `the mock answers POST /text with ${res?.status ?? 'nothing'}`;
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { ContentModeration } = require(join(PACKAGE_DIR, 'dist/nodes/ContentModeration/ContentModeration.node.js'));
-	const versions = [new ContentModeration().description.version].flat();
-	if (!versions.includes(3)) return `the action node has no version 3 (versions ${versions.join(', ')})`;
-	return undefined;
+	return res?.status === 200 ? undefined : `the mock answers POST /text with ${res?.status ?? 'nothing'}`;
 }
 
 export async function publish(n8n: N8nInstance, id: string): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Case 11's guardrail run: the AI Agent moderates a user's message with Text > Moderate (version 3, POST /text) as a tool, then
+ * Case 11's guardrail run: the AI Agent moderates a user's message with Text > Moderate (POST /text) as a tool, then
  * answers from the verdict. The operation's own prefilled tool Description tells the model what it takes
  * and returns; the OpenAI stub of aiAgent.ts plays the model.
  */

@@ -1,5 +1,5 @@
 /**
- * Cases 42-44: a published version 3 Content Moderation Trigger receiving the service's `{event, data}`
+ * Cases 42-44: a published Content Moderation Trigger receiving the service's `{event, data}`
  * callbacks. 42: the mock's own callbacks (an image result, a text result, a review decision through the
  * account webhook) each start exactly one execution. 43/44: a retrying sender (gives up on an attempt after
  * 5 s, 3 attempts, as webhook senders do) sends N completions at once to the trigger, then the same to n8n's
@@ -16,16 +16,16 @@ import { workerRuns } from '../queue/cases';
 import { burst, imageCompletion, n8nRejections, percentile, settled, summarise } from './burstSender';
 import { callbackUrl } from './deferred';
 
-export const COMPLETIONS_V3 = readWorkflow(join(__dirname, '..', 'workflows', 'completions-v3.json'));
+export const COMPLETIONS_TRIGGER = readWorkflow(join(__dirname, '..', 'workflows', 'completions-trigger.json'));
 export const COMPLETIONS_WEBHOOK = readWorkflow(join(__dirname, '..', 'workflows', 'completions-webhook.json'));
-export const COMPLETIONS_V3_PLAIN = readWorkflow(join(__dirname, '..', 'workflows', 'completions-v3-plain.json'));
+export const COMPLETIONS_TRIGGER_PLAIN = readWorkflow(join(__dirname, '..', 'workflows', 'completions-trigger-plain.json'));
 export const COMPLETIONS_RECEIVE = readWorkflow(join(__dirname, '..', 'workflows', 'completions-receive.json'));
 const TRIGGER_NAME = 'Completion Received';
 const RECEIVE_NAME = 'Receive Callback';
 
-/** The v3 trigger's production URL with the credential's Callback Secret as ?token= (the account webhook). */
-export function v3Url(ctx: E2eContext): string {
-	return callbackUrl(ctx, ctx.stack.callbackSecret, COMPLETIONS_V3);
+/** The trigger's production URL with the credential's Callback Secret as ?token= (the account webhook). */
+export function triggerUrl(ctx: E2eContext): string {
+	return callbackUrl(ctx, ctx.stack.callbackSecret, COMPLETIONS_TRIGGER);
 }
 
 /** The fast path's Webhook URL with the credential's Callback Secret, as a user gives it to the service. */
@@ -63,8 +63,8 @@ async function mockPost(ctx: E2eContext, path: string, body: unknown): Promise<a
 
 /** Case 42: the mock's own callbacks for an image, a text and a review decision: one execution each. */
 export async function mockCompletions(ctx: E2eContext): Promise<string> {
-	const url = v3Url(ctx);
-	const before = (await ctx.db.executions(COMPLETIONS_V3.id)).length;
+	const url = triggerUrl(ctx);
+	const before = (await ctx.db.executions(COMPLETIONS_TRIGGER.id)).length;
 	ctx.mock.configure({ webhookUrl: url });
 	try {
 		const image = await mockPost(ctx, '/image', { image: 'https://images.example.com/e2e-42.jpg', options: { callbackUrl: url } });
@@ -85,13 +85,13 @@ export async function mockCompletions(ctx: E2eContext): Promise<string> {
 			['queue.review.completed', item.id],
 		];
 		await waitFor('3 finished executions', async () => {
-			const rows = await finishedExecutions(ctx.db, COMPLETIONS_V3.id);
+			const rows = await finishedExecutions(ctx.db, COMPLETIONS_TRIGGER.id);
 			return rows.length - before >= 3 ? true : undefined;
 		}, 60_000, 300);
 		// A queue-mode webhook processor can take tens of seconds per answer right after a burst of earlier cases.
 		await ctx.mock.whenIdle(90_000);
 		await sleep(1500); // a second execution of one completion would show up here
-		const items = await startedItems(ctx, COMPLETIONS_V3.id, TRIGGER_NAME, before);
+		const items = await startedItems(ctx, COMPLETIONS_TRIGGER.id, TRIGGER_NAME, before);
 		assert(items.length === 3, `expected 3 executions, got ${items.length}: ${JSON.stringify(items.map((i) => [i.json?.event, i.json?.id]))}`);
 		for (const [event, id] of expected) {
 			const runs = items.filter((i) => i.json?.event === event && i.json?.id === id);
@@ -161,7 +161,7 @@ export async function retryingSender(ctx: E2eContext, count: number): Promise<st
 	// n8n's first calls to a workflow (the workflow loaded, database connections opened) are slower than
 	// the rest: both paths get a few completions first, so that neither burst pays for that alone.
 	await warmUp(ctx, receiveUrl(ctx), COMPLETIONS_RECEIVE.id);
-	await warmUp(ctx, v3Url(ctx), COMPLETIONS_V3.id);
+	await warmUp(ctx, triggerUrl(ctx), COMPLETIONS_TRIGGER.id);
 
 	const fastBodies = Array.from({ length: count }, (_, i) => imageCompletion(i, 'receive'));
 	const fast = await burst(ctx, receiveUrl(ctx), COMPLETIONS_RECEIVE.id, fastBodies);
@@ -176,8 +176,8 @@ export async function retryingSender(ctx: E2eContext, count: number): Promise<st
 	);
 
 	const ours = Array.from({ length: count }, (_, i) => imageCompletion(i, 'ours'));
-	const mine = await burst(ctx, v3Url(ctx), COMPLETIONS_V3.id, ours);
-	const oursItems = await startedItems(ctx, COMPLETIONS_V3.id, TRIGGER_NAME, mine.before);
+	const mine = await burst(ctx, triggerUrl(ctx), COMPLETIONS_TRIGGER.id, ours);
+	const oursItems = await startedItems(ctx, COMPLETIONS_TRIGGER.id, TRIGGER_NAME, mine.before);
 	const perId = new Map<string, number>();
 	for (const item of oursItems) perId.set(item.json?.id, (perId.get(item.json?.id) ?? 0) + 1);
 	const lost = ours.map((b, completion) => ({ id: b.data.id, completion })).filter(({ id }) => !perId.has(id));
@@ -213,16 +213,16 @@ export async function retryingSender(ctx: E2eContext, count: number): Promise<st
 }
 
 /**
- * Case 45: one callback at a time, `count` each, to n8n's Webhook node, the v3 trigger without a credential
- * (parse, duplicate check, redaction) and the v3 trigger with its credential (+ credential read and secret
+ * Case 45: one callback at a time, `count` each, to n8n's Webhook node, the trigger without a credential
+ * (parse, duplicate check, redaction) and the trigger with its credential (+ credential read and secret
  * check): acknowledgement times when nothing queues, i.e. what n8n does per call and what the trigger adds.
  * Every call must start one execution; a repeated one (the last, sent again) must start none.
  */
 export async function sequentialAcks(ctx: E2eContext, count = 30): Promise<string> {
 	const targets: Array<[string, string, string]> = [
 		["n8n's Webhook node", webhookNodeUrl(ctx), COMPLETIONS_WEBHOOK.id],
-		['trigger v3, no credential', callbackUrl(ctx, 'unused', COMPLETIONS_V3_PLAIN).replace(/\?.*$/, ''), COMPLETIONS_V3_PLAIN.id],
-		['trigger v3, credential + secret', v3Url(ctx), COMPLETIONS_V3.id],
+		['trigger, no credential', callbackUrl(ctx, 'unused', COMPLETIONS_TRIGGER_PLAIN).replace(/\?.*$/, ''), COMPLETIONS_TRIGGER_PLAIN.id],
+		['trigger, credential + secret', triggerUrl(ctx), COMPLETIONS_TRIGGER.id],
 	];
 	const lines: string[] = [];
 	for (const [label, url, workflowId] of targets) {

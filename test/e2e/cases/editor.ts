@@ -1,10 +1,10 @@
 /**
- * Case 6: the editor in headless Chromium. Signs in through the form, opens a workflow holding both nodes
- * at their newest version and at version 1 (as saved workflows hold them), checks each node's icon on the
- * canvas, opens each node's panel and switches through every resource and operation; then reads what the
- * panel shows at each version: Image > Moderate's collections (version 2: one Options, holding the request
- * settings; version 1: Options and Request Options) and the trigger's Callback Token (version 1 only). Any
- * browser console error or page error fails the case. Screenshots go to test/e2e/screenshots/.
+ * Case 6: the editor in headless Chromium. Signs in through the form, opens a workflow holding both nodes as
+ * a user adds them today, checks each node's icon on the canvas, opens each node's panel and switches through
+ * every resource and operation; then reads what the panels show: Image > Moderate's one Options collection
+ * (with the request settings), Text > Moderate's modes and its Options (Banned Words), and the trigger's
+ * Events with the verdict filter beside them (no token field). Any browser console error or page error
+ * fails the case. Screenshots go to test/e2e/screenshots/.
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,16 +16,21 @@ interface PanelNode {
 	name: string;
 	/** the icon file name the canvas node must show */
 	icon: string;
-	typeVersion: number;
 	isTrigger: boolean;
 }
 
 interface PanelSeen {
-	/** resource -> operations offered */
+	/** resource -> operations offered; for the trigger, its Events */
 	switched: Record<string, string[]>;
 	/** Image > Moderate: the collections shown, and what its Options collection offers */
 	collections?: string[];
 	options?: string[];
+	/** Text > Moderate: its modes and what its Options collection offers */
+	textModes?: string[];
+	textOptions?: string[];
+	/** The trigger: its verdict filter (Results), the Events that hide it, and whether a token field shows */
+	results?: string[];
+	resultsHiddenFor?: string[];
 	callbackToken?: boolean;
 }
 
@@ -63,7 +68,7 @@ async function iconLoaded(page: Page, name: string, icon: string): Promise<boole
 /** What the Options collection's "Add Option" list offers (opened, read, closed). */
 async function addOptionList(page: Page, shot: () => Promise<unknown>): Promise<string[]> {
 	const index = (await collectionsShown(page)).indexOf('Options');
-	if (index < 0) throw new Error('Image > Moderate shows no Options collection');
+	if (index < 0) throw new Error('the panel shows no Options collection');
 	await addOptionButton(collectionItems(page).nth(index)).click();
 	const offered = page.getByRole('option');
 	await offered.first().waitFor({ state: 'visible', timeout: TIMEOUT });
@@ -102,21 +107,30 @@ async function checkPanels(c: EditorLogin & { workflowId: string; nodes: PanelNo
 			await page.getByTestId('node-parameters').waitFor({ state: 'visible' });
 			const panel: PanelSeen = { switched: {} };
 			if (n.isTrigger) {
-				// The trigger has no resource/operation: switch through its event filter instead.
-				const events = await comboOptions(page, 'events');
-				for (const [ei, ev] of events.entries()) await choose(page, 'events', ei, ev);
-				await choose(page, 'events', 0, events[0]);
+				// The trigger has no resource/operation: switch through its Events; the verdict filter is for results.
+				const events = await comboOptions(page, 'eventTypes');
+				panel.resultsHiddenFor = [];
+				for (const [ei, ev] of events.entries()) {
+					await choose(page, 'eventTypes', ei, ev);
+					if (!(await hasParam(page, 'events'))) panel.resultsHiddenFor.push(ev);
+				}
+				await choose(page, 'eventTypes', 0, events[0]);
 				panel.switched.events = events;
+				panel.results = await comboOptions(page, 'events');
 				panel.callbackToken = await hasParam(page, 'callbackToken');
 			} else {
 				panel.switched = await switchThroughAll(page);
+				// Text > Moderate: its modes, and its Options with Banned Words.
+				await choose(page, 'resource', Object.keys(panel.switched).indexOf('Text'), 'Text');
+				await choose(page, 'operation', panel.switched.Text.indexOf('Moderate'), 'Moderate');
+				panel.textModes = await comboOptions(page, 'mode');
+				panel.textOptions = await addOptionList(page, async () => screenshots.push(await shot(`panel-${slug}-text-options`)));
+				screenshots.push(await shot(`panel-${slug}-text-moderate`));
 				// Image > Moderate, the operation with the most options, for the screenshot and the collections.
 				await choose(page, 'resource', Object.keys(panel.switched).indexOf('Image'), 'Image');
 				await choose(page, 'operation', panel.switched.Image.indexOf('Moderate'), 'Moderate');
 				panel.collections = await collectionsShown(page);
-				if (n.typeVersion >= 2) {
-					panel.options = await addOptionList(page, async () => screenshots.push(await shot(`panel-${slug}-options`)));
-				}
+				panel.options = await addOptionList(page, async () => screenshots.push(await shot(`panel-${slug}-options`)));
 			}
 			screenshots.push(await shot(`panel-${slug}`));
 			seen[n.name] = panel;
@@ -139,7 +153,7 @@ function expectedOptions(desc: any): Record<string, string[]> {
 	return out;
 }
 
-/** The e2e wiring: workflow `cmE2eEditor00001` (test/e2e/workflows/editor.json) holds both nodes at both versions. */
+/** The e2e wiring: workflow `cmE2eEditor00001` (test/e2e/workflows/editor.json) holds both nodes. */
 export async function editor(ctx: import('../context').E2eContext): Promise<string> {
 	const { ACTION_TYPE, TRIGGER_TYPE } = await import('../../../dev/n8n/package');
 	const wf = ctx.stack.workflows.find((w) => w.id === 'cmE2eEditor00001');
@@ -149,10 +163,9 @@ export async function editor(ctx: import('../context').E2eContext): Promise<stri
 		const desc = types.filter((t) => t.name === node.type).pop();
 		if (!desc) throw new Error(`${node.type} missing from the catalogue`);
 		const url: string = typeof desc.iconUrl === 'string' ? desc.iconUrl : desc.iconUrl?.light;
-		return { name: node.name, icon: url.split('/').pop()!, typeVersion: node.typeVersion, isTrigger: node.type === TRIGGER_TYPE };
+		return { name: node.name, icon: url.split('/').pop()!, isTrigger: node.type === TRIGGER_TYPE };
 	});
-	const versions = (type: string) => nodes.filter((n) => wf.nodes.find((w: any) => w.name === n.name)?.type === type).map((n) => n.typeVersion).sort();
-	assert(versions(ACTION_TYPE).join() === '1,2' && versions(TRIGGER_TYPE).join() === '1,2', 'the editor workflow must hold both nodes at versions 1 and 2');
+	assert(nodes.filter((n) => n.isTrigger).length === 1 && nodes.length === 2, 'the editor workflow must hold the action node and the trigger');
 
 	const r = await checkPanels({ url: ctx.stack.n8n.url, email: ctx.stack.owner.email, password: ctx.stack.owner.password, log: ctx.log, workflowId: wf.id, nodes });
 	// Every resource and operation the node declares must have been offered and chosen in the panel.
@@ -163,17 +176,22 @@ export async function editor(ctx: import('../context').E2eContext): Promise<stri
 			const missing = ops.filter((o) => !(panel[resource] ?? []).includes(o));
 			assert(missing.length === 0, `${n.name}: resource "${resource}": operations ${missing.join(', ')} not offered`);
 		}
-		const { collections, options } = r.seen[n.name];
-		const expected = n.typeVersion >= 2 ? 'Options' : 'Options,Request Options';
-		assert(collections?.join() === expected, `${n.name} (v${n.typeVersion}), Image > Moderate shows collections ${collections?.join(', ')}; expected ${expected}`);
-		if (n.typeVersion >= 2) {
-			const settings = ['Actor ID', 'Fixed Concurrency', 'Max Concurrency', 'Max Image Size (MB)', 'Max Retries', 'Metadata (JSON)'];
-			assert(settings.every((s) => options?.includes(s)), `${n.name}: Options offers ${options?.join(', ')}; expected ${settings.join(', ')}`);
-		}
+		const { collections, options, textModes, textOptions } = r.seen[n.name];
+		assert(collections?.join() === 'Options', `${n.name}, Image > Moderate shows collections ${collections?.join(', ')}; expected Options`);
+		const settings = ['Actor ID', 'Fixed Concurrency', 'Max Concurrency', 'Max Image Size (MB)', 'Max Retries', 'Metadata (JSON)'];
+		assert(settings.every((s) => options?.includes(s)), `${n.name}: Options offers ${options?.join(', ')}; expected ${settings.join(', ')}`);
+		const modes = 'Immediate,Deferred,Wait for Callback';
+		assert(textModes?.join() === modes, `${n.name}: Text > Moderate offers modes ${textModes?.join(', ')}; expected ${modes}`);
+		const textSettings = ['Actor ID', 'Banned Words', 'Metadata (JSON)', 'Max Retries'];
+		assert(textSettings.every((s) => textOptions?.includes(s)), `${n.name}: Text > Moderate's Options offers ${textOptions?.join(', ')}; expected ${textSettings.join(', ')}`);
 	}
 	for (const n of nodes.filter((node) => node.isTrigger)) {
-		const shown = r.seen[n.name].callbackToken;
-		assert(shown === n.typeVersion < 2, `${n.name} (v${n.typeVersion}) ${shown ? 'shows' : 'hides'} Callback Token`);
+		const { switched, results, resultsHiddenFor, callbackToken } = r.seen[n.name];
+		const events = 'Results and Review Decisions,Results Only,Review Decisions Only,Every Event';
+		assert(switched.events?.join() === events, `${n.name} offers Events ${switched.events?.join(', ')}; expected ${events}`);
+		assert(results?.join() === 'All,Flagged Only,Review Only,Safe Only', `${n.name} offers Results ${results?.join(', ')}`);
+		assert(resultsHiddenFor?.join() === 'Review Decisions Only', `${n.name} hides Results for ${resultsHiddenFor?.join(', ')}; expected Review Decisions Only`);
+		assert(callbackToken === false, `${n.name} shows a Callback Token field`);
 	}
 	if (r.consoleErrors.length) {
 		// n8n's editor asks for <node dir>/__schema__/v<version>.json (output schema preview) of input nodes.
@@ -185,8 +203,10 @@ export async function editor(ctx: import('../context').E2eContext): Promise<stri
 	const summary = nodes
 		.map((n) => {
 			const p = r.seen[n.name];
-			const extra = n.isTrigger ? `Callback Token ${p.callbackToken ? 'shown' : 'hidden'}` : `Image > Moderate collections [${p.collections?.join('/')}]`;
-			return `${n.name} v${n.typeVersion}: ${Object.entries(p.switched).map(([k, ops]) => `${k}[${ops.join('/')}]`).join(' ')} ${extra}`;
+			const extra = n.isTrigger
+				? `Results [${p.results?.join('/')}]`
+				: `Image > Moderate collections [${p.collections?.join('/')}], Text > Moderate modes [${p.textModes?.join('/')}]`;
+			return `${n.name}: ${Object.entries(p.switched).map(([k, ops]) => `${k}[${ops.join('/')}]`).join(' ')} ${extra}`;
 		})
 		.join('; ');
 	return `${summary}; ${r.screenshots.length} screenshots in ${SCREENSHOT_DIR}`;

@@ -9,7 +9,6 @@ import { editor } from './editor';
 import { examplesRun } from './examples';
 import { installedAsReadmeSays, restartKeepsData } from './installed';
 import { nodesPanel } from './nodesPanel';
-import { savedWorkflows } from './savedWorkflows';
 import { secrets } from './secrets';
 import { mockCompletions, retryingSender, sequentialAcks } from './completions';
 import { commentsByWebhook, textGuardrail } from './textModeration';
@@ -48,13 +47,12 @@ export const cases: E2eCase[] = [
 		name: '500 callbacks at once, each execution reads its result from a service limited to 20/s: one limiter per n8n process',
 		run: (ctx) => sharedLimiterBurst(ctx, 'regular mode, reads limited to 20/s'),
 	},
-	{ id: 17, name: 'Text > Moderate v3 (POST /text): the chat guardrail example routes safe, flagged and review messages', run: textGuardrail },
-	{ id: 18, name: 'Text > Moderate v3 (POST /text): comments by webhook are stored as filteredContent', run: commentsByWebhook },
-	{ id: 19, name: 'nodes panel in headless Chromium: a new trigger hides Callback Token, each node is named after its short action', run: nodesPanel },
-	{ id: 20, name: 'workflows saved at version 1 (trigger Callback Token, Request Options, a pasted ?token= URL) keep working', run: savedWorkflows },
+	{ id: 17, name: 'Text > Moderate (POST /text): the chat guardrail example routes safe, flagged and review messages', run: textGuardrail },
+	{ id: 18, name: 'Text > Moderate (POST /text): comments by webhook are stored as filteredContent', run: commentsByWebhook },
+	{ id: 19, name: 'nodes panel in headless Chromium: each action listed once, the new trigger shows its Events, each node is named after its short action', run: nodesPanel },
 	{ id: 41, name: 'an execution stopped in n8n gives its places in the shared limiter back at once; its waiting items are not sent', run: stopExecution },
 	{ id: 40, name: '`npm run dev`: a saved change to a node description is listed by the running n8n without a restart; Ctrl-C stops it all', run: devLoop },
-	{ id: 42, name: "trigger v3: the mock's own callbacks for an image, a text and a review decision each start exactly one execution", run: mockCompletions },
+	{ id: 42, name: "the trigger: the mock's own callbacks for an image, a text and a review decision each start exactly one execution", run: mockCompletions },
 	{
 		id: 43,
 		name: 'a retrying sender (5 s per attempt, 3 attempts), 60 completions at once: n8n\'s Webhook + Callback > Receive loses none and passes each on once; the trigger beside it starts one execution per completion that reached it, its loss reported (asserted none with lazy isolate acquisition)',
@@ -65,7 +63,7 @@ export const cases: E2eCase[] = [
 		name: 'a retrying sender (5 s per attempt, 3 attempts), 200 completions at once: n8n\'s Webhook + Callback > Receive loses none and passes each on once; the trigger beside it starts one execution per completion that reached it, its loss reported (asserted none with lazy isolate acquisition)',
 		run: (ctx) => retryingSender(ctx, 200),
 	},
-	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node, the v3 trigger without and with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },
+	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node, the trigger without and with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },
 	// Last: it restarts n8n and checks what survived.
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
 ];

@@ -1,6 +1,6 @@
 /**
  * Case 19: a person adds the nodes from n8n's nodes panel, as a new user would. In an empty workflow the
- * trigger is added first (its panel must not show the Callback Token field: new nodes get version 2), then
+ * trigger is added first (its panel shows Events and the verdict filter, and no token field), then
  * every action of the Content Moderation node, one by one; n8n names each node after the action picked,
  * so every canvas name must be that action text, and short (the rule in test/helpers/actionNames.ts).
  * Screenshots of the action list and the canvas.
@@ -15,12 +15,10 @@ const SEARCH = 'Content Moderation';
 
 /** The actions the node declares (what the nodes panel lists), from the description n8n serves. */
 function declaredActions(desc: any): string[] {
-	// A resource whose Operation field differs by node version declares it once per version; n8n lists each action once.
-	const actions: string[] = (desc?.properties ?? [])
+	return (desc?.properties ?? [])
 		.filter((p: any) => p.name === 'operation')
 		// n8n adds a Custom API Call option (no action) to nodes whose credential allows it; it is not ours.
 		.flatMap((p: any) => (p.options ?? []).filter((o: any) => o.value !== '__CUSTOM_API_CALL__').map((o: any) => String(o.action ?? '')));
-	return [...new Set(actions)];
 }
 
 /** Opens the nodes panel, searches the package and opens its details (its triggers and actions). */
@@ -38,6 +36,8 @@ export async function nodesPanel(ctx: E2eContext): Promise<string> {
 	const types: any[] = await ctx.stack.rest.get('/types/nodes.json');
 	const actions = declaredActions(types.filter((t) => t.name === ACTION_TYPE).pop());
 	assert(actions.length >= 6 && actions.every((a) => a !== ''), `the node declares actions ${JSON.stringify(actions)}`);
+	// One Operation field per resource: each action is declared, and listed, once.
+	assert(new Set(actions).size === actions.length, `the node declares an action twice: ${JSON.stringify(actions)}`);
 	const login = { url: ctx.stack.n8n.url, email: ctx.stack.owner.email, password: ctx.stack.owner.password, log: ctx.log };
 
 	const r = await withEditor(login, 'nodes-panel', async ({ page, consoleErrors, shot }) => {
@@ -48,7 +48,11 @@ export async function nodesPanel(ctx: E2eContext): Promise<string> {
 		await shot('nodes-panel-trigger-list');
 		await page.getByTestId('node-creator-item-name').first().click();
 		await page.getByTestId('node-parameters').waitFor({ state: 'visible' });
-		const trigger = { events: await hasParam(page, 'events'), callbackToken: await hasParam(page, 'callbackToken') };
+		const trigger = {
+			events: await hasParam(page, 'eventTypes'),
+			results: await hasParam(page, 'events'),
+			callbackToken: await hasParam(page, 'callbackToken'),
+		};
 		await shot('nodes-panel-trigger');
 		await closePanel(page);
 
@@ -77,7 +81,8 @@ export async function nodesPanel(ctx: E2eContext): Promise<string> {
 		return { trigger, added, consoleErrors: [...consoleErrors] };
 	});
 
-	assert(r.trigger.events && !r.trigger.callbackToken, `the trigger added from the panel shows Events ${r.trigger.events}, Callback Token ${r.trigger.callbackToken}`);
+	const { events, results, callbackToken } = r.trigger;
+	assert(events && results && !callbackToken, `the trigger added from the panel shows Events ${events}, Results ${results}, Callback Token ${callbackToken}`);
 	for (const { action, fresh } of r.added) {
 		assert(fresh.length === 1 && fresh[0] === action, `picking "${action}" added nodes named ${JSON.stringify(fresh)}`);
 		assert(isShortActionName(fresh[0]), `n8n named a node "${fresh[0]}": not a short, n8n-like name`);
@@ -85,5 +90,5 @@ export async function nodesPanel(ctx: E2eContext): Promise<string> {
 	// The panel's package details ask the npm registry about the package from the browser (offline here).
 	const errors = r.consoleErrors.filter((e) => !/@ https:\/\/registry\.npmjs\.org\//.test(e));
 	assert(errors.length === 0, `${errors.length} browser console error(s): ${errors.slice(0, 5).join(' | ')}`);
-	return `trigger without Callback Token; nodes named ${r.added.map((a) => `"${a.action}"`).join(', ')}`;
+	return `trigger with Events and Results, no token field; nodes named ${r.added.map((a) => `"${a.action}"`).join(', ')}`;
 }

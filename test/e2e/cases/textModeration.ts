@@ -1,5 +1,5 @@
 /**
- * Cases 17 and 18: Text > Moderate (node version 3, POST /text) in real n8n, through the two examples:
+ * Cases 17 and 18: Text > Moderate (POST /text) in real n8n, through the two examples:
  * one POST /text per text and no queue request besides the review output's own Queue > Add Item.
  * Checked in n8n's records and against what the mock service received.
  */

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { sleep, waitFor } from '../../../dev/wait';
-import { COMPLETIONS_V3 } from '../cases/completions';
+import { COMPLETIONS_TRIGGER } from '../cases/completions';
 import { callbackUrl } from '../cases/deferred';
 import { assert } from '../context';
 import type { QueueContext } from './cases';
@@ -19,10 +19,10 @@ async function post(url: string, body: unknown): Promise<{ status: number; text:
 }
 
 export async function completionAcrossProcesses(ctx: QueueContext): Promise<string> {
-	const onProcessor = callbackUrl(ctx, ctx.stack.callbackSecret, COMPLETIONS_V3);
+	const onProcessor = callbackUrl(ctx, ctx.stack.callbackSecret, COMPLETIONS_TRIGGER);
 	const onMain = onProcessor.replace(ctx.stack.webhookUrl, ctx.stack.n8n.url);
 	assert(onMain !== onProcessor, `main and the webhook processor share a URL (${onMain})`);
-	const before = (await ctx.db.executions(COMPLETIONS_V3.id)).length;
+	const before = (await ctx.db.executions(COMPLETIONS_TRIGGER.id)).length;
 	const body = {
 		event: 'queue.review.completed',
 		data: { id: randomUUID(), status: 'accepted', accepted: true, type: 'text', content: 'one process' },
@@ -36,11 +36,11 @@ export async function completionAcrossProcesses(ctx: QueueContext): Promise<stri
 	assert(duplicates === 6, `${duplicates} of 7 answers said duplicate (expected 6)`);
 	assert(main.status === 404, `main answered a production webhook ${main.status} (this stack disables them there)`);
 	await waitFor('1 execution', async () => {
-		const all = (await ctx.db.executions(COMPLETIONS_V3.id)).slice(before);
+		const all = (await ctx.db.executions(COMPLETIONS_TRIGGER.id)).slice(before);
 		return all.length >= 1 && all.every((r) => !['new', 'running', 'waiting'].includes(r.status)) ? all : undefined;
 	}, 60_000, 300);
 	await sleep(2000);
-	const after = (await ctx.db.executions(COMPLETIONS_V3.id)).length - before;
+	const after = (await ctx.db.executions(COMPLETIONS_TRIGGER.id)).length - before;
 	assert(after === 1, `${after} executions for one completion delivered 7 times`);
 	return 'one completion delivered 7 times (5 at once, 2 after) to the webhook processor: 1 execution, 6 answered duplicate; main answers production webhooks 404 here';
 }

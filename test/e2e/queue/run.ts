@@ -16,9 +16,8 @@ import { startQueueStack } from '../../../dev/n8n/queue';
 import { newCallbackSecret, startStack } from '../../../dev/n8n/stack';
 import { startMockService } from '../../../dev/mock/server';
 import { cases, E2eCase, runCase } from '../cases';
-import { SAVED_V1_TRIGGER } from '../cases/savedWorkflows';
 import { CALLBACK_THEN_GET } from '../cases/sharedLimiter';
-import { COMPLETIONS_RECEIVE, COMPLETIONS_V3, COMPLETIONS_V3_PLAIN, COMPLETIONS_WEBHOOK } from '../cases/completions';
+import { COMPLETIONS_RECEIVE, COMPLETIONS_TRIGGER, COMPLETIONS_TRIGGER_PLAIN, COMPLETIONS_WEBHOOK } from '../cases/completions';
 import { E2eContext, e2eWorkflows } from '../context';
 import { KillReport, killWorkerMidBurst, LONG_TIMEOUT_MS, measuredBurst, QUEUE_MODE, queueBurst, REGULAR_MODE, SLOW_TRIGGER } from './bursts';
 import { deferredAndWaitOnWorker, QueueContext, ranOnWorkers } from './cases';
@@ -72,7 +71,7 @@ const queueCases: E2eCase[] = [
 	{ id: 30, name: 'Text > Moderate: polls on a worker; a webhook comment enqueued by the webhook processor is answered with the cleaned text', run: (c) => textModerationOnWorkers(c as QueueContext) },
 	{
 		id: 46,
-		name: 'trigger v3: one completion delivered 7 times (5 at once) to the webhook processor starts one execution (main takes no production webhooks here)',
+		name: 'trigger: one completion delivered 7 times (5 at once) to the webhook processor starts one execution (main takes no production webhooks here)',
 		run: (c) => completionAcrossProcesses(c as QueueContext),
 	},
 ];
@@ -113,7 +112,7 @@ async function main(): Promise<number> {
 					callbackSecret: newCallbackSecret('queue-cb'),
 					extraWorkflows: e2eWorkflows(),
 					db: DB_SETTINGS,
-					publish: [SLOW_TRIGGER.id, SAVED_V1_TRIGGER.id, CALLBACK_THEN_GET.id, COMPLETIONS_V3.id, COMPLETIONS_V3_PLAIN.id, COMPLETIONS_WEBHOOK.id, COMPLETIONS_RECEIVE.id],
+					publish: [SLOW_TRIGGER.id, CALLBACK_THEN_GET.id, COMPLETIONS_TRIGGER.id, COMPLETIONS_TRIGGER_PLAIN.id, COMPLETIONS_WEBHOOK.id, COMPLETIONS_RECEIVE.id],
 					// E2E_N8N_ENV='{"NAME":"value"}': more n8n settings for every process of this run.
 					n8nEnv: process.env.E2E_N8N_ENV ? (JSON.parse(process.env.E2E_N8N_ENV) as Record<string, string>) : undefined,
 					log,

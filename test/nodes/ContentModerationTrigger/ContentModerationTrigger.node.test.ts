@@ -1,5 +1,6 @@
 /** The trigger's description: the contract teammates and n8n's lint build on. */
-import type { IHookFunctions, INodeProperties } from 'n8n-workflow';
+import type { IHookFunctions, INode, INodeParameters, INodeProperties } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { ContentModerationTrigger } from '@package/nodes/ContentModerationTrigger/ContentModerationTrigger.node';
 
@@ -41,31 +42,40 @@ test('the lifecycle methods are stubs that succeed', async () => {
 	}
 });
 
-test('parameters: events filter, callback token, fetch full result, options', () => {
-	expect(property('events')).toMatchObject({ type: 'options', default: 'all' });
-	expect((property('events').options ?? []).map((o) => (o as { value: string }).value)).toEqual([
-		'all',
-		'flagged',
-		'review',
-		'safe',
-	]);
-	expect(property('callbackToken')).toMatchObject({
-		type: 'string',
-		default: '',
-		typeOptions: { password: true },
-	});
-	expect(property('fetchFullResult')).toMatchObject({ type: 'boolean', default: true });
+/** The parameters n8n runs the trigger with: saved values of displayed fields, defaults. */
+function shown(parameters: INodeParameters): INodeParameters {
+	const node: INode = { id: '1', name: 't', type: description.name, typeVersion: 1, position: [0, 0], parameters };
+	return NodeHelpers.getNodeParameters(description.properties, parameters, true, false, node, description)!;
+}
+
+test('one version: what a trigger added from the nodes panel gets is what every workflow runs', () => {
+	expect(description.version).toBe(1);
+	expect(description.defaultVersion).toBeUndefined();
+});
+
+test('parameters: events, verdict filter, fetch full result, options; no token field', () => {
+	expect(Object.keys(shown({})).sort()).toEqual(['eventTypes', 'events', 'fetchFullResult', 'notice', 'options']);
+	expect(shown({})).toMatchObject({ eventTypes: 'both', events: 'all', fetchFullResult: true });
+	expect((property('eventTypes').options ?? []).map((o) => (o as { value: string }).value)).toEqual(['both', 'results', 'reviews', 'any']);
+	expect((property('events').options ?? []).map((o) => (o as { value: string }).value)).toEqual(['all', 'flagged', 'review', 'safe']);
+	// The verdict filter is about results: hidden when only review decisions start the workflow.
+	expect(shown({ eventTypes: 'reviews' })).not.toHaveProperty('events');
+	// A token typed into the workflow's JSON by hand is not a parameter n8n runs the trigger with.
+	expect(shown({ callbackToken: 'typed-5e21' })).not.toHaveProperty('callbackToken');
 	expect(property('fetchFullResult').description).toMatch(/credential/);
 	expect(property('options').options?.map((o) => o.name)).toEqual(['includeRequest']);
 });
 
-test('the notice says where to paste the URL and recommends the credential\'s Callback Secret', () => {
-	const notice = property('notice');
-	expect(notice.type).toBe('notice');
-	expect(notice.displayName).toMatch(/Production URL/);
-	expect(notice.displayName).toMatch(/Image > Moderate > Options > Callback URL/);
-	expect(notice.displayName).toMatch(/publish this workflow/);
-	expect(notice.displayName).toMatch(/Callback Secret in the Content Moderation API credential/);
+test('the notice says where to paste the URL, how review decisions come, and to use the Callback Secret', () => {
+	const notices = description.properties.filter((p) => p.type === 'notice');
+	expect(notices).toHaveLength(1);
+	const text = notices[0].displayName;
+	expect(text).toMatch(/Production URL/);
+	expect(text).toMatch(/Callback URL of Image or Text > Moderate/);
+	expect(text).toMatch(/publish this workflow/);
+	expect(text).toMatch(/account webhook/);
+	expect(text).toMatch(/\?token=/);
+	expect(text).toMatch(/Callback Secret of the credential/);
 });
 
 test('the trigger\'s panel points a user who expects bursts to Webhook + Callback > Receive or to lazy isolate acquisition', () => {

@@ -50,10 +50,9 @@ async function main() {
 	const mock = await startMockService({ processMs: 0 });
 	const slow = await startMockService({ processMs: 0, latencyMs: 50 });
 	const servers: TriggerServer[] = [];
-	const start = async (withCredential: boolean, baseUrl = mock.url, typeVersion = 3) => {
+	const start = async (withCredential: boolean, baseUrl = mock.url) => {
 		const server = await startTriggerServer({
 			parameters: {},
-			typeVersion,
 			credentials: withCredential ? { baseUrl, accessToken: mock.token, callbackSecret: SECRET } : undefined,
 		});
 		servers.push(server);
@@ -76,23 +75,21 @@ async function main() {
 	const envelope = () => ({ event: 'moderation.completed', data: result() });
 
 	const bare = await start(false);
-	await measure('v3, no credential: parse, key, claim, redact', bare, envelope);
+	await measure('no credential: parse, key, claim, redact', bare, envelope);
 	const withSecret = await start(true);
-	await measure('v3, credential with Callback Secret: + credential read, check', withSecret, envelope, token);
-	const v2 = await start(true, mock.url, 2);
-	await measure('v2, credential (no duplicate check)', v2, envelope, token);
+	await measure('credential with Callback Secret: + credential read, check', withSecret, envelope, token);
 	let k = 0;
-	await measure('v3, credential, flat {id}: + GET /image/{id}, mock at 0 ms', withSecret, () => {
+	await measure('credential, flat {id}: + GET /image/{id}, mock at 0 ms', withSecret, () => {
 		deliveries.clear();
 		return { id: known[k++ % 3] };
 	}, token);
 	const slowServer = await start(true, slow.url);
-	await measure('v3, credential, flat {id}: + GET /image/{id}, mock at 50 ms', slowServer, () => {
+	await measure('credential, flat {id}: + GET /image/{id}, mock at 50 ms', slowServer, () => {
 		deliveries.clear();
 		return { id: known[3 + (k++ % 3)] };
 	}, token);
 	const same = envelope();
-	await measure('v3, credential: a duplicate (answered, nothing started)', withSecret, () => same, token);
+	await measure('credential: a duplicate (answered, nothing started)', withSecret, () => same, token);
 
 	await Promise.all(servers.map(async (s) => await s.stop()));
 	await mock.stop();

@@ -14,7 +14,7 @@ import { postCallback, startTriggerServer, type TriggerServer } from '@test/help
 
 const { trigger, servers } = useEnvelopeTriggers();
 
-describe('one workflow per completion (version 3)', () => {
+describe('one workflow per completion', () => {
 	test('the same callback twice: one execution, the second answer says duplicate', async () => {
 		const server = await trigger();
 		const body = result(imageResult());
@@ -63,7 +63,7 @@ describe('one workflow per completion (version 3)', () => {
 		const body = result(imageResult());
 		await postCallback(one.webhookUrl, body);
 		// Another trigger node (another webhook id) in the same process.
-		const other = await startTriggerServer({ parameters: {}, typeVersion: 3, webhookId: randomUUID() });
+		const other = await startTriggerServer({ parameters: {}, webhookId: randomUUID() });
 		servers.push(other);
 		const answer = await postCallback(other.webhookUrl, body);
 		expect(answer.body).not.toHaveProperty('duplicate');

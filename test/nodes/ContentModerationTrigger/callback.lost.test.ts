@@ -1,5 +1,5 @@
 /**
- * Version 3 through n8n-core's real WebhookContext and real HTTP, where n8n's part after webhook()
+ * The trigger through n8n-core's real WebhookContext and real HTTP, where n8n's part after webhook()
  * goes wrong or late: n8n creates the execution only after webhook() returned and answers the sender
  * after that (or with an error when it could not). A delivery webhook() returned but n8n did not start
  * must not turn the sender's retry into a `duplicate` (the completion would be lost), and a retry
@@ -55,7 +55,7 @@ async function fakeN8n(): Promise<FakeN8n> {
 		request.params = {};
 
 		const { workflow, core, additionalData } = await prepareWorkflow({
-			nodes: [triggerNode({ fetchFullResult: false }, { name: NAME, webhookId: WEBHOOK_ID, typeVersion: 3 })],
+			nodes: [triggerNode({ fetchFullResult: false }, { name: NAME, webhookId: WEBHOOK_ID })],
 			credentials: {},
 			webhookBaseUrl: baseUrl,
 			mode: 'webhook',

@@ -22,7 +22,7 @@ const reads = jest.spyOn(HarnessCredentialsHelper.prototype, 'getDecrypted');
 beforeEach(async () => {
 	deliveries.clear();
 	credential = { baseUrl: 'http://127.0.0.1:9', accessToken: 'tok-reads-1', callbackSecret: SECRET };
-	server = await startTriggerServer({ parameters: {}, typeVersion: 3, credentials: credential });
+	server = await startTriggerServer({ parameters: {}, credentials: credential });
 	reads.mockClear();
 });
 afterEach(async () => {

@@ -1,10 +1,7 @@
 /**
- * Version 3 of the trigger (callback.ts) through n8n-core's real WebhookContext and real HTTP: the
- * service's `{event, data}` callbacks (results and review decisions) and flat bodies. Versions 1-2 unwrap
- * envelopes but start on results only.
+ * The trigger (callback.ts) through n8n-core's real WebhookContext and real HTTP: the service's
+ * `{event, data}` callbacks (results and review decisions) and flat bodies.
  */
-import { randomUUID } from 'node:crypto';
-
 import type { IDataObject } from 'n8n-workflow';
 
 import { imageResult, queueItem, result, review, textResult, useEnvelopeTriggers } from '@test/helpers/callbackBodies';
@@ -12,7 +9,7 @@ import { postCallback } from '@test/helpers/webhook-server';
 
 const { trigger } = useEnvelopeTriggers();
 
-describe('version 3 reads {event, data}', () => {
+describe('the trigger reads {event, data}', () => {
 	test('an image result: its fields at the top of the item, event kept, no read', async () => {
 		const server = await trigger();
 		const data = imageResult();
@@ -66,27 +63,5 @@ describe('version 3 reads {event, data}', () => {
 		const answer = await postCallback(server.webhookUrl, result(imageResult()));
 		expect(answer.body).toMatchObject({ received: true, ignored: 'not flagged' });
 		expect(server.executions).toHaveLength(0);
-	});
-});
-
-describe('versions 1-2 unwrap envelopes and start on results only', () => {
-	test.each([1, 2])('version %i', async (typeVersion) => {
-		const server = await trigger({ events: 'all' }, { typeVersion });
-		const data = imageResult();
-
-		const started = await postCallback(server.webhookUrl, result(data));
-		const decision = await postCallback(server.webhookUrl, review(queueItem('accepted')));
-		const unknown = await postCallback(server.webhookUrl, { event: 'queue.item.deleted', data: { id: randomUUID() } });
-
-		expect(started).toEqual({ status: 200, body: { received: true, id: data.id } });
-		expect([decision.status, unknown.status]).toEqual([200, 200]);
-		expect(decision.body).toMatchObject({ ignored: 'review decisions are not selected' });
-		expect(server.executions).toHaveLength(1);
-		// As these versions always gave it: the result's fields, no event.
-		const { receivedAt: _r, ...item } = server.executions[0][0].json;
-		expect(item).toEqual(data);
-		// These versions keep starting on every delivery.
-		await postCallback(server.webhookUrl, result(data));
-		expect(server.executions).toHaveLength(2);
 	});
 });

@@ -10,7 +10,7 @@ import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { startMockService, type MockService } from '@dev/mock/server';
 import { startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 
-const CALLBACK_TOKEN = 'deferred-cb-secret';
+const CALLBACK_SECRET = 'deferred-cb-secret';
 
 let mock: MockService;
 let trigger: TriggerServer;
@@ -18,8 +18,8 @@ let trigger: TriggerServer;
 beforeAll(async () => {
 	mock = await startMockService({ processMs: 50, callbackRetries: 2, callbackBackoffMs: 20 });
 	trigger = await startTriggerServer({
-		parameters: { events: 'all', callbackToken: CALLBACK_TOKEN },
-		credentials: { baseUrl: mock.url, accessToken: mock.token },
+		parameters: { events: 'all' },
+		credentials: { baseUrl: mock.url, accessToken: mock.token, callbackSecret: CALLBACK_SECRET },
 	});
 });
 
@@ -28,7 +28,8 @@ afterAll(async () => {
 	await mock.stop();
 });
 
-async function submitDeferred(imageUrl: string, callbackUrl: string): Promise<string> {
+/** Submits with the trigger's URL as Callback URL; the node adds the credential's Callback Secret when it has one. */
+async function submitDeferred(imageUrl: string, callbackSecret: string): Promise<string> {
 	const run = await runWorkflow({
 		nodes: [
 			moderationNode({
@@ -37,10 +38,10 @@ async function submitDeferred(imageUrl: string, callbackUrl: string): Promise<st
 				inputType: 'url',
 				imageUrl,
 				mode: 'deferred',
-				options: { callbackUrl },
+				options: { callbackUrl: trigger.webhookUrl },
 			}),
 		],
-		credentials: { contentModerationApi: { baseUrl: mock.url, accessToken: mock.token } },
+		credentials: { contentModerationApi: { baseUrl: mock.url, accessToken: mock.token, callbackSecret } },
 	});
 	expect(run.status).toBe('success');
 	const output = run.outputOf('Content Moderation');
@@ -51,7 +52,7 @@ async function submitDeferred(imageUrl: string, callbackUrl: string): Promise<st
 }
 
 test('a deferred Image > Moderate with the trigger URL as Callback URL starts the trigger with the full result', async () => {
-	const id = await submitDeferred(UNSAFE_IMAGE_URL, `${trigger.webhookUrl}?token=${CALLBACK_TOKEN}`);
+	const id = await submitDeferred(UNSAFE_IMAGE_URL, CALLBACK_SECRET);
 
 	await trigger.waitForExecutions(1, 10_000);
 	await mock.whenIdle(10_000);
@@ -67,7 +68,7 @@ test('a deferred Image > Moderate with the trigger URL as Callback URL starts th
 	});
 	expect(read.status).toBe(200);
 	const { receivedAt, ...result } = item;
-	expect(result).toEqual({ ...((await read.json()) as IDataObject), id });
+	expect(result).toEqual({ ...((await read.json()) as IDataObject), id, event: 'moderation.completed' });
 	expect(item.id).toBe(id);
 	expect(item.isSafe).toBe(false);
 	expect((item.suggestedActions as IDataObject).reject).toBe(true);
@@ -77,13 +78,13 @@ test('a deferred Image > Moderate with the trigger URL as Callback URL starts th
 	const deliveries = mock.callbacks.filter((attempt) => attempt.moderationId === id);
 	expect(deliveries).toHaveLength(1);
 	expect(deliveries[0]).toMatchObject({ ok: true, status: 200, attempt: 1 });
-	expect(JSON.stringify(trigger.executions)).not.toContain(CALLBACK_TOKEN);
+	expect(JSON.stringify(trigger.executions)).not.toContain(CALLBACK_SECRET);
 });
 
 test('a callback URL without the token is refused with 401 and starts nothing', async () => {
 	const before = trigger.executions.length;
 
-	const id = await submitDeferred(SAFE_IMAGE_URL, trigger.webhookUrl);
+	const id = await submitDeferred(SAFE_IMAGE_URL, '');
 	await mock.whenIdle(10_000);
 
 	const deliveries = mock.callbacks.filter((attempt) => attempt.moderationId === id);

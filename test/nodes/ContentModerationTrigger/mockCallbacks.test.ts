@@ -1,5 +1,5 @@
 /**
- * The mock's own callbacks (`{event, data}`, as the vendor sends them) to a version 3 trigger through
+ * The mock's own callbacks (`{event, data}`, as the vendor sends them) to the trigger through
  * n8n-core's real WebhookContext: an image result, a text result and a review decision each start exactly
  * one execution; a delivery the mock repeats (its retry after no answer in time) starts nothing more.
  */
@@ -20,7 +20,6 @@ beforeAll(async () => {
 	mock = await startMockService({ processMs: 30, callbackRetries: 2, callbackBackoffMs: 20 });
 	trigger = await startTriggerServer({
 		parameters: {},
-		typeVersion: 3,
 		credentials: { baseUrl: mock.url, accessToken: mock.token, callbackSecret: SECRET },
 	});
 	callbackUrl = `${trigger.webhookUrl}?token=${SECRET}`;

@@ -53,10 +53,10 @@ describe('body: bad calls get 400 JSON and start nothing, JSON under any content
 
 			const answer = await postCallback(server.webhookUrl, JSON.stringify(result), { contentType });
 
-			expect(answer).toEqual({ status: 200, body: { received: true, id: result.id } });
+			expect(answer).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: result.id } });
 			expect(server.executions).toHaveLength(1);
 			const { receivedAt, ...rest } = server.executions[0][0].json;
-			expect(rest).toEqual(result);
+			expect(rest).toEqual({ ...result, event: 'moderation.completed' });
 			expect(receivedAt).toBeDefined();
 		},
 	);
@@ -70,12 +70,12 @@ describe('callbacks without an id (the spec\'s image result has none) start a wo
 
 		const answer = await postCallback(server.webhookUrl, specShaped);
 
-		expect(answer).toEqual({ status: 200, body: { received: true, id: null } });
+		expect(answer).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: null, warning: 'No id: a delivery of this completion again starts the workflow again' } });
 		expect(server.executions).toHaveLength(1);
 		const { receivedAt, warning, ...rest } = server.executions[0][0].json;
-		expect(rest).toEqual({ ...specShaped, id: null });
+		expect(rest).toEqual({ ...specShaped, id: null, event: 'moderation.completed' });
 		expect(warning).toBe(
-			'The callback carries no id, so it cannot be matched to its submission. Its fields are as the service sent them.',
+			'The callback carries no id, so it cannot be matched to its submission. A delivery of it again starts the workflow again. Its fields are as the service sent them.',
 		);
 		expect(typeof receivedAt).toBe('string');
 		expect(mock.requests).toHaveLength(0);
@@ -88,7 +88,7 @@ describe('callbacks without an id (the spec\'s image result has none) start a wo
 		const answer = await postCallback(all.webhookUrl, { isSafe: true, meta: { orderId: 'A-17' } });
 		const held = await postCallback(safe.webhookUrl, { meta: { orderId: 'A-17' } });
 
-		expect(answer).toEqual({ status: 200, body: { received: true, id: null } });
+		expect(answer).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: null, warning: 'No id: a delivery of this completion again starts the workflow again' } });
 		const item = all.executions[0][0].json;
 		expect(item).toMatchObject({ id: null, isSafe: true, meta: { orderId: 'A-17' } });
 		expect(item.warning).toMatch(/no id, so it cannot be matched .* could not be read with GET \/image\/\{id\}/);
@@ -112,7 +112,7 @@ describe('callbacks without an id (the spec\'s image result has none) start a wo
 	test('a numeric id is taken as its text', async () => {
 		const server = await trigger({ events: 'all' }, false);
 		const answer = await postCallback(server.webhookUrl, { id: 12345, isSafe: true });
-		expect(answer).toEqual({ status: 200, body: { received: true, id: '12345' } });
+		expect(answer).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: '12345' } });
 		expect(server.executions[0][0].json.warning).toBeUndefined();
 	});
 });

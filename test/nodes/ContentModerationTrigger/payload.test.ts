@@ -25,11 +25,11 @@ describe('payload', () => {
 
 		const answer = await postCallback(server.webhookUrl, result);
 
-		expect(answer).toEqual({ status: 200, body: { received: true, id: result.id } });
+		expect(answer).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: result.id } });
 		expect(server.executions).toHaveLength(1);
 		expect(server.executions[0]).toHaveLength(1);
 		const { receivedAt, ...rest } = server.executions[0][0].json;
-		expect(rest).toEqual(result);
+		expect(rest).toEqual({ ...result, event: 'moderation.completed' });
 		expectReceivedAt(receivedAt, before);
 		expect(mock.requests).toHaveLength(0);
 	});
@@ -41,13 +41,13 @@ describe('payload', () => {
 
 		const answer = await postCallback(server.webhookUrl, { id: result.id });
 
-		expect(answer).toEqual({ status: 200, body: { received: true, id: result.id } });
+		expect(answer).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: result.id } });
 		const reads = imageReads(result.id);
 		expect(reads).toHaveLength(1);
 		expect(reads[0].status).toBe(200);
 		expect(reads[0].headers.authorization).toBe(`Bearer ${mock.token}`);
 		const { receivedAt, ...rest } = server.executions[0][0].json;
-		expect(rest).toEqual(result);
+		expect(rest).toEqual({ ...result, event: 'moderation.completed' });
 		expect(typeof receivedAt).toBe('string');
 	});
 
@@ -70,7 +70,7 @@ describe('payload', () => {
 
 		const answer = await postCallback(server.webhookUrl, { id: UNKNOWN_ID });
 
-		expect(answer).toEqual({ status: 200, body: { received: true, id: UNKNOWN_ID } });
+		expect(answer).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: UNKNOWN_ID } });
 		expect(imageReads(UNKNOWN_ID)).toHaveLength(1);
 		expect(imageReads(UNKNOWN_ID)[0].status).toBe(404);
 		const item = server.executions[0][0].json;
@@ -140,7 +140,7 @@ describe('payload', () => {
 
 		expect(mock.requests).toHaveLength(0);
 		const { receivedAt, ...rest } = server.executions[0][0].json;
-		expect(rest).toEqual({ id: result.id });
+		expect(rest).toEqual({ id: result.id, event: 'moderation.completed' });
 		expect(typeof receivedAt).toBe('string');
 	});
 
@@ -152,11 +152,7 @@ describe('payload', () => {
 	});
 
 	test('Include Headers and Query adds them, with the token and authorization redacted', async () => {
-		const server = await trigger({
-			events: 'all',
-			callbackToken: CALLBACK_TOKEN,
-			options: { includeRequest: true },
-		});
+		const server = await trigger({ events: 'all', options: { includeRequest: true } }, true, CALLBACK_TOKEN);
 		const result = await moderate(SAFE_IMAGE_URL);
 
 		await postCallback(server.webhookUrl, result, {

@@ -15,7 +15,6 @@ import * as text from './actions/text';
 import { resources } from './actions/resources';
 import { router } from './actions/router';
 import { waitCallbackWebhook, webhook } from './actions/waitForCallback';
-import { requestOptionsProperty } from './descriptions/requestOptions';
 import { toolDescriptionProperties } from './descriptions/toolDescription';
 import { CREDENTIAL_TYPE } from './transport/client';
 import { verdictOutputs } from './verdict/description';
@@ -27,10 +26,7 @@ export class ContentModeration implements INodeType {
 		name: 'contentModeration',
 		icon: { light: 'file:contentModeration.svg', dark: 'file:contentModeration.dark.svg' },
 		group: ['transform'],
-		// 2: one Options collection per operation (the request settings in it), no pasted ?token= URLs.
-		// 3: Text > Moderate through POST /text (not a review queue); queue metadata sent as a JSON object.
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Moderate images and texts (immediately or deferred), read their results, and send content to review queues for a person to decide',
@@ -61,7 +57,6 @@ export class ContentModeration implements INodeType {
 			...text.description,
 			...callback.description,
 			...queue.description,
-			requestOptionsProperty,
 		],
 	};
 

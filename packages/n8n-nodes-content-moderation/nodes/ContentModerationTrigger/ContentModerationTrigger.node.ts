@@ -20,10 +20,7 @@ export class ContentModerationTrigger implements INodeType {
 			dark: 'file:../ContentModeration/contentModeration.dark.svg',
 		},
 		group: ['trigger'],
-		// 2: no Callback Token field for new triggers (the credential's Callback Secret is the way).
-		// 3: review decisions start workflows too, `event` in the item, a repeated delivery starts nothing.
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		version: 1,
 		subtitle: '={{"Events: " + $parameter["events"]}}',
 		description:
 			'Starts the workflow when the Content Moderation Service completes a deferred moderation or a person decides on a review queue item',
@@ -53,19 +50,10 @@ export class ContentModerationTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Copy the Production URL above into the Content Moderation node (Image > Moderate > Options > Callback URL), then publish this workflow. To keep strangers out, set a Callback Secret in the Content Moderation API credential and select that credential here and in the Content Moderation node: the secret is then added to the URL and checked for you.',
-				name: 'notice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { '@version': [1, 2] } },
-			},
-			{
-				displayName:
 					'Copy the Production URL above into the Content Moderation node (Callback URL of Image or Text > Moderate), then publish this workflow. Review decisions come through the account webhook: set it in your ContentMod dashboard to the Production URL followed by ?token= and the Callback Secret of the credential (the service signs nothing, so the secret in the URL is what keeps strangers out). Select that credential here and in the Content Moderation node. A completion delivered again is acknowledged and starts nothing.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
-				displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 			},
 			{
 				displayName:
@@ -80,19 +68,8 @@ export class ContentModerationTrigger implements INodeType {
 				type: 'options',
 				options: EVENT_SELECTION_OPTIONS,
 				default: 'both',
-				displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
 				description:
 					'Which events start the workflow. Other events are acknowledged (HTTP 200, ignored) and start nothing, unless Every Event is chosen.',
-			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'options',
-				options: EVENT_OPTIONS,
-				default: 'all',
-				displayOptions: { show: { '@version': [1, 2] } },
-				description:
-					'Which completed moderations start the workflow; the others are acknowledged and ignored. A callback with only an ID that could not be read passes every filter except Safe Only.',
 			},
 			{
 				displayName: 'Results',
@@ -100,20 +77,9 @@ export class ContentModerationTrigger implements INodeType {
 				type: 'options',
 				options: EVENT_OPTIONS,
 				default: 'all',
-				displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }], eventTypes: ['both', 'results', 'any'] } },
+				displayOptions: { show: { eventTypes: ['both', 'results', 'any'] } },
 				description:
 					'Which completed moderations start the workflow, by verdict; the others are acknowledged and ignored. Review decisions and other events are not filtered by verdict. A result with only an ID that could not be read passes every filter except Safe Only.',
-			},
-			{
-				displayName: 'Callback Token',
-				name: 'callbackToken',
-				type: 'string',
-				typeOptions: { password: true },
-				default: '',
-				// Kept for triggers saved at version 1; stored in plain text in the workflow.
-				displayOptions: { show: { '@version': [1] } },
-				description:
-					'Prefer the Callback Secret of the credential, which is stored encrypted. A secret a callback must carry as the token query parameter (?token=...) or in an X-Callback-Token header; other calls get 401. When the credential has a Callback Secret too, either is accepted. Empty, and no Callback Secret in the credential: every call is accepted.',
 			},
 			{
 				displayName: 'Fetch Full Result',

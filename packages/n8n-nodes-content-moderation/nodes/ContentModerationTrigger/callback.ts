@@ -14,7 +14,7 @@ import type { CallbackBody } from './payload';
 import { completeResult, parseCallbackBody } from './payload';
 import type { KnownSecret } from './secretChecks';
 import { secretChecks } from './secretChecks';
-import { checkGivenToken, givenTokenStrings, redactHeaders, redactQuery, sameSecret } from './verification';
+import { checkGivenToken, givenTokenStrings, redactHeaders, redactQuery } from './verification';
 
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
@@ -67,7 +67,7 @@ function secretKey(this: IWebhookFunctions): string {
 const NO_ID_REPEATS = ' A delivery of it again starts the workflow again.';
 
 /**
- * Handles one completion callback. From version 3 on, a completion already started in this n8n process
+ * Handles one completion callback. A completion already started in this n8n process
  * (callbacks/deliveries.ts) is acknowledged with `duplicate: true` and starts nothing; the claim is taken
  * before the first await, so a delivery arriving while the first is handled waits for its outcome, and a
  * first delivery that starts nothing (refused, filtered out, failed, or returned but not started by n8n)
@@ -76,18 +76,14 @@ const NO_ID_REPEATS = ' A delivery of it again starts the workflow again.';
 export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData() as IDataObject;
 	const query = this.getQueryData() as IDataObject;
-	const version = this.getNode().typeVersion;
 
 	const parsed = parseCallbackBody.call(this);
-	const key = version >= 3 && parsed.ok ? deliveryKeyOf.call(this, parsed.event, parsed.body) : undefined;
+	const key = parsed.ok ? deliveryKeyOf.call(this, parsed.event, parsed.body) : undefined;
 	let claim = key === undefined ? undefined : deliveries.claim(key);
 	try {
 		// The credential (when selected) gives the Callback Secret and reads full results.
 		const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
 		const client = hasCredential ? createApiClient(this, { retry: QUICK_RETRY_SETTINGS }) : undefined;
-		const ownTokens: string[] = [];
-		// Version 1 only: its Callback Token field; later versions check the credential's Callback Secret alone.
-		if (version < 2) addSecrets(ownTokens, this.getNodeParameter('callbackToken', '') as string);
 		let known: KnownSecret | undefined;
 		if (client !== undefined) {
 			const trigger = secretKey.call(this);
@@ -102,14 +98,12 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 				}
 			}
 		}
-		if (ownTokens.length > 0 || known?.hasSecret === true) {
-			const accepts = (token: string) =>
-				[known?.accepts(token) === true, ...ownTokens.map((own) => sameSecret(token, own))].includes(true);
-			const check = checkGivenToken(accepts, query, headers);
+		if (known?.hasSecret === true) {
+			const check = checkGivenToken(known.accepts, query, headers);
 			if (!check.ok) return refuse.call(this, 401, check.message);
 		}
 		// Everything the call carried as a token is a secret too (also a token the trigger does not check).
-		const secrets = [...ownTokens, ...(client?.secrets ?? [])];
+		const secrets = [...(client?.secrets ?? [])];
 		addSecrets(secrets, ...givenTokenStrings(query, headers));
 
 		if (!parsed.ok) {
@@ -123,11 +117,9 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		}
 		const { event, body } = parsed;
 		const { id } = body;
-		// Versions 1-2 answer as they always did (no `event`); version 3 names it.
-		const ack: IDataObject = version >= 3 ? { received: true, event, id } : { received: true, id };
+		const ack: IDataObject = { received: true, event, id };
 
-		const selection: EventSelection =
-			version >= 3 ? (this.getNodeParameter('eventTypes', 'both') as EventSelection) : 'results';
+		const selection = this.getNodeParameter('eventTypes', 'both') as EventSelection;
 		const notSelected = eventIgnoreReason(selection, event);
 		if (notSelected !== undefined) return { webhookResponse: redactValue({ ...ack, ignored: notSelected }, secrets) };
 
@@ -141,7 +133,7 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 			body,
 			fetchFullResult ? client : undefined,
 			kind,
-			version >= 3 ? NO_ID_REPEATS : '',
+			NO_ID_REPEATS,
 		);
 		// The read (when it happened) knows the access token: redacted too.
 		addSecrets(secrets, ...(client?.secrets ?? []));
@@ -155,10 +147,9 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		// `error`: the spec does not say whether or how often the service retries a callback, so
 		// answering 5xx could lose the event, while the error item lets the workflow handle it
 		// (for example read the result later with Image > Get).
-		const item: IDataObject = { ...result, receivedAt: new Date().toISOString() };
-		if (version >= 3) item.event = event;
+		const item: IDataObject = { ...result, receivedAt: new Date().toISOString(), event };
 		if (error !== undefined) item.error = error;
-		if (id === null && version >= 3) ack.warning = 'No id: a delivery of this completion again starts the workflow again';
+		if (id === null) ack.warning = 'No id: a delivery of this completion again starts the workflow again';
 
 		const options = this.getNodeParameter('options', {}) as { includeRequest?: boolean };
 		if (options.includeRequest === true) {

@@ -45,7 +45,7 @@ export function ignoreReason(events: EventFilter, result: IDataObject): string |
 	return undefined;
 }
 
-/** Version 3: which events start the workflow (the verdict filter above applies to results only). */
+/** Which events start the workflow (the verdict filter above applies to results only). */
 export type EventSelection = 'both' | 'results' | 'reviews' | 'any';
 
 export const EVENT_SELECTION_OPTIONS: INodePropertyOptions[] = [

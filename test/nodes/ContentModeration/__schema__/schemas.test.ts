@@ -3,12 +3,13 @@
  * describe what the nodes really output: every operation runs against the mock service and its output is
  * checked against its schema, property by property and type by type.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SAFE_IMAGE_URL, SAFE_TEXT } from '@dev/mock/fixtures';
 import { ContentModeration } from '@package/nodes/ContentModeration/ContentModeration.node';
+import { resources } from '@package/nodes/ContentModeration/actions/resources';
 import { ContentModerationTrigger } from '@package/nodes/ContentModerationTrigger/ContentModerationTrigger.node';
 import { startTriggerServer, postCallback } from '@test/helpers/webhook-server';
 import { moderationNode, runWorkflow } from '@test/helpers/engine';
@@ -98,68 +99,46 @@ describe('output schemas match real outputs', () => {
 		expect(mismatches(deleted, schemaOf('ContentModeration/__schema__/v1.0.0/text/delete.json'))).toEqual([]);
 	});
 
-	it('text/moderate (Wait for Result)', async () => {
-		const moderated = await runOne({ resource: 'text', operation: 'moderate', text: SAFE_TEXT, pollInterval: 0.1 });
+	it('text/moderate (POST /text, Immediate): the text result, no queue ids', async () => {
+		const moderated = await runOne({ resource: 'text', operation: 'moderate', text: SAFE_TEXT });
 		expect(mismatches(moderated, schemaOf('ContentModeration/__schema__/v1.0.0/text/moderate.json'))).toEqual([]);
-	});
-
-	it('text/moderate from version 3 (POST /text, Immediate): the text result, no queue ids', async () => {
-		const run = await mock.run({ resource: 'text', operation: 'moderate', text: SAFE_TEXT }, undefined, { typeVersion: 3 });
-		expect(run.error).toBeUndefined();
-		const moderated = output(run)[0].json;
-		expect(mismatches(moderated, schemaOf('ContentModeration/__schema__/v3.0.0/text/moderate.json'))).toEqual([]);
 		expect(moderated).not.toHaveProperty('queueId');
 	});
 
-	it.each([1, 3])('the trigger, version %i', async (typeVersion) => {
+	it('the trigger', async () => {
 		// Deferred: the immediate image result has no id; the callback (here only the id) does.
 		const { id } = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL, mode: 'deferred' });
 		await mock.service.whenIdle(10_000);
 		const server = await startTriggerServer({
 			parameters: { events: 'all' },
-			typeVersion,
 			credentials: { baseUrl: mock.service.url, accessToken: mock.service.token },
 		});
 		try {
 			await postCallback(server.webhookUrl, { event: 'moderation.completed', data: { id } });
 			await server.waitForExecutions(1, 10_000);
 			const item = server.executions[0][0].json;
-			expect(mismatches(item, schemaOf(`ContentModerationTrigger/__schema__/v${typeVersion}.0.0.json`))).toEqual([]);
+			expect(mismatches(item, schemaOf('ContentModerationTrigger/__schema__/v1.0.0.json'))).toEqual([]);
 		} finally {
 			await server.stop();
 		}
 	});
 });
 
-describe('every node version has its schemas (the editor asks for __schema__/v<version>.0.0)', () => {
-	/** Relative paths of the JSON files of one version's schemas, with their text. */
-	function filesOf(dir: string): Record<string, string> {
-		const base = path.join(ROOT, dir);
-		if (!existsSync(base)) return {};
-		if (statSync(base).isFile()) return { '': readFileSync(base, 'utf8') };
-		const files = readdirSync(base, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
-		return Object.fromEntries(files.map((f) => [f, readFileSync(path.join(base, f), 'utf8')]));
-	}
-
+describe("the nodes' one version has its schemas (the editor asks for __schema__/v<version>.0.0)", () => {
 	it.each([
-		['ContentModeration', new ContentModeration().description.version, ''],
-		['ContentModerationTrigger', new ContentModerationTrigger().description.version, '.json'],
-	])('%s: the same outputs in every version', (nodeDir, versions, suffix) => {
-		const first = filesOf(`${nodeDir}/__schema__/v1.0.0${suffix}`);
-		expect(Object.keys(first).length).toBeGreaterThan(0);
-		for (const version of ([] as number[]).concat(versions)) {
-			const expected = { ...first, ...(changedIn[nodeDir]?.[version] ?? {}) };
-			expect(filesOf(`${nodeDir}/__schema__/v${version}.0.0${suffix}`)).toEqual(expected);
-		}
+		['ContentModeration', new ContentModeration().description.version, ['v1.0.0']],
+		['ContentModerationTrigger', new ContentModerationTrigger().description.version, ['v1.0.0.json']],
+	])('%s: version 1, and schemas for it alone', (nodeDir, version, entries) => {
+		expect(version).toBe(1);
+		expect(readdirSync(path.join(ROOT, nodeDir, '__schema__')).sort()).toEqual(entries);
 	});
 
-	/** Outputs a version changed: version 3's Text > Moderate answers a text result (POST /text), as Text > Get. */
-	const v1 = (file: string) => readFileSync(path.join(ROOT, 'ContentModeration/__schema__/v1.0.0', file), 'utf8');
-	const changedIn: Record<string, Record<number, Record<string, string>>> = {
-		ContentModeration: { 3: { 'text/moderate.json': v1('text/get.json') } },
-		// Version 3 of the trigger names the event of each item.
-		ContentModerationTrigger: {
-			3: { '': readFileSync(path.join(ROOT, 'ContentModerationTrigger/__schema__/v3.0.0.json'), 'utf8') },
-		},
-	};
+	it('one schema per operation of the action node', () => {
+		const files = readdirSync(path.join(ROOT, 'ContentModeration/__schema__/v1.0.0'), { recursive: true, encoding: 'utf8' })
+			.filter((f) => f.endsWith('.json'))
+			.map((f) => f.replace(/\.json$/, '').split(path.sep).join('/'))
+			.sort();
+		const operations = Object.entries(resources).flatMap(([resource, ops]) => Object.keys(ops).map((o) => `${resource}/${o}`));
+		expect(files).toEqual(operations.sort());
+	});
 });

@@ -42,8 +42,7 @@ async function moderate(count: number, tag: string, requestOptions: Record<strin
 		nodes: [
 			moderationNode(
 				moderateUrlParameters({
-					options: { actorId: '={{ "actor-" + $json.index }}' },
-					requestOptions: requestOptions as never,
+					options: { actorId: '={{ "actor-" + $json.index }}', ...requestOptions },
 				}),
 			),
 		],

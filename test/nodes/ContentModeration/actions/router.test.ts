@@ -31,9 +31,13 @@ describe('Image > Moderate under injected faults (10% 503, 5% 429, with Retry-Af
 			nodes: [
 				moderationNode(
 					moderateUrlParameters({
-						options: { actorId: '={{ "actor-" + $json.index }}', meta: '={{ JSON.stringify({ i: $json.index }) }}' },
 						// 10 retries: at 15% faults an item then fails with odds 0.15^11 (about 1e-9), so the test is not flaky.
-						requestOptions: { ...concurrency, maxRetries: 10 },
+						options: {
+							actorId: '={{ "actor-" + $json.index }}',
+							meta: '={{ JSON.stringify({ i: $json.index }) }}',
+							...concurrency,
+							maxRetries: 10,
+						},
 					}),
 				),
 			],

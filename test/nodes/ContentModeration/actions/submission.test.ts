@@ -73,13 +73,4 @@ describe('submissionOptions', () => {
 		// The pasted token is known as a secret from then on, so no error or output shows it.
 		expect(api.secrets).toContain('mine');
 	});
-
-	it("sends a pasted ?token= as it was where the node's version allows it", async () => {
-		const { options } = await submit(
-			{ callbackUrl: 'https://n8n.example.com/cb?token=mine' },
-			{ mode: 'deferred', deferred: true, meta: undefined, allowPastedToken: true },
-			client(''),
-		);
-		expect(options.callbackUrl).toBe('https://n8n.example.com/cb?token=mine');
-	});
 });

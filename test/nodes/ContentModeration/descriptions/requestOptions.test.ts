@@ -4,13 +4,12 @@ import {
 	DEFAULT_MAX_IMAGE_MB,
 	MAX_CONCURRENCY,
 	readRequestOptions,
-	requestOptionsProperty,
+	REQUEST_SETTINGS,
 } from '@package/nodes/ContentModeration/descriptions/requestOptions';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '@package/nodes/ContentModeration/retry/policy';
 
-/** What the node reads when Request Options holds `raw` (n8n hands the collection to getNodeParameter). */
-const read = (raw: unknown, typeVersion = 1) =>
-	readRequestOptions({ getNodeParameter: (() => raw) as never, getNode: () => ({ typeVersion }) as never });
+/** What the node reads when Options holds `raw` (n8n hands the collection to getNodeParameter). */
+const read = (raw: unknown) => readRequestOptions({ getNodeParameter: (() => raw) as never });
 const MB = 1024 * 1024;
 
 describe('readRequestOptions', () => {
@@ -24,12 +23,12 @@ describe('readRequestOptions', () => {
 		expect(read(null)).toEqual(defaults);
 	});
 
-	it('keeps a workflow saved with Concurrency exactly as it was: Fixed at that number', () => {
+	it('Fixed Concurrency added: exactly that number', () => {
 		// n8n stores a collection's options only when the user added them: {concurrency: 5} is a choice.
 		expect(read({ concurrency: 5 }).concurrency).toEqual({ adaptive: false, limit: 5 });
 		expect(read({ concurrency: 5, maxConcurrency: 50 }).concurrency).toEqual({ adaptive: false, limit: 5 });
-		// The option's default (what the editor puts in when it is added) is the old default.
-		const option = requestOptionsProperty.options!.find((o) => 'name' in o && o.name === 'concurrency');
+		// The option's default: what the editor puts in when it is added.
+		const option = REQUEST_SETTINGS.find((o) => o.name === 'concurrency');
 		expect(option).toMatchObject({ default: DEFAULT_FIXED_CONCURRENCY });
 	});
 
@@ -78,20 +77,5 @@ describe('readRequestOptions', () => {
 		[0, 1],
 	])('Max Image Size %p MB -> %p MB', (input, expected) => {
 		expect(read({ maxImageSizeMb: input }).maxImageBytes).toBe(expected * MB);
-	});
-});
-
-describe('where each node version keeps the request settings', () => {
-	/** What getNodeParameter answers for each parameter of a node that holds both collections. */
-	const saved: Record<string, unknown> = { requestOptions: { maxRetries: 1 }, options: { maxRetries: 4, actorId: 'u1' } };
-	const readSaved = (typeVersion: number) =>
-		readRequestOptions({ getNodeParameter: ((name: string) => saved[name]) as never, getNode: () => ({ typeVersion }) as never });
-
-	it('version 1: Request Options, as saved workflows hold them', () => {
-		expect(readSaved(1).maxRetries).toBe(1);
-	});
-
-	it("version 2: the operation's one Options collection", () => {
-		expect(readSaved(2).maxRetries).toBe(4);
 	});
 });

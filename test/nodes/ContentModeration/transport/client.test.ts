@@ -79,7 +79,7 @@ describe('POST /image is sent again only where the service cannot have acted', (
 	it('Max Retries bounds the tries, and the error says how many were made', async () => {
 		const result = await run([error(429, { 'retry-after': '0' })], {
 			...moderate,
-			requestOptions: { maxRetries: 2 },
+			options: { maxRetries: 2 },
 		});
 		expect(result.status).toBe('error');
 		expect(server!.requests).toHaveLength(3);
@@ -103,7 +103,7 @@ describe('POST /image is sent again only where the service cannot have acted', (
 		const { port } = probe.address() as AddressInfo;
 		await new Promise<void>((resolve) => probe.close(() => resolve()));
 		const result = await runWorkflow({
-			nodes: [moderationNode({ ...moderate, requestOptions: { maxRetries: 1 } })],
+			nodes: [moderationNode({ ...moderate, options: { maxRetries: 1 } })],
 			credentials: { contentModerationApi: { baseUrl: `http://127.0.0.1:${port}`, accessToken: 'secret-token' } },
 		});
 		expect(result.status).toBe('error');
@@ -143,7 +143,7 @@ describe('with On Error "Continue"', () => {
 		const result = await runWorkflow({
 			nodes: [
 				moderationNode(
-					{ ...moderate, imageUrl: '={{ $json.url }}', requestOptions: { maxRetries: 1, concurrency: 3 } },
+					{ ...moderate, imageUrl: '={{ $json.url }}', options: { maxRetries: 1, concurrency: 3 } },
 					{ onError: 'continueRegularOutput' },
 				),
 			],

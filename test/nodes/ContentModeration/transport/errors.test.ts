@@ -61,7 +61,7 @@ describe('service failures: NodeApiError with the HTTP status and the service me
 		const closedUrl = server.url;
 		await server.stop();
 		const run = await mock.run(
-			{ resource: 'image', operation: 'get', imageId: 'abc123', requestOptions: { maxRetries: 0 } },
+			{ resource: 'image', operation: 'get', imageId: 'abc123', options: { maxRetries: 0 } },
 			undefined,
 			{ baseUrl: closedUrl },
 		);

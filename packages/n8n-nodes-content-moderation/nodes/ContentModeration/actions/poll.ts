@@ -1,4 +1,4 @@
-/** The poll loop of the operations that wait for a result: Image > Moderate "Deferred and Wait" and Text > Moderate. */
+/** The poll loop of Image > Moderate "Deferred and Wait", and when a read answer is a finished result. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
@@ -43,20 +43,12 @@ export function isNotFound(error: unknown): boolean {
 	return error instanceof NodeApiError && error.httpCode === '404';
 }
 
-/**
- * Calls `check` every interval until it returns a value, and returns it; undefined once the timeout
- * has passed. `firstAfterInterval`: the first check waits one interval (nothing can be ready at once).
- */
-export async function pollUntil<T>(
-	timing: PollTiming,
-	check: () => Promise<T | undefined>,
-	firstAfterInterval = false,
-): Promise<T | undefined> {
+/** Calls `check` every interval until it returns a value, and returns it; undefined once the timeout has passed. */
+export async function pollUntil<T>(timing: PollTiming, check: () => Promise<T | undefined>): Promise<T | undefined> {
 	const intervalMs = timing.intervalSeconds * 1000;
 	const deadline = Date.now() + timing.timeoutSeconds * 1000;
 	// Bounded by count as well as by time, in case the clock jumps.
 	const maxChecks = Math.ceil(timing.timeoutSeconds / timing.intervalSeconds) + 1;
-	if (firstAfterInterval) await sleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())));
 
 	for (let attempt = 0; attempt < maxChecks; attempt++) {
 		const value = await check();

@@ -1,12 +1,6 @@
-import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from './operation';
-
-/** One Operation parameter of a resource, shown where `show` holds; `options` replace an operation's option by value. */
-export interface OperationVariant {
-	show?: IDisplayOptions['show'];
-	options?: Record<string, INodePropertyOptions>;
-}
 
 /**
  * A resource's operations by value (what the router runs) and its fields, both derived from one list of
@@ -16,29 +10,21 @@ export interface OperationVariant {
 export function defineResource(
 	resource: string,
 	list: Operation[],
-	settings: { default: string; variants?: OperationVariant[] },
+	settings: { default: string },
 ): { operations: Record<string, Operation>; description: INodeProperties[] } {
 	const defaultOperation = settings.default;
 	const operations: Record<string, Operation> = {};
 	for (const operation of list) operations[operation.option.value as string] = operation;
 
-	const operationProperty = (variant: OperationVariant): INodeProperties => ({
+	const operationProperty: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { resource: [resource], ...variant.show } },
-		options: list
-			.map((operation) => variant.options?.[operation.option.value as string] ?? operation.option)
-			.sort((a, b) => a.name.localeCompare(b.name)),
+		displayOptions: { show: { resource: [resource] } },
+		options: list.map((operation) => operation.option).sort((a, b) => a.name.localeCompare(b.name)),
 		default: defaultOperation,
-	});
-
-	return {
-		operations,
-		description: [
-			...(settings.variants ?? [{}]).map(operationProperty),
-			...list.flatMap((operation) => operation.description),
-		],
 	};
+
+	return { operations, description: [operationProperty, ...list.flatMap((operation) => operation.description)] };
 }

@@ -21,8 +21,6 @@ export interface SubmissionSettings {
 	deferred: boolean;
 	/** The metadata, already checked by the operation (its rule differs per operation). */
 	meta: JsonValue | IDataObject | undefined;
-	/** Only Image > Moderate version 1 sends a Callback URL with a pasted ?token= as it was. */
-	allowPastedToken?: boolean;
 }
 
 export interface Submission {
@@ -54,7 +52,7 @@ export async function submissionOptions(
 		if (url !== undefined) {
 			// A token pasted into the URL is a secret too; the credential's is known once it is read.
 			addSecrets(client.secrets, ...tokensInUrl(url));
-			if (settings.allowPastedToken !== true) ensure(this, itemIndex, checkNoPastedToken(url, 'Callback URL'));
+			ensure(this, itemIndex, checkNoPastedToken(url, 'Callback URL'));
 			const checked = ensure(this, itemIndex, checkHttpUrl(url, 'Callback URL'));
 			options.callbackUrl = withCallbackSecret(checked, await client.callbackSecret());
 		}

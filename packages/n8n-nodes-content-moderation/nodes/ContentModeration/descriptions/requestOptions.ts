@@ -1,7 +1,6 @@
 /**
  * The node-wide request settings (how many requests run at once, how often one is retried, how large an
- * image may be) and their one reader. Version 1 shows them in their own Request Options collection;
- * from version 2 they sit in the operation's one Options collection (descriptions/options.ts).
+ * image may be) and their one reader. They sit in each operation's Options collection (descriptions/options.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
@@ -9,10 +8,7 @@ import { clampInteger } from '../helpers/numbers';
 import { SHARED_CAP } from '../limiter/limiter';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../retry/policy';
 
-/**
- * What Fixed Concurrency falls back to when its value is not a number: Concurrency 5,
- * so a workflow saved with the option keeps what it did.
- */
+/** Fixed Concurrency's default, and what it falls back to when its value is not a number. */
 export const DEFAULT_FIXED_CONCURRENCY = 5;
 /**
  * Default cap of a run's share of the adaptive limit: as high as the shared limit goes, so that a run
@@ -33,7 +29,6 @@ export const MAX_IMAGE_MB_LIMIT = 200;
 /** The request settings, as options of a collection. */
 export const REQUEST_SETTINGS: INodeProperties[] = [
 	{
-		// Internal name kept from the first release: a workflow saved with it keeps exactly that concurrency.
 		displayName: 'Fixed Concurrency',
 		name: 'concurrency',
 		type: 'number',
@@ -71,22 +66,6 @@ export const REQUEST_SETTINGS: INodeProperties[] = [
 	},
 ];
 
-/** Version 1's Request Options collection, kept for workflows saved with it. */
-export const requestOptionsProperty: INodeProperties = {
-	displayName: 'Request Options',
-	name: 'requestOptions',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	displayOptions: { show: { '@version': [1] } },
-	options: REQUEST_SETTINGS,
-};
-
-/** Where a node of this version keeps its request settings. */
-function settingsParameter(typeVersion: number): string {
-	return typeVersion < 2 ? requestOptionsProperty.name : 'options';
-}
-
 /** Adaptive: the limit grows and shrinks up to `limit`. Fixed: exactly `limit`. */
 export interface ConcurrencySetting {
 	adaptive: boolean;
@@ -102,9 +81,8 @@ export interface RequestOptions {
 const isSet = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 /** The settings of this node run (read from item 0: they shape the whole run); defaults for what is not set. */
-export function readRequestOptions(ctx: Pick<IExecuteFunctions, 'getNodeParameter' | 'getNode'>): RequestOptions {
-	const parameter = settingsParameter(ctx.getNode().typeVersion);
-	const raw = (ctx.getNodeParameter(parameter, 0, {}) as IDataObject | null) ?? {};
+export function readRequestOptions(ctx: Pick<IExecuteFunctions, 'getNodeParameter'>): RequestOptions {
+	const raw = (ctx.getNodeParameter('options', 0, {}) as IDataObject | null) ?? {};
 	// n8n stores only the options a user added, so `concurrency` is present exactly when Fixed was chosen.
 	const concurrency: ConcurrencySetting = isSet(raw.concurrency)
 		? { adaptive: false, limit: clampInteger(raw.concurrency, 1, MAX_CONCURRENCY, DEFAULT_FIXED_CONCURRENCY) }

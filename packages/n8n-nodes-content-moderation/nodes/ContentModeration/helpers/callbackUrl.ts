@@ -33,12 +33,11 @@ export function tokensInUrl(url: string): string[] {
 }
 
 /**
- * The URL with `token=<secret>` added, unless the secret is empty or the URL already carries a token
- * (a URL pasted with `?token=` for a trigger's own Callback Token keeps working). The rest of
- * the URL is kept byte for byte.
+ * The URL with `token=<secret>` added, unless the secret is empty (a URL with a token of its own is
+ * refused before: checkNoPastedToken). The rest of the URL is kept byte for byte.
  */
 export function withCallbackSecret(url: string, secret: string): string {
-	if (secret === '' || tokensInUrl(url).length > 0) return url;
+	if (secret === '') return url;
 	const hashAt = url.indexOf('#');
 	const base = hashAt < 0 ? url : url.slice(0, hashAt);
 	const fragment = hashAt < 0 ? '' : url.slice(hashAt);

@@ -4,13 +4,18 @@
  * may, and tells it what was sent and what came back. Slow start grows it x3 per round trip, in batches
  * (batches.ts), until the first sign of trouble; then +1 per round trip. Refusals, timeouts and a latency
  * rise (latency.ts) lower it; 429/503 without a Retry-After are judged per sample of answers
- * (refusals.ts), and a refused send keeps its place for a round trip. Pure: the caller gives the time.
+ * (refusals.ts), a refused send keeps its place for a round trip (places.ts), and after a decrease for
+ * refusals growth is held back for a while (hold.ts). Pure: the caller gives the time.
  */
 import { AcceptedLog } from './accepted';
 import { SlowStartBatches } from './batches';
+import { RefusalHold } from './hold';
 import { LatencyWatch } from './latency';
 import { isRefusal, type SendOutcome, type SentAt } from './outcome';
+import { Places } from './places';
 import { RefusalJudge } from './refusals';
+
+export { HOLD_MS, MAX_HOLD_MS } from './hold';
 
 /**
  * Start of slow start: a probe a service on any paid plan takes (a 50/s limit takes 20 in one round
@@ -25,31 +30,18 @@ export const BACKOFF = 0.5;
 export const THROTTLE_BACKOFF = 0.9;
 /** Decrease on a clear latency rise: gentle, as latency is a weaker signal than a refusal. */
 export const LATENCY_BACKOFF = 0.9;
-/**
- * How long the limit stays at most one above the level a refusal set before probing higher (x2 per further
- * refusal), so a steady rate limit costs a refusal per hold, not one per sawtooth.
- */
-export const HOLD_MS = 10_000;
-export const MAX_HOLD_MS = 60_000;
 /** A round trip before any success was timed. */
 const DEFAULT_ROUND_TRIP_MS = 1000;
 
 export class AdaptiveLimit {
 	private limitValue: number;
 	private slowStart = true;
-	private inFlightCount = 0;
-	/** When the places of refused sends come free (a round trip after each went out). */
-	private heldUntil: number[] = [];
+	private readonly places = new Places();
 	/** Most sends in flight since the last decrease: the limit grows only while it is used. */
 	private peakInFlight = 0;
 	/** Successes counted towards the next additive step. */
 	private growthCredit = 0;
-	/** No growth above this until `holdUntil` (set by a refusal). */
-	private ceiling = Infinity;
-	private holdUntil = 0;
-	private holdMs = HOLD_MS;
-	/** The limit the last refused send went out under; passing it without a refusal resets the hold. */
-	private refusedLevel = Infinity;
+	private readonly refusalHold = new RefusalHold();
 	private firstThrottleAt: number | undefined;
 	/** Sends started before (or at) this moment cause no further decrease (one decrease per round trip). */
 	private lastDecreaseAt = -Infinity;
@@ -70,50 +62,43 @@ export class AdaptiveLimit {
 	}
 
 	get inFlight(): number {
-		return this.inFlightCount;
+		return this.places.inFlight;
 	}
 
 	/** Nothing in flight and no refused send's place still taken. */
 	isIdle(now: number): boolean {
-		return this.inFlightCount === 0 && this.placesHeld(now) === 0;
+		return this.places.taken(now) === 0;
 	}
 
 	/** Whether a send may start now (a slow-start batch that may give way does so here). */
 	mayStart(now: number): boolean {
-		if (this.inFlightCount + this.placesHeld(now) >= this.limit) return false;
+		if (this.places.taken(now) >= this.limit) return false;
 		return !this.slowStart || this.batches.open(now);
 	}
 
 	/** The earliest time a send may start if no answer comes first (`now` when one may); undefined: only an answer makes room. */
 	startsAt(now: number): number | undefined {
-		const held = this.heldUntil.filter((until) => until > now).sort((a, b) => a - b);
-		// Places that must come free before one is under the limit.
-		const over = this.inFlightCount + held.length - this.limit + 1;
-		if (over > held.length) return undefined;
-		const placeAt = over <= 0 ? now : held[over - 1];
+		const placeAt = this.places.freeAt(now, this.limit);
+		if (placeAt === undefined) return undefined;
 		return this.slowStart ? Math.max(placeAt, this.batches.opensAt(now)) : placeAt;
 	}
 
 	/** A send takes a place now; what it returns goes back with its answer. */
 	sent(now: number): SentAt {
-		this.inFlightCount++;
-		this.peakInFlight = Math.max(this.peakInFlight, this.inFlightCount);
-		return { at: now, limit: this.limit, load: this.inFlightCount, batch: this.batches.sent() };
+		const load = this.places.take();
+		this.peakInFlight = Math.max(this.peakInFlight, load);
+		return { at: now, limit: this.limit, load, batch: this.batches.sent() };
 	}
 
 	/** A send came back with `outcome`: its place is free (a refused one after a round trip). */
 	answered(sent: SentAt, outcome: SendOutcome, now: number): void {
-		this.inFlightCount--;
+		this.places.free(now, isRefusal(outcome) ? sent.at + this.roundTripMs : undefined);
 		this.batches.answered(sent.batch, now, now - sent.at);
 		// Growth needs evidence that the limit is what holds sends back (TCP grows its window only while
 		// it is used): a good part of it was in flight at once since the last decrease.
 		const busy = (1 + SLOW_START_STEP) * this.peakInFlight >= this.limitValue;
 		if (outcome.kind === 'success' || isRefusal(outcome)) this.judgeRefusals(outcome, sent, now);
-		if (isRefusal(outcome)) {
-			const until = sent.at + this.roundTripMs;
-			if (until > now) this.heldUntil.push(until);
-			return;
-		}
+		if (isRefusal(outcome)) return;
 		this.adapt(outcome, sent, busy, now);
 	}
 
@@ -123,11 +108,6 @@ export class AdaptiveLimit {
 		return Number.isFinite(baseline) ? baseline : DEFAULT_ROUND_TRIP_MS;
 	}
 
-	private placesHeld(now: number): number {
-		if (this.heldUntil.length > 0) this.heldUntil = this.heldUntil.filter((until) => until > now);
-		return this.heldUntil.length;
-	}
-
 	/** Counts the answer into its refusal sample: growth it held back, or a sample that says "full". */
 	private judgeRefusals(outcome: SendOutcome, sent: SentAt, now: number): void {
 		const verdict = this.refusals.answered(sent.load, outcome.kind !== 'success', this.limit);
@@ -135,7 +115,7 @@ export class AdaptiveLimit {
 			if (verdict.grow > 0 && this.slowStart) this.limitValue = Math.min(this.cap, this.limitValue + verdict.grow);
 			return;
 		}
-		if (this.decrease(now, sent.at, verdict.full)) this.hold(now, sent.limit);
+		if (this.decrease(now, sent.at, verdict.full)) this.refusalHold.start(now, this.limit, sent.limit);
 		this.refusals.restart(this.limit);
 	}
 
@@ -162,7 +142,7 @@ export class AdaptiveLimit {
 						? this.limitValue * BACKOFF
 						: Math.min(sustained, this.limitValue * THROTTLE_BACKOFF);
 				this.firstThrottleAt ??= now;
-				if (this.decrease(now, sent.at, target)) this.hold(now, sent.limit);
+				if (this.decrease(now, sent.at, target)) this.refusalHold.start(now, this.limit, sent.limit);
 				return;
 			}
 			case 'overloaded':
@@ -185,11 +165,7 @@ export class AdaptiveLimit {
 			this.refusals.defer(step);
 			return;
 		}
-		let next = Math.min(this.cap, Math.floor(this.limitValue) + step);
-		if (now < this.holdUntil) next = Math.min(next, Math.max(this.limitValue, this.ceiling));
-		// Past the refused level without a refusal: the service allows more again.
-		if (next >= this.refusedLevel + 2) this.holdMs = HOLD_MS;
-		this.limitValue = next;
+		this.limitValue = this.refusalHold.allow(now, this.limitValue, Math.min(this.cap, Math.floor(this.limitValue) + step));
 	}
 
 	/**
@@ -205,21 +181,13 @@ export class AdaptiveLimit {
 		return this.accepted.sustainedInFlight(now, span, roundTrip);
 	}
 
-	/** After a decrease for refusals: at most one above the new level for the hold; each further refusal doubles it. */
-	private hold(now: number, refusedLevel: number): void {
-		if (this.holdUntil > 0) this.holdMs = Math.min(MAX_HOLD_MS, this.holdMs * 2);
-		this.ceiling = this.limit + 1;
-		this.refusedLevel = refusedLevel;
-		this.holdUntil = now + this.holdMs;
-	}
-
 	/** Lowers the limit to `target`, once per round trip: sends started before the last decrease do not count again. */
 	private decrease(now: number, startedAt: number, target: number): boolean {
 		this.slowStart = false;
 		if (startedAt <= this.lastDecreaseAt) return false;
 		this.limitValue = Math.max(1, Math.min(this.limitValue, target));
 		this.lastDecreaseAt = now;
-		this.peakInFlight = this.inFlightCount;
+		this.peakInFlight = this.places.inFlight;
 		this.growthCredit = 0;
 		this.latency.restart(this.limit);
 		return true;

@@ -39,8 +39,8 @@ export function checkNotEmpty(value: unknown, field: string, hint: string): stri
 }
 
 /**
- * A URL without a pasted `token` (version 2 of the action node): only a version 1 trigger's Callback
- * Token reads one, and it sits in plain text in the workflow; the credential's Callback Secret replaces it.
+ * A URL without a pasted `token`: a secret typed into the URL sits in plain text in the workflow; the
+ * credential's Callback Secret, added by the node, is the one the trigger checks.
  */
 export function checkNoPastedToken(url: string, field: string): string | InputProblem {
 	if (tokensInUrl(url).length === 0) return url;

@@ -69,7 +69,7 @@ describe('Callback > Receive under hostile callbacks', () => {
 			const batch = await cases(Math.min(ITEMS_PER_RUN, total - offset), 9_000_000 + offset * 10);
 			const readsBefore = service.requests.length;
 			const run = await runWorkflow({
-				nodes: [moderationNode({ resource: 'callback', operation: 'receive', fetchFullResult: true }, { typeVersion: 3, onError: 'continueRegularOutput' })],
+				nodes: [moderationNode({ resource: 'callback', operation: 'receive', fetchFullResult: true }, { onError: 'continueRegularOutput' })],
 				credentials: { contentModerationApi: { baseUrl: service.url, accessToken: ACCESS_TOKEN, callbackSecret: SECRET } },
 				items: batch.map((entry) => entry.item),
 			});

@@ -15,7 +15,7 @@ const webhookItem = (body: unknown, query: IDataObject = { token: SECRET }, head
 
 async function receive(items: Array<{ json: IDataObject }>, callbackSecret = SECRET) {
 	return await runWorkflow({
-		nodes: [moderationNode({ resource: 'callback', operation: 'receive' }, { typeVersion: 2 })],
+		nodes: [moderationNode({ resource: 'callback', operation: 'receive' })],
 		credentials: { contentModerationApi: { baseUrl: mock.service.url, accessToken: SECRET_TOKEN, callbackSecret } },
 		items,
 	});

@@ -24,7 +24,7 @@ const completion = (id = randomUUID(), extra: IDataObject = {}) => ({
 
 async function receive(bodies: unknown[], mode: 'webhook' | 'trigger' | 'manual', parameters: INodeParameters = {}) {
 	const run = await runWorkflow({
-		nodes: [moderationNode({ resource: 'callback', operation: 'receive', ...parameters }, { typeVersion: 3 })],
+		nodes: [moderationNode({ resource: 'callback', operation: 'receive', ...parameters })],
 		credentials: { contentModerationApi: { baseUrl: 'http://127.0.0.1:9', accessToken: SECRET_TOKEN, callbackSecret: SECRET } },
 		items: bodies.map(webhookItem),
 		mode,
@@ -85,7 +85,7 @@ describe('Callback > Receive and repeated deliveries', () => {
 		const id = randomUUID();
 		// Only an id: Receive reads the result, and the service cannot be reached.
 		const failing = await runWorkflow({
-			nodes: [moderationNode({ resource: 'callback', operation: 'receive' }, { typeVersion: 3, onError: 'continueRegularOutput' })],
+			nodes: [moderationNode({ resource: 'callback', operation: 'receive' }, { onError: 'continueRegularOutput' })],
 			credentials: { contentModerationApi: { baseUrl: 'http://127.0.0.1:9', accessToken: SECRET_TOKEN, callbackSecret: SECRET } },
 			items: [webhookItem({ event: 'moderation.completed', data: { id } })],
 			mode: 'webhook',

@@ -94,7 +94,7 @@ describe('Image > Moderate, Max Image Size', () => {
 		['Binary File', { inputType: 'binary', binaryPropertyName: 'data' }, () => binaryItem(bigPng())],
 		['Base64', { inputType: 'base64', imageBase64: '={{ $json.b64 }}' }, () => ({ json: { b64: bigPng().toString('base64') } })],
 	])('%s: an image over it fails its item before anything is sent, naming the option', async (_label, input, item) => {
-		const run = await mock.run(moderate({ ...input, requestOptions: { maxImageSizeMb: 1 } }), [item()]);
+		const run = await mock.run(moderate({ ...input, options: { maxImageSizeMb: 1 } }), [item()]);
 		expect(run.status).toBe('error');
 		expect(imagePosts()).toHaveLength(0);
 		const error = nodeError(run);

@@ -22,8 +22,8 @@ describe('Queue > Add Item', () => {
 		expect(item.pairedItem).toEqual({ item: 0 });
 		const [request] = mock.service.requests;
 		expect(request.path).toBe('/queues/comments');
-		// meta is a string for queue items (spec 4.3): sent as typed, not parsed.
-		expect(request.body).toEqual({ type: 'text', content: SAFE_TEXT, meta: '{"post":7}', actorId: 'user-1' });
+		// A JSON object written as Metadata goes out as that object, under both keys (itemBody.ts).
+		expect(request.body).toEqual({ type: 'text', content: SAFE_TEXT, meta: { post: 7 }, metadata: { post: 7 }, actorId: 'user-1' });
 	});
 
 	it('adds images from a URL and from a binary file; options left out when unset', async () => {

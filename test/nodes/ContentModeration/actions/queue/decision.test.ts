@@ -21,7 +21,7 @@ describe('Queue > Get Item, Route by Decision', () => {
 		mock.service.decide('reviews', String(items[1].id), 'rejected');
 
 		const input: INodeExecutionData[] = items.map((item, index) => ({ json: { id: item.id, index } }));
-		const run = await mock.run(getItem, input, { typeVersion: 3 });
+		const run = await mock.run(getItem, input);
 		expect(run.status).toBe('success');
 		const names = (output: number) => run.outputOf(NODE_NAME, output).map((item) => [item.json.id, item.json.decision, item.pairedItem]);
 		expect(names(ACCEPTED)).toEqual([[items[0].id, 'accepted', { item: 0 }]]);
@@ -38,7 +38,7 @@ describe('Queue > Get Item, Route by Decision', () => {
 
 	it('continueOnFail: an item that could not be read goes to Pending (never Accepted or Rejected), paired', async () => {
 		const unknown = '7e6d5c4b-3a29-4180-9f7e-6d5c4b3a2918';
-		const run = await mock.run(getItem, [{ json: { id: unknown } }], { typeVersion: 3, onError: 'continueRegularOutput' });
+		const run = await mock.run(getItem, [{ json: { id: unknown } }], { onError: 'continueRegularOutput' });
 		expect(run.status).toBe('success');
 		expect(run.outputOf(NODE_NAME, ACCEPTED)).toEqual([]);
 		expect(run.outputOf(NODE_NAME, REJECTED)).toEqual([]);
@@ -49,7 +49,7 @@ describe('Queue > Get Item, Route by Decision', () => {
 
 	it('off: one output, the item as the service answers it', async () => {
 		const added = await addTextItem(mock, 'reviews', SAFE_TEXT);
-		const run = await mock.run({ ...getItem, routeByDecision: false }, [{ json: { id: added.id } }], { typeVersion: 3 });
+		const run = await mock.run({ ...getItem, routeByDecision: false }, [{ json: { id: added.id } }]);
 		expect(run.status).toBe('success');
 		expect(run.outputOf(NODE_NAME, 0)[0].json).not.toHaveProperty('decision');
 		expect(run.outputOf(NODE_NAME, 1)).toEqual([]);

@@ -1,4 +1,4 @@
-/** Text > Get, through n8n-core's engine against the mock (a text moderation from a queue item, as versions 1-2 make them). */
+/** Text > Get, through n8n-core's engine against the mock (a text moderation from a processed queue item). */
 import type { IDataObject } from 'n8n-workflow';
 
 import { PROFANE_TEXT, PROFANE_TEXT_FILTERED } from '@dev/mock/fixtures';

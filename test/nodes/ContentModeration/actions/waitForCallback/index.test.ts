@@ -47,7 +47,7 @@ const items = (texts: string[]): INodeExecutionData[] => texts.map((text, index)
 
 async function start(extra: INodeParameters, texts: string[]) {
 	return await harness.start({
-		nodes: [moderationNode(parameters(extra), { typeVersion: 3 })],
+		nodes: [moderationNode(parameters(extra))],
 		credentials: { contentModerationApi: { baseUrl: mock.url, accessToken: mock.token } },
 		items: items(texts),
 	});
@@ -93,7 +93,7 @@ describe('Text > Moderate v3, Wait for Callback', () => {
 		);
 		try {
 			const execution = await harness.start({
-				nodes: [moderationNode(parameters(), { typeVersion: 3 })],
+				nodes: [moderationNode(parameters())],
 				credentials: { contentModerationApi: { baseUrl: service.url, accessToken: 'token-4411' } },
 				items: items([SAFE_TEXT]),
 			});

@@ -10,7 +10,7 @@ import { parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, imageInput } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
-import { DEFAULT_CALLBACK_TIMEOUT_SECONDS, settleWaitForCallback } from '../waitForCallback/settle';
+import { settleWaitForCallback, waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/settle';
 import { submissionOptions, submissionRoutingRefusal } from '../submission';
 import { MIN_POLL_INTERVAL_SECONDS } from '../poll';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, pollResult } from './pollResult';
@@ -66,12 +66,7 @@ const properties: INodeProperties[] = [
 				description:
 					'Queue the image, then check every Poll Interval until the result is ready (or Wait Timeout passes) and output the full result',
 			},
-			{
-				name: 'Wait for Callback',
-				value: WAIT_CALLBACK_MODE,
-				description:
-					"Queue the image with this execution's resume URL as callback and pause the execution in n8n's database. It continues when the service has called back for every item (or Wait Timeout passes).",
-			},
+			waitCallbackModeOption('Queue the image'),
 		],
 		default: 'immediate',
 		description: 'Whether to wait for the result or only queue the image',
@@ -95,16 +90,7 @@ const properties: INodeProperties[] = [
 			'How long to wait for the result in total. When it passes, the item fails with the moderation ID so that you can read the result later with Image > Get.',
 		displayOptions: { show: { mode: ['deferredWait'] } },
 	},
-	{
-		displayName: 'Wait Timeout (Seconds)',
-		name: 'waitTimeout',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: DEFAULT_CALLBACK_TIMEOUT_SECONDS,
-		description:
-			'How long the execution waits for the callbacks. When it passes, n8n continues without running this node again: every input item goes unchanged to the first output (Timed Out with Route by Verdict).',
-		displayOptions: { show: { mode: [WAIT_CALLBACK_MODE] } },
-	},
+	waitCallbackTimeoutProperty,
 	...optionsCollection(ownOptions, { sendsImages: true }),
 ];
 
@@ -149,8 +135,6 @@ export async function execute(
 		mode,
 		deferred,
 		meta,
-		// Version 1's trigger Callback Token was served by a pasted ?token=.
-		allowPastedToken: this.getNode().typeVersion < 2,
 	});
 
 	// Last, as it may wait for room in the run's byte budget; released once the request is answered.

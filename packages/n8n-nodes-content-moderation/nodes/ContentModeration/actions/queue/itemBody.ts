@@ -1,4 +1,4 @@
-/** The body of a queue item, shared by Queue > Add Item and Text > Moderate (versions 1-2). */
+/** The body of a queue item (Queue > Add Item). */
 import type { IDataObject, IExecuteFunctions, JsonValue } from 'n8n-workflow';
 
 import { putMetadata, queueMetadataValue } from '../../helpers/metadata';
@@ -17,21 +17,12 @@ export interface QueueItemBody extends IDataObject {
 
 type ItemFields = Pick<QueueItemBody, 'meta' | 'metadata' | 'actorId'>;
 
-/** Metadata is sent as the JSON object written from this version on (a text that is not one stays text). */
-export const OBJECT_METADATA_VERSION = 3;
-
 /** The item's Options > Metadata and Actor ID, only those that are set (so only they are sent). */
 export function queueItemOptions(ctx: IExecuteFunctions, itemIndex: number): ItemFields {
 	const options = getOptions(ctx, itemIndex);
 	const fields: ItemFields = {};
-	if (ctx.getNode().typeVersion >= OBJECT_METADATA_VERSION) {
-		const meta = queueMetadataValue(options.meta);
-		if (meta !== undefined) putMetadata(fields, meta);
-	} else {
-		// Versions 1-2 send the text as written, under `meta` only, as they always did.
-		const meta = optionalString(options.meta);
-		if (meta !== undefined) fields.meta = meta;
-	}
+	const meta = queueMetadataValue(options.meta);
+	if (meta !== undefined) putMetadata(fields, meta);
 	const actorId = optionalString(options.actorId);
 	if (actorId !== undefined) fields.actorId = actorId;
 	return fields;

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** The Queue ID field of Queue > Add Item, Queue > Get Item and (with a default) Text > Moderate. */
+/** The Queue ID field of Queue > Add Item and Queue > Get Item. */
 export const queueIdProperty: INodeProperties = {
 	displayName: 'Queue ID',
 	name: 'queueId',
@@ -11,10 +11,7 @@ export const queueIdProperty: INodeProperties = {
 	description: 'Name or ID of the moderation queue',
 };
 
-/**
- * The Metadata option of a queue item (Queue > Add Item, Text > Moderate in versions 1-2). From version 3
- * a JSON object written here is sent as an object; any other text is sent as text.
- */
+/** The Metadata option of Queue > Add Item: a JSON object written here is sent as an object, any other text as text. */
 export const queueMetaOption: INodeProperties = {
 	displayName: 'Metadata',
 	name: 'meta',
@@ -22,5 +19,5 @@ export const queueMetaOption: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. {"postId": "p-17"}',
 	description:
-		'Stored with the item, for example {"postId": "p-17"} or an order number. A JSON object is sent as an object (node version 3 and later); other text as text.',
+		'Stored with the item, for example {"postId": "p-17"} or an order number. A JSON object is sent as an object; other text as text.',
 };

@@ -1,65 +1,152 @@
-/**
- * Text > Moderate. From version 3 the service's direct endpoint (POST /text, moderateDirect.ts);
- * workflows saved at versions 1-2 keep the review-queue path they were built with (moderateQueued.ts).
- */
+/** Text > Moderate: the service's direct text endpoint, POST /text. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { verdictProperties } from '../../verdict/description';
+import { optionsCollection } from '../../descriptions/options';
+import { textInputProperty } from '../../descriptions/textInput';
+import { CALLBACK_URL_HELP } from '../../helpers/callbackUrl';
+import { checkMetadataObject } from '../../helpers/metadata';
+import { moderateText } from '../../transport/endpoints';
+import { InputProblem } from '../../validation/checks';
+import { ensure, getOptions, getText } from '../../validation/parameters';
+import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import type { NodeRun } from '../operation';
-import * as direct from './moderateDirect';
-import * as queued from './moderateQueued';
+import { settleWaitForCallback, waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/settle';
+import { submissionOptions, submissionRoutingRefusal } from '../submission';
 
-export { DEFAULT_TEXT_QUEUE_ID, TEXT_POLL_DEFAULTS, TEXT_POLL_INTERVAL_SECONDS, TEXT_WAIT_TIMEOUT_SECONDS } from './moderateQueued';
+type TextMode = 'immediate' | 'deferred' | typeof WAIT_CALLBACK_MODE;
 
-/** The direct endpoint's version onwards. */
-export const DIRECT_TEXT_VERSION = 3;
+const ownOptions: INodeProperties[] = [
+	{
+		displayName: 'Banned Words',
+		name: 'bannedWords',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. spoiler, competitor',
+		description:
+			'Words of your own to flag, separated by commas. The service masks them in filteredContent and flags the text.',
+	},
+	{
+		displayName: 'Callback URL',
+		name: 'callbackUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'https://your-n8n.example.com/webhook/…/callback',
+		description: CALLBACK_URL_HELP,
+		displayOptions: { show: { '/mode': ['deferred'] } },
+	},
+	{
+		displayName: 'Metadata (JSON)',
+		name: 'meta',
+		type: 'json',
+		default: '{}',
+		description:
+			'A JSON object stored with the moderation and returned with the result, for example {"commentId": "c-17"}',
+	},
+];
 
-function isDirect(ctx: IExecuteFunctions): boolean {
-	return ctx.getNode().typeVersion >= DIRECT_TEXT_VERSION;
-}
+const properties: INodeProperties[] = [
+	textInputProperty,
+	{
+		displayName: 'Mode',
+		name: 'mode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Immediate',
+				value: 'immediate',
+				description: 'Get the verdict in the same request and output the full result',
+			},
+			{
+				name: 'Deferred',
+				value: 'deferred',
+				description:
+					'Submit the text and output only its ID at once. Read the result later with Text > Get, or let a Content Moderation Trigger receive it (set Callback URL).',
+			},
+			waitCallbackModeOption('Submit the text'),
+		],
+		default: 'immediate',
+		description: 'Whether to get the verdict at once or only submit the text',
+	},
+	waitCallbackTimeoutProperty,
+];
 
 export const toolDescription =
 	'Moderate a text (a chat message, comment or review) and get the verdict. Takes the text. Returns isSafe (false: do not use the text), suggestedActions (reject, review), the flagged nsfwCategories with their severity, riskScores, sentiment, a summary and filteredContent: the text with profanity masked by *, to use instead of the original';
-
-const RETURNS =
-	'Returns isSafe (false: do not use it), suggestedActions (reject, review), nsfwCategories (flagged categories with severity), riskScores, sentiment, summary and filteredContent: the text with profanity masked by *, to use instead of the original.';
 
 export const option: INodePropertyOptions = {
 	name: 'Moderate',
 	value: 'moderate',
 	action: 'Moderate a text',
-	description: `Moderate a text (e.g. a chat message or comment) and get the verdict at once, or deferred. Takes the text. ${RETURNS}`,
+	description:
+		'Moderate a text (e.g. a chat message or comment) and get the verdict at once, or deferred. Takes the text. Returns isSafe (false: do not use it), suggestedActions (reject, review), nsfwCategories (flagged categories with severity), riskScores, sentiment, summary and filteredContent: the text with profanity masked by *, to use instead of the original.',
 };
 
-/** The option of versions 1-2, which moderate through a review queue. */
-export const queuedOption: INodePropertyOptions = {
-	...option,
-	name: 'Moderate (via Queue)',
-	description: `Moderate a text (e.g. a chat message or comment) through a moderation queue and wait for the verdict. Takes the text. ${RETURNS}`,
-};
-
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['text'], operation: ['moderate'] } },
-	[...direct.description, ...queued.description, ...verdictProperties] as INodeProperties[],
-);
+export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['moderate'] } }, [
+	...properties,
+	...optionsCollection(ownOptions),
+	...verdictProperties,
+]);
 
 export const verdict: VerdictFacts = {
 	analysisOf: (result) => result,
 	refusal(itemIndex) {
-		return (isDirect(this) ? direct.verdict : queued.verdict).refusal?.call(this, itemIndex);
+		return submissionRoutingRefusal.call(this, itemIndex, 'the text moderation ID', '"Immediate" or "Wait for Callback"');
 	},
 };
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject> {
-	return await (isDirect(this) ? direct.execute : queued.execute).call(this, itemIndex, run);
+/** Banned Words: a comma-separated text, or a list from an expression; undefined when none. */
+export function parseBannedWords(value: unknown): string[] | undefined | InputProblem {
+	const field = 'Banned Words';
+	if (value === undefined || value === null || value === '') return undefined;
+	let parts: unknown[];
+	if (Array.isArray(value)) parts = value;
+	else if (typeof value === 'string') parts = value.split(',');
+	else {
+		return new InputProblem(
+			`The ${field} must be a comma-separated text or a list of words`,
+			'Enter words separated by commas, for example "spoiler, competitor", or an expression returning an array of strings.',
+		);
+	}
+	const words: string[] = [];
+	for (const part of parts) {
+		if (typeof part !== 'string' && typeof part !== 'number') {
+			return new InputProblem(`The ${field} list holds something that is not a word`, 'Give only words (texts), for example ["spoiler", "competitor"].');
+		}
+		const word = String(part).trim();
+		if (word !== '' && !words.includes(word)) words.push(word);
+	}
+	return words.length > 0 ? words : undefined;
 }
 
+export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
+	// Every field is checked before the one POST.
+	const text = getText(this, itemIndex);
+	const mode = this.getNodeParameter('mode', itemIndex, 'immediate') as TextMode;
+	const options = getOptions(this, itemIndex);
+
+	const meta = ensure(this, itemIndex, checkMetadataObject(options.meta, 'Metadata (JSON)'));
+	const bannedWords = ensure(this, itemIndex, parseBannedWords(options.bannedWords));
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, {
+		mode,
+		deferred: mode !== 'immediate',
+		meta,
+	});
+	if (bannedWords !== undefined) requestOptions.bannedWords = bannedWords;
+
+	const body: IDataObject = { text };
+	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;
+	return (await moderateText(client, body, itemIndex, secrets)).body;
+}
+
+/** Wait for Callback takes over once every item was submitted: it pauses the execution. */
 export async function settle(
 	this: IExecuteFunctions,
 	results: INodeExecutionData[],
 	routing: boolean,
 ): Promise<INodeExecutionData[][] | undefined> {
-	return isDirect(this) ? await direct.settle.call(this, results, routing) : undefined;
+	if (this.getNodeParameter('mode', 0, 'immediate') !== WAIT_CALLBACK_MODE) return undefined;
+	return await settleWaitForCallback.call(this, verdict, results, routing);
 }

@@ -1,4 +1,4 @@
-/** Mode "Wait for Callback" (Image > Moderate, and Text > Moderate from version 3): the node's waiting webhook. */
+/** Mode "Wait for Callback" (Image > Moderate and Text > Moderate): the node's waiting webhook. */
 import type { IWebhookDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { getImage, getText } from '../../transport/endpoints';

@@ -3,12 +3,12 @@
  * URL, see urls.ts), keep what the callbacks need in node context and pause the execution in n8n's
  * database until the callbacks resume it (webhook.ts) or the Wait Timeout runs out.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from '../../helpers/errorItems';
 import { clampInteger } from '../../helpers/numbers';
-import { WAIT_CALLBACK_OUTPUT } from '../../verdict/description';
+import { WAIT_CALLBACK_MODE, WAIT_CALLBACK_OUTPUT } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { isErrorItem, readRoutingPlan } from '../../verdict/outputs';
 import { hasAnalysis } from '../../verdict/rules';
@@ -19,6 +19,27 @@ import { hasResumeToken, resumeUrl, runState } from './urls';
 export const DEFAULT_CALLBACK_TIMEOUT_SECONDS = 3600;
 /** n8n keeps waiting executions in its database; a year bounds the date arithmetic, nothing more. */
 export const MAX_CALLBACK_TIMEOUT_SECONDS = 365 * 24 * 3600;
+
+/** The Mode option of Image > Moderate and Text > Moderate; `submit` says what is sent ("Queue the image"). */
+export function waitCallbackModeOption(submit: string): INodePropertyOptions {
+	return {
+		name: 'Wait for Callback',
+		value: WAIT_CALLBACK_MODE,
+		description: `${submit} with this execution's resume URL as callback and pause the execution in n8n's database. It continues when the service has called back for every item (or Wait Timeout passes).`,
+	};
+}
+
+/** The Wait Timeout field of that mode. */
+export const waitCallbackTimeoutProperty: INodeProperties = {
+	displayName: 'Wait Timeout (Seconds)',
+	name: 'waitTimeout',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: DEFAULT_CALLBACK_TIMEOUT_SECONDS,
+	description:
+		'How long the execution waits for the callbacks. When it passes, n8n continues without running this node again: every input item goes unchanged to the first output (Timed Out with Route by Verdict).',
+	displayOptions: { show: { mode: [WAIT_CALLBACK_MODE] } },
+};
 
 function pairedIndex(item: INodeExecutionData, fallback: number): number {
 	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
