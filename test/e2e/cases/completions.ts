@@ -190,8 +190,9 @@ export async function retryingSender(ctx: E2eContext, count: number): Promise<st
 	ctx.log(lines.join('\n'));
 
 	assert(fastLost === 0, `the fast path lost ${fastLost} of ${count} completions (${lines[0]})`);
+	// In regular mode one process runs every execution, so this is every repeat; across queue-mode workers
+	// each remembers only its own (docs/queue-mode.md): those repeats are reported above, not asserted.
 	assert(sameProcess === 0, `one process passed ${sameProcess} completions on more than once (${lines[0]})`);
-	assert(twice.length === 0, `the fast path passed ${twice.length} completions on more than once (${lines[0]})`);
 	const fastFailed = fast.rows.filter((r) => r.status !== 'success');
 	assert(fastFailed.length === 0, `${fastFailed.length} fast-path executions not successful`);
 
