@@ -54,7 +54,7 @@ test('one version: what a trigger added from the nodes panel gets is what every 
 });
 
 test('parameters: events, verdict filter, fetch full result, options; no token field', () => {
-	expect(Object.keys(shown({})).sort()).toEqual(['eventTypes', 'events', 'fetchFullResult', 'notice', 'options']);
+	expect(Object.keys(shown({})).sort()).toEqual(['burstNotice', 'eventTypes', 'events', 'fetchFullResult', 'notice', 'options']);
 	expect(shown({})).toMatchObject({ eventTypes: 'both', events: 'all', fetchFullResult: true });
 	expect((property('eventTypes').options ?? []).map((o) => (o as { value: string }).value)).toEqual(['both', 'results', 'reviews', 'any']);
 	expect((property('events').options ?? []).map((o) => (o as { value: string }).value)).toEqual(['all', 'flagged', 'review', 'safe']);
@@ -68,7 +68,7 @@ test('parameters: events, verdict filter, fetch full result, options; no token f
 
 test('the notice says where to paste the URL, how review decisions come, and to use the Callback Secret', () => {
 	const notices = description.properties.filter((p) => p.type === 'notice');
-	expect(notices).toHaveLength(1);
+	expect(notices.map((p) => p.name)).toEqual(['notice', 'burstNotice']);
 	const text = notices[0].displayName;
 	expect(text).toMatch(/Production URL/);
 	expect(text).toMatch(/Callback URL of Image or Text > Moderate/);
