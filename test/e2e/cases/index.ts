@@ -6,7 +6,7 @@ import { credentialTest } from './credentialTest';
 import { devLoop } from './devLoop';
 import { burst, deferredWithTrigger, wrongToken } from './deferred';
 import { editor } from './editor';
-import { examplesRun } from './examples';
+import { atVolume, examplesRun } from './examples';
 import { installedAsReadmeSays, restartKeepsData } from './installed';
 import { nodesPanel } from './nodesPanel';
 import { secrets } from './secrets';
@@ -63,6 +63,7 @@ export const cases: E2eCase[] = [
 		name: 'a retrying sender (5 s per attempt, 3 attempts), 200 completions at once: n8n\'s Webhook + Callback > Receive loses none and passes each on once; the trigger beside it starts one execution per completion that reached it, its loss reported (asserted none with lazy isolate acquisition)',
 		run: (ctx) => retryingSender(ctx, 200),
 	},
+	{ id: 47, name: "example 09: n8n's Webhook + Callback > Receive publishes or holds by verdict, a repeat passes nothing on, the secret in none of Receive's items", run: atVolume },
 	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node, the trigger without and with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },
 	// Last: it restarts n8n and checks what survived.
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
