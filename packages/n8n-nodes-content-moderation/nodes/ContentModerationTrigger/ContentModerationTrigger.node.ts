@@ -57,7 +57,7 @@ export class ContentModerationTrigger implements INodeType {
 			},
 			{
 				displayName:
-					"Expecting many completions at once? At n8n's default settings n8n prepares an expression sandbox for every call to this trigger, and under a burst callbacks wait past the sender's timeout and some are lost (200 at once, a sender waiting 5 s and trying 3 times: more than half lost). n8n's Webhook node followed by Content Moderation > Callback > Receive lost none in the same test (example 09); or set N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on n8n.",
+					"Expecting many completions at once? At n8n's default settings n8n prepares an expression sandbox for every call to this trigger, and under a burst callbacks wait past the sender's timeout and some are lost (200 at once, a sender waiting 5 s and trying 3 times: more than half lost). n8n's Webhook node followed by Content Moderation > Callback > Receive lost none in the same test (example 09). N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on n8n helps the trigger but did not stop every loss.",
 				name: 'burstNotice',
 				type: 'notice',
 				default: '',
