@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 
+import { N8N_MAJOR } from '../../../dev/n8n/install';
 import { readWorkflow } from '../../../dev/n8n/stack';
 import { sleep, waitFor } from '../../../dev/wait';
 import { assert, E2eContext, finishedExecutions } from '../context';
@@ -189,7 +190,16 @@ export async function retryingSender(ctx: E2eContext, count: number): Promise<st
 	);
 	ctx.log(lines.join('\n'));
 
-	assert(fastLost === 0, `the fast path lost ${fastLost} of ${count} completions (${lines[0]})`);
+	if (N8N_MAJOR >= 2) {
+		assert(fastLost === 0, `the fast path lost ${fastLost} of ${count} completions (${lines[0]})`);
+	} else {
+		// n8n 1.123.81 turns burst attempts away before any node runs (seen: 79 of 200 lost, 336 rejections):
+		// n8n's own loss, reported in the line above; every lost attempt must be one n8n rejected.
+		const lostIds = new Set(fastBodies.filter((b) => !passed.has(b.data.id)).map((b) => b.data.id));
+		const lostFast = fast.log.filter((a) => lostIds.has(fastBodies[a.completion].data.id)).length;
+		assert(lostFast <= fast.rejected.total, `the fast path lost ${fastLost} completions with ${lostFast} attempts, more than n8n's ${fast.rejected.total} rejections (${lines[0]})`);
+		ctx.log(`n8n ${N8N_MAJOR}.x: the fast path lost ${fastLost} of ${count}, every attempt turned away by n8n before a node ran`);
+	}
 	// In regular mode one process runs every execution, so this is every repeat; across queue-mode workers
 	// each remembers only its own (docs/queue-mode.md): those repeats are reported above, not asserted.
 	assert(sameProcess === 0, `one process passed ${sameProcess} completions on more than once (${lines[0]})`);
