@@ -48,7 +48,7 @@ export function checkGivenToken(accepts: (token: string) => boolean, query: IDat
 	return matches.includes(true) ? { ok: true } : { ok: false, message: 'Invalid callback token' };
 }
 
-/** `checkGivenToken` against secrets in hand (the credential's Callback Secret, the trigger's own Callback Token). */
+/** `checkGivenToken` against secrets in hand (the credential's Callback Secret, as Callback > Receive reads it). */
 export function checkToken(expected: readonly string[], query: IDataObject, headers: IDataObject): TokenCheck {
 	return checkGivenToken((value) => expected.map((secret) => sameSecret(value, secret)).includes(true), query, headers);
 }
