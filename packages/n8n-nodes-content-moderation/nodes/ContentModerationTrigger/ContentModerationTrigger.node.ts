@@ -20,7 +20,9 @@ export class ContentModerationTrigger implements INodeType {
 			dark: 'file:../ContentModeration/contentModeration.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// Not 1: for a start node at version 1, n8n's webhook body parsing evaluates an expression on every
+		// call, an isolate per callback, and a burst of callbacks then loses some (docs/callbacks.md).
+		version: 2,
 		subtitle: '={{"Events: " + $parameter["events"]}}',
 		description:
 			'Starts the workflow when the Content Moderation Service completes a deferred moderation or a person decides on a review queue item',
