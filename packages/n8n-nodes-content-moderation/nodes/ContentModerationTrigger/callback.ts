@@ -69,15 +69,15 @@ const NO_ID_REPEATS = ' A delivery of it again starts the workflow again.';
 /**
  * Handles one completion callback. A completion already started in this n8n process
  * (callbacks/deliveries.ts) is acknowledged with `duplicate: true` and starts nothing; the claim is taken
- * before the first await, so a delivery arriving while the first is handled waits for its outcome, and a
- * first delivery that starts nothing (refused, filtered out, failed, or returned but not started by n8n)
+ * once the body is read, before any other await, so a delivery arriving while the first is handled waits
+ * for its outcome, and a first delivery that starts nothing (refused, filtered out, failed, or returned but not started by n8n)
  * does not hold back a later one.
  */
 export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData() as IDataObject;
 	const query = this.getQueryData() as IDataObject;
 
-	const parsed = parseCallbackBody.call(this);
+	const parsed = await parseCallbackBody.call(this);
 	const key = parsed.ok ? deliveryKeyOf.call(this, parsed.event, parsed.body) : undefined;
 	let claim = key === undefined ? undefined : deliveries.claim(key);
 	try {
