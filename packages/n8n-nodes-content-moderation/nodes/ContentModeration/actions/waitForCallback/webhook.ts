@@ -11,7 +11,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
 import { createApiClient, type ApiClient, type ApiResponse } from '../../transport/client';
-import { parseEnvelope, RESULT_EVENT } from '../../callbacks/envelope';
+import { parseEnvelope, RESULT_EVENT } from '../../inbound/envelope';
 import type { RetrySettings } from '../../retry/policy';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { hasAnalysis } from '../../verdict/rules';

@@ -1,20 +1,19 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { createApiClient, CREDENTIAL_TYPE } from '../ContentModeration/transport/client';
-import { tokensInUrl } from '../ContentModeration/helpers/callbackUrl';
-import { addSecrets, redactValue } from '../ContentModeration/redaction/redact';
-import type { RetrySettings } from '../ContentModeration/retry/policy';
+import { createApiClient, CREDENTIAL_TYPE } from '../transport/client';
+import { addSecrets, redactValue } from '../redaction/redact';
+import type { RetrySettings } from '../retry/policy';
 
-import { isKnownEvent, kindOf, RESULT_EVENT } from '../ContentModeration/callbacks/envelope';
-import { completionKey, deliveries, deliveryKey } from '../ContentModeration/callbacks/deliveries';
+import { isKnownEvent, kindOf, RESULT_EVENT } from '../inbound/envelope';
+import { completionKey, deliveries, deliveryKey } from '../inbound/deliveries';
 
 import type { EventFilter, EventSelection } from './events';
 import { eventIgnoreReason, ignoreReason } from './events';
-import type { CallbackBody } from './payload';
-import { completeResult, parseCallbackBody } from './payload';
-import type { KnownSecret } from './secretChecks';
-import { secretChecks } from './secretChecks';
-import { checkGivenToken, givenTokenStrings, redactHeaders, redactQuery } from './verification';
+import type { CallbackBody } from '../inbound/payload';
+import { completeResult, parseCallbackBody } from '../inbound/payload';
+import type { KnownSecret } from '../inbound/secrets';
+import { secretChecks } from '../inbound/secrets';
+import { checkGivenToken, givenTokenStrings, redactHeaders, redactQuery, tokensInUrl } from '../inbound/token';
 
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 

@@ -1,10 +1,10 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import type { CallbackBody, DataKind, ParsedCallback } from '../ContentModeration/callbacks/envelope';
-import { kindOf, parseCallback } from '../ContentModeration/callbacks/envelope';
-import type { ApiClient } from '../ContentModeration/transport/client';
-import { getImage, getText } from '../ContentModeration/transport/endpoints';
-import { hasAnalysis } from '../ContentModeration/verdict/rules';
+import type { CallbackBody, DataKind, ParsedCallback } from './envelope';
+import { kindOf, parseCallback } from './envelope';
+import type { ApiClient } from '../transport/client';
+import { getImage, getText } from '../transport/endpoints';
+import { hasAnalysis } from '../verdict/rules';
 
 /** Required fields of an image moderation result (spec 2.2); a callback missing any is completed by a read. */
 const RESULT_FIELDS = [
