@@ -23,7 +23,7 @@ const OWN_NODE_LOADERS: Record<string, () => AnyNodeType> = {
 		new (require('../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModeration.node').ContentModeration)(),
 	[TRIGGER_TYPE]: () =>
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		new (require('../../../packages/n8n-nodes-content-moderation/nodes/ContentModerationTrigger/ContentModerationTrigger.node')
+		new (require('../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModerationTrigger.node')
 			.ContentModerationTrigger)(),
 };
 

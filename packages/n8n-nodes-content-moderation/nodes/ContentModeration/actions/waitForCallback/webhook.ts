@@ -11,8 +11,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
 import { createApiClient, type ApiClient, type ApiResponse } from '../../transport/client';
-import { parseEnvelope, RESULT_EVENT } from '../../callbacks/envelope';
-import { readCallbackBody } from '../../callbacks/requestBody';
+import { parseEnvelope, RESULT_EVENT } from '../../inbound/envelope';
+import { readCallbackBody } from '../../inbound/requestBody';
 import type { RetrySettings } from '../../retry/policy';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { hasAnalysis } from '../../verdict/rules';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { readCallbackBody, type CallbackRequestBody } from '@package/nodes/ContentModeration/callbacks/requestBody';
+import { readCallbackBody, type CallbackRequestBody } from '@package/nodes/ContentModeration/inbound/requestBody';
 import { parseRequestBody, readableRequest } from '@test/helpers/engine/n8nBodyParsing';
 
 interface Seen {

@@ -1,11 +1,11 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import type { CallbackBody, DataKind, ParsedCallback } from '../ContentModeration/callbacks/envelope';
-import { kindOf, parseCallback } from '../ContentModeration/callbacks/envelope';
-import { readCallbackBody } from '../ContentModeration/callbacks/requestBody';
-import type { ApiClient } from '../ContentModeration/transport/client';
-import { getImage, getText } from '../ContentModeration/transport/endpoints';
-import { hasAnalysis } from '../ContentModeration/verdict/rules';
+import type { CallbackBody, DataKind, ParsedCallback } from './envelope';
+import { kindOf, parseCallback } from './envelope';
+import { readCallbackBody } from './requestBody';
+import type { ApiClient } from '../transport/client';
+import { getImage, getText } from '../transport/endpoints';
+import { hasAnalysis } from '../verdict/rules';
 
 /** Required fields of an image moderation result (spec 2.2); a callback missing any is completed by a read. */
 const RESULT_FIELDS = [
@@ -34,7 +34,7 @@ const TEXT_RESULT_FIELDS = [
 
 export type { CallbackBody, ParsedCallback };
 
-/** The callback body (callbacks/requestBody.ts) read by the shared rules (callbacks/envelope.ts `parseCallback`). */
+/** The callback body (requestBody.ts) read by the shared rules (envelope.ts `parseCallback`). */
 export async function parseCallbackBody(this: IWebhookFunctions): Promise<ParsedCallback> {
 	const { body, parsedJson } = await readCallbackBody.call(this);
 	return parseCallback(body, parsedJson);

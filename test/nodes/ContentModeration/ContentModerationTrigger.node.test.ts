@@ -2,7 +2,7 @@
 import type { IHookFunctions, INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { ContentModerationTrigger } from '@package/nodes/ContentModerationTrigger/ContentModerationTrigger.node';
+import { ContentModerationTrigger } from '@package/nodes/ContentModeration/ContentModerationTrigger.node';
 
 const trigger = new ContentModerationTrigger();
 const { description } = trigger;
