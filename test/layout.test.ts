@@ -25,6 +25,7 @@ const DECLARATION_ONLY = new Set([
 	'nodes/ContentModeration/descriptions/textInput.ts',
 	'nodes/ContentModeration/descriptions/toolDescription.ts',
 	'nodes/ContentModeration/helpers/webhookMethods.ts', // n8n's webhook hooks, each answering true
+	'nodes/ContentModeration/descriptions/callbackUrl.ts',
 ]);
 
 function files(dir: string, suffix: string): string[] {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { deliveries } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/callbacks/deliveries';
+import { deliveries } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/inbound/deliveries';
 import { startTriggerServer, type TriggerServer } from './webhook-server';
 
 export const SECRET = 'cb-secret-events-5c1e';

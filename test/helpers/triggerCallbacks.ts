@@ -6,7 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startMockService, type MockService } from '../../dev/mock/server';
-import { deliveries } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/callbacks/deliveries';
+import { deliveries } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/inbound/deliveries';
 import { startTriggerServer, type TriggerServer } from './webhook-server';
 
 export const CALLBACK_TOKEN = 'cb-secret-7f3a';

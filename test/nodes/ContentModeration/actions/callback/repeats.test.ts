@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { moderationNode, runWorkflow } from '@test/helpers/engine';
 import { output, SECRET_TOKEN } from '@test/helpers/nodeRun';
 
-import { deliveries } from '../../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/callbacks/deliveries';
+import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
 
 const SECRET = 'cb-secret/repeats-2d7e';
 

@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { checkToken } from '../../../ContentModerationTrigger/verification';
-import { kindOf, parseCallback, RESULT_EVENT } from '../../callbacks/envelope';
+import { checkToken } from '../../inbound/token';
+import { kindOf, parseCallback, RESULT_EVENT } from '../../inbound/envelope';
 import { requestSettingsCollection } from '../../descriptions/options';
 import { isObject } from '../../helpers/json';
 import { getImage, getText } from '../../transport/endpoints';

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
 
-import { completionKey, deliveries, type HeldClaim } from '../../callbacks/deliveries';
+import { completionKey, deliveries, type HeldClaim } from '../../inbound/deliveries';
 
 /** Executions n8n started from a published workflow's webhook or trigger; 'manual' and 'retry' always pass on. */
 const PRODUCTION_MODES: ReadonlyArray<WorkflowExecuteMode> = ['webhook', 'trigger'];

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
-import { CALLBACK_URL_HELP } from '../../helpers/callbackUrl';
+import { CALLBACK_URL_HELP } from '../../descriptions/callbackUrl';
 import { optionsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
 import { moderateImage } from '../../transport/endpoints';

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../descriptions/options';
 import { textInputProperty } from '../../descriptions/textInput';
-import { CALLBACK_URL_HELP } from '../../helpers/callbackUrl';
+import { CALLBACK_URL_HELP } from '../../descriptions/callbackUrl';
 import { checkMetadataObject } from '../../helpers/metadata';
 import { moderateText } from '../../transport/endpoints';
 import { InputProblem } from '../../validation/checks';

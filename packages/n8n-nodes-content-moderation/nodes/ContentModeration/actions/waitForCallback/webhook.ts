@@ -11,7 +11,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
 import { createApiClient, type ApiClient, type ApiResponse } from '../../transport/client';
-import { parseEnvelope, RESULT_EVENT } from '../../callbacks/envelope';
+import { parseEnvelope, RESULT_EVENT } from '../../inbound/envelope';
+import { readCallbackBody } from '../../inbound/requestBody';
 import type { RetrySettings } from '../../retry/policy';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { hasAnalysis } from '../../verdict/rules';
@@ -88,7 +89,8 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 
 	const expectedId = waitingId(state.items[itemIndex]);
 	// The service sends {event, data}; a flat result (older senders) reads as its data.
-	const parsed = parseEnvelope(this.getBodyData() as unknown);
+	const received = await readCallbackBody.call(this);
+	const parsed = parseEnvelope(received.body, received.parsedJson);
 	if (parsed.ok && parsed.envelope.event !== RESULT_EVENT) {
 		// Not a result (a review decision goes to the account's webhook, not here): acknowledged, nothing read.
 		return { webhookResponse: { received: true, resumed: false, ignoredEvent: parsed.envelope.event } };

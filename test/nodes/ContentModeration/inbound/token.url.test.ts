@@ -1,4 +1,4 @@
-import { tokensInUrl, withCallbackSecret } from '@package/nodes/ContentModeration/helpers/callbackUrl';
+import { tokensInUrl, withCallbackSecret } from '@package/nodes/ContentModeration/inbound/token';
 
 describe('withCallbackSecret', () => {
 	it('adds the secret as ?token=, encoded, keeping the rest of the URL byte for byte', () => {

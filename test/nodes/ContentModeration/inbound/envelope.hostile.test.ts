@@ -1,5 +1,5 @@
 /** parseCallback, the rules the trigger and Callback > Receive share, against hostile bodies. */
-import { MAX_EVENT_LENGTH, MAX_ID_LENGTH, parseCallback, parseEnvelope, RESULT_EVENT } from '@package/nodes/ContentModeration/callbacks/envelope';
+import { MAX_EVENT_LENGTH, MAX_ID_LENGTH, parseCallback, parseEnvelope, RESULT_EVENT } from '@package/nodes/ContentModeration/inbound/envelope';
 import { MAX_DEPTH } from '@package/nodes/ContentModeration/helpers/json';
 
 const nested = (depth: number) => JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`) as unknown;

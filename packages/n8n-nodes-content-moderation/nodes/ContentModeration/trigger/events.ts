@@ -1,7 +1,7 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
-import { RESULT_EVENT, REVIEW_EVENT } from '../ContentModeration/callbacks/envelope';
-import { flaggedReasons, hasAnalysis, needsReview } from '../ContentModeration/verdict/rules';
+import { RESULT_EVENT, REVIEW_EVENT } from '../inbound/envelope';
+import { flaggedReasons, hasAnalysis, needsReview } from '../verdict/rules';
 
 export type EventFilter = 'all' | 'flagged' | 'review' | 'safe';
 

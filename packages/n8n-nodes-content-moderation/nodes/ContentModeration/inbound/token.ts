@@ -1,9 +1,48 @@
+/**
+ * The callback token: the only thing the service can carry back is the URL it was given (it signs
+ * nothing), so the Callback Secret travels as the URL's `token` query parameter (or this header). Where
+ * it is put into a URL, how a call's token is checked, and how it is kept out of what leaves.
+ */
 import { timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { TOKEN_HEADER, TOKEN_QUERY_PARAMETER } from '../ContentModeration/helpers/callbackUrl';
+/** Where the trigger looks for the secret: `?token=` or this header. */
+export const TOKEN_QUERY_PARAMETER = 'token';
+export const TOKEN_HEADER = 'x-callback-token';
 
-export { TOKEN_HEADER, TOKEN_QUERY_PARAMETER };
+const TOKEN_IN_URL = /[?&]token=([^&#]*)/gi;
+
+function decoded(value: string): string {
+	try {
+		return decodeURIComponent(value.replace(/\+/g, ' '));
+	} catch {
+		return value;
+	}
+}
+
+/** The token values a (possibly malformed) URL carries, raw and decoded, so they can be redacted. */
+export function tokensInUrl(url: string): string[] {
+	const found = new Set<string>();
+	for (const match of url.matchAll(TOKEN_IN_URL)) {
+		if (match[1] === '') continue;
+		found.add(match[1]);
+		found.add(decoded(match[1]));
+	}
+	return [...found];
+}
+
+/**
+ * The URL with `token=<secret>` added, unless the secret is empty (a URL with a token of its own is
+ * refused before: checkNoPastedToken). The rest of the URL is kept byte for byte.
+ */
+export function withCallbackSecret(url: string, secret: string): string {
+	if (secret === '') return url;
+	const hashAt = url.indexOf('#');
+	const base = hashAt < 0 ? url : url.slice(0, hashAt);
+	const fragment = hashAt < 0 ? '' : url.slice(hashAt);
+	const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+	return `${base}${separator}${TOKEN_QUERY_PARAMETER}=${encodeURIComponent(secret)}${fragment}`;
+}
 
 /** Never copied into an output item: the secret itself and any credentials a caller sends along. */
 const SECRET_HEADERS = new Set([TOKEN_HEADER, 'authorization', 'proxy-authorization', 'cookie']);

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { deliveries } from '@package/nodes/ContentModeration/callbacks/deliveries';
+import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
 import { imageResult, queueItem, result, review, SECRET, textResult, useEnvelopeTriggers } from '@test/helpers/callbackBodies';
 import { postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 

@@ -11,10 +11,10 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeType, IWebhookResponseData } from 'n8n-workflow';
 
-import { deliveries } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/callbacks/deliveries';
-import { prepareWorkflow, triggerNode } from '../../helpers/engine';
-import { webhookContext } from '../../helpers/engine/webhookContext';
-import { postCallback } from '../../helpers/webhook-server';
+import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
+import { prepareWorkflow, triggerNode } from '@test/helpers/engine';
+import { webhookContext } from '@test/helpers/engine/webhookContext';
+import { postCallback } from '@test/helpers/webhook-server';
 
 const WEBHOOK_ID = '5d1e7a3c-2b4f-4c6d-8e9f-0a1b2c3d4e5f';
 const NAME = 'Completion Received';

@@ -6,21 +6,23 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../ContentModeration/transport/client';
-import { handleCallback } from './callback';
-import { EVENT_OPTIONS, EVENT_SELECTION_OPTIONS } from './events';
-import { unregisteredWebhookMethods } from '../ContentModeration/helpers/webhookMethods';
+import { CREDENTIAL_TYPE } from './transport/client';
+import { handleCallback } from './trigger/webhook';
+import { EVENT_OPTIONS, EVENT_SELECTION_OPTIONS } from './trigger/events';
+import { unregisteredWebhookMethods } from './helpers/webhookMethods';
 
 export class ContentModerationTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Content Moderation Trigger',
 		name: 'contentModerationTrigger',
 		icon: {
-			light: 'file:../ContentModeration/contentModeration.svg',
-			dark: 'file:../ContentModeration/contentModeration.dark.svg',
+			light: 'file:contentModeration.svg',
+			dark: 'file:contentModeration.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// Not 1: for a start node at version 1, n8n's webhook body parsing evaluates an expression on every
+		// call, an isolate per callback, and a burst of callbacks then loses some (docs/callbacks.md).
+		version: 2,
 		subtitle: '={{"Events: " + $parameter["events"]}}',
 		description:
 			'Starts the workflow when the Content Moderation Service completes a deferred moderation or a person decides on a review queue item',

@@ -1,7 +1,7 @@
 /**
  * What the trigger's webhook() costs before n8n can answer a callback, in process (n8n-core's real
  * WebhookContext, the engine harness's credentials, the mock service): a measurement, not a test.
- *   ACK_CALLS=200 npx jest --testMatch '<rootDir>/test/nodes/ContentModerationTrigger/ackTimings.measure.ts'
+ *   ACK_CALLS=200 npx jest --testMatch '<rootDir>/test/nodes/ContentModeration/trigger/webhook.ackTimings.measure.ts'
  * (named .measure.ts so that `npm test` does not run it).
  * Prints median / p95 / max of webhook() per scenario. In real n8n the credential read is a database
  * read plus decryption (the harness decrypts in memory), so that line is a lower bound there.
@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { startMockService } from '@dev/mock/server';
-import { deliveries } from '@package/nodes/ContentModeration/callbacks/deliveries';
+import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
 import { postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 
 const SECRET = 'ack-timings-secret';

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { startMockService, type MockService } from '@dev/mock/server';
-import { deliveries } from '@package/nodes/ContentModeration/callbacks/deliveries';
+import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
 import { postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 
 const SECRET = 'mock-cb-secret-2b7d';

@@ -2,7 +2,7 @@
 import type { IHookFunctions, INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { ContentModerationTrigger } from '@package/nodes/ContentModerationTrigger/ContentModerationTrigger.node';
+import { ContentModerationTrigger } from '@package/nodes/ContentModeration/ContentModerationTrigger.node';
 
 const trigger = new ContentModerationTrigger();
 const { description } = trigger;
@@ -44,12 +44,12 @@ test('the lifecycle methods are stubs that succeed', async () => {
 
 /** The parameters n8n runs the trigger with: saved values of displayed fields, defaults. */
 function shown(parameters: INodeParameters): INodeParameters {
-	const node: INode = { id: '1', name: 't', type: description.name, typeVersion: 1, position: [0, 0], parameters };
+	const node: INode = { id: '1', name: 't', type: description.name, typeVersion: description.version as number, position: [0, 0], parameters };
 	return NodeHelpers.getNodeParameters(description.properties, parameters, true, false, node, description)!;
 }
 
-test('one version: what a trigger added from the nodes panel gets is what every workflow runs', () => {
-	expect(description.version).toBe(1);
+test('one version, 2 (not 1, docs/callbacks.md): what a trigger added from the nodes panel gets is what every workflow runs', () => {
+	expect(description.version).toBe(2);
 	expect(description.defaultVersion).toBeUndefined();
 });
 

@@ -4,7 +4,7 @@ import {
 	DeliveryRegistry,
 	MAX_REMEMBERED,
 	REMEMBER_MS,
-} from '@package/nodes/ContentModeration/callbacks/deliveries';
+} from '@package/nodes/ContentModeration/inbound/deliveries';
 import { FakeClock } from '@test/helpers/fakeClock';
 
 function registry(limits = { rememberMs: 60_000, maxRemembered: 100 }) {

@@ -4,7 +4,7 @@ import { inspect } from 'node:util';
 import {
 	SECRET_TRUST_MS,
 	SecretChecks,
-} from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModerationTrigger/secretChecks';
+} from '@package/nodes/ContentModeration/inbound/secrets';
 
 const SECRET = 'cb-secret/3f9a7c';
 

@@ -11,8 +11,8 @@ import { imageResult, result } from '@test/helpers/callbackBodies';
 import { HarnessCredentialsHelper } from '@test/helpers/engine/credentials';
 import { postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 
-import { deliveries } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/callbacks/deliveries';
-import { SECRET_TRUST_MS } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModerationTrigger/secretChecks';
+import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
+import { SECRET_TRUST_MS } from '@package/nodes/ContentModeration/inbound/secrets';
 
 const SECRET = 'cb-secret/reads-71c2';
 let server: TriggerServer;

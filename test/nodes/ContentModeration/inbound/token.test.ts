@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { MockService } from '@dev/mock/server';
 import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { CALLBACK_TOKEN, useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
-import { checkToken } from '@package/nodes/ContentModerationTrigger/verification';
+import { checkToken } from '@package/nodes/ContentModeration/inbound/token';
 import { N8N_PLACEHOLDERS, postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 
 const callbacks = useTriggerCallbacks();

@@ -3,7 +3,7 @@ import {
 	parseEnvelope,
 	RESULT_EVENT,
 	REVIEW_EVENT,
-} from '@package/nodes/ContentModeration/callbacks/envelope';
+} from '@package/nodes/ContentModeration/inbound/envelope';
 
 const ID = '3f0c2a4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
 const IMAGE_RESULT = { id: ID, isSafe: true, description: 'a cat', confidence: 0.9, meta: { post: 7 } };

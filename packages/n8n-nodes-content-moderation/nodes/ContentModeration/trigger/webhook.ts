@@ -1,20 +1,19 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { createApiClient, CREDENTIAL_TYPE } from '../ContentModeration/transport/client';
-import { tokensInUrl } from '../ContentModeration/helpers/callbackUrl';
-import { addSecrets, redactValue } from '../ContentModeration/redaction/redact';
-import type { RetrySettings } from '../ContentModeration/retry/policy';
+import { createApiClient, CREDENTIAL_TYPE } from '../transport/client';
+import { addSecrets, redactValue } from '../redaction/redact';
+import type { RetrySettings } from '../retry/policy';
 
-import { isKnownEvent, kindOf, RESULT_EVENT } from '../ContentModeration/callbacks/envelope';
-import { completionKey, deliveries, deliveryKey } from '../ContentModeration/callbacks/deliveries';
+import { isKnownEvent, kindOf, RESULT_EVENT } from '../inbound/envelope';
+import { completionKey, deliveries, deliveryKey } from '../inbound/deliveries';
 
 import type { EventFilter, EventSelection } from './events';
 import { eventIgnoreReason, ignoreReason } from './events';
-import type { CallbackBody } from './payload';
-import { completeResult, parseCallbackBody } from './payload';
-import type { KnownSecret } from './secretChecks';
-import { secretChecks } from './secretChecks';
-import { checkGivenToken, givenTokenStrings, redactHeaders, redactQuery } from './verification';
+import type { CallbackBody } from '../inbound/payload';
+import { completeResult, parseCallbackBody } from '../inbound/payload';
+import type { KnownSecret } from '../inbound/secrets';
+import { secretChecks } from '../inbound/secrets';
+import { checkGivenToken, givenTokenStrings, redactHeaders, redactQuery, tokensInUrl } from '../inbound/token';
 
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
@@ -68,16 +67,16 @@ const NO_ID_REPEATS = ' A delivery of it again starts the workflow again.';
 
 /**
  * Handles one completion callback. A completion already started in this n8n process
- * (callbacks/deliveries.ts) is acknowledged with `duplicate: true` and starts nothing; the claim is taken
- * before the first await, so a delivery arriving while the first is handled waits for its outcome, and a
- * first delivery that starts nothing (refused, filtered out, failed, or returned but not started by n8n)
- * does not hold back a later one.
+ * (inbound/deliveries.ts) is acknowledged with `duplicate: true` and starts nothing; the claim is taken
+ * once the body is read, before any other await, so a delivery arriving while the first is handled waits
+ * for its outcome, and a first delivery that starts nothing (refused, filtered out, failed, or returned
+ * but not started by n8n) does not hold back a later one.
  */
 export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData() as IDataObject;
 	const query = this.getQueryData() as IDataObject;
 
-	const parsed = parseCallbackBody.call(this);
+	const parsed = await parseCallbackBody.call(this);
 	const key = parsed.ok ? deliveryKeyOf.call(this, parsed.event, parsed.body) : undefined;
 	let claim = key === undefined ? undefined : deliveries.claim(key);
 	try {

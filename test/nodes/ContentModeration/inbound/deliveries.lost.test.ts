@@ -3,8 +3,8 @@
  * did not make frees the completion for the sender's next delivery instead of losing it, and a
  * delivery of it meanwhile waits for n8n's outcome. On a fake clock.
  */
-import { DeliveryRegistry } from '../../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/callbacks/deliveries';
-import { FakeClock, flush } from '../../../helpers/fakeClock';
+import { DeliveryRegistry } from '@package/nodes/ContentModeration/inbound/deliveries';
+import { FakeClock, flush } from '@test/helpers/fakeClock';
 
 const OUTCOME_WAIT_MS = 30_000;
 
