@@ -86,3 +86,16 @@ test('the trigger\'s panel points a user who expects bursts to Webhook + Callbac
 	expect(notice?.displayName).toMatch(/N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true/);
 	expect(notice?.displayName).toMatch(/200 at once/);
 });
+
+/** The subtitle as the editor shows it: its expression over the parameters n8n gives it (hidden ones unset). */
+function subtitle(parameters: INodeParameters): unknown {
+	const body = String(description.subtitle).replace(/^=\{\{/, '').replace(/\}\}$/, '').replace(/\$parameter\["(\w+)"\]/g, 'p.$1');
+	return new Function('p', `return ${body};`)(shown(parameters));
+}
+
+test('the subtitle names what starts the workflow for every Events choice, never "undefined"', () => {
+	expect(subtitle({})).toBe('Results: all, Review Decisions');
+	expect(subtitle({ eventTypes: 'results', events: 'flagged' })).toBe('Results: flagged');
+	expect(subtitle({ eventTypes: 'reviews', events: 'flagged' })).toBe('Review Decisions');
+	expect(subtitle({ eventTypes: 'any' })).toBe('Every Event');
+});
