@@ -32,7 +32,7 @@ import { CREDENTIAL_TYPE } from '../../dev/n8n/package';
 import { waitFor } from '../../dev/wait';
 import { prepareWorkflow, triggerNode } from './engine';
 import { webhookContext } from './engine/webhookContext';
-import { secretChecks } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/inbound/secrets';
+import { secretCache } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/inbound/secrets';
 
 export const TRIGGER_NAME = 'Content Moderation Trigger';
 export const WEBHOOK_ID = '3f0c2a57-8d0e-4d5b-9c1e-6a7b8c9d0e1f';
@@ -143,7 +143,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 export async function startTriggerServer(options: TriggerServerOptions): Promise<TriggerServer> {
 	// A new server stands for a new process: what an earlier test's trigger learnt about its secret is gone.
-	secretChecks.clear();
+	secretCache.clear();
 	const parseIncomingMessage = loadParseIncomingMessage();
 	const calls: TriggerCall[] = [];
 	const executions: INodeExecutionData[][] = [];

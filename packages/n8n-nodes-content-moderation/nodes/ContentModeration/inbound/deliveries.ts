@@ -1,15 +1,19 @@
 /**
  * Which completions this n8n process has already started a workflow for (the trigger) or passed on
- * (Callback > Receive): the registry that lets a sender's repeated delivery start or pass on nothing.
+ * (Callback > Receive): the registry that lets a sender's repeated delivery start or pass on nothing, and
+ * the claims a delivery takes on its completion while it is handled.
  *
- * Only a SHA-256 of the key is kept (trigger, event, id, decision): no payload, no secret. Memory is
- * bounded twice: an entry is forgotten REMEMBER_MS after its start, and beyond MAX_REMEMBERED the oldest
- * entries go first. No timer: expired entries are dropped when the registry is next used, so nothing
- * keeps the process alive. Each n8n process (each queue-mode webhook processor) has its own registry.
+ * Only a SHA-256 of the key is kept (receiver, event, id, result kind or decision): no payload, no secret.
+ * Memory is bounded twice: an entry is forgotten REMEMBER_MS after its start, and beyond MAX_REMEMBERED the
+ * oldest entries go first. No timer: expired entries are dropped when the registry is next used, so
+ * nothing keeps the process alive. Each n8n process (each queue-mode webhook processor) has its own registry.
  */
 import { createHash } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
 
-import { REVIEW_EVENT } from './envelope';
+import { BoundedMap } from '../helpers/boundedMap';
+import { systemClock, type Clock } from '../helpers/clock';
+import { RESULT_EVENT, resultKind, REVIEW_EVENT } from './envelope';
 
 /**
  * A day: longer than the retry schedules senders commonly use (seconds to hours between a few attempts);
@@ -27,10 +31,6 @@ export const MAX_REMEMBERED = 50_000;
  * that never comes can never start it twice.
  */
 export const OUTCOME_WAIT_MS = 120_000;
-
-export interface DeliveryClock {
-	now(): number;
-}
 
 export interface DeliveryLimits {
 	rememberMs: number;
@@ -57,37 +57,37 @@ export type Claim =
 	/** Another delivery of it is being handled right now: wait for `settled`, then claim again. */
 	| { kind: 'inFlight'; settled: Promise<void> };
 
-/** The hash of a delivery's key parts; the parts themselves are not kept. */
-export function deliveryKey(parts: ReadonlyArray<string>): string {
+/** The hash of a key's parts (JSON values, each encoded as JSON); the parts themselves are not kept. */
+export function deliveryKey(parts: ReadonlyArray<unknown>): string {
 	return createHash('sha256').update(JSON.stringify(parts)).digest('base64');
 }
 
 /**
- * The key of one completion for one receiver (`scope`: the workflow and the trigger or node taking it).
+ * The key of one completion for one receiver (`scope`: the workflow and the trigger or node taking it, by
+ * ids that survive a rename). A text and an image result may share an id: the result kind is part of it.
  * A review decision can change (accepted, then rejected): each decision is its own completion.
  */
-export function completionKey(
-	scope: ReadonlyArray<string>,
-	event: string,
-	data: { id: string; status?: unknown; accepted?: unknown },
-): string {
-	const parts = [...scope, event, data.id];
-	if (event === REVIEW_EVENT) parts.push(String(data.status), String(data.accepted));
+export function completionKey(scope: ReadonlyArray<string>, event: string, data: IDataObject & { id: string }): string {
+	const parts: unknown[] = [...scope, event, data.id];
+	if (event === RESULT_EVENT) parts.push(resultKind(data));
+	if (event === REVIEW_EVENT) parts.push(data.status ?? null, data.accepted ?? null);
 	return deliveryKey(parts);
 }
 
 export class DeliveryRegistry {
 	/** key -> when it is forgotten; insertion order is expiry order (one TTL for all). */
-	private readonly started = new Map<string, number>();
+	private readonly started: BoundedMap<string, number>;
 	private readonly handling = new Map<string, Promise<void>>();
 	/** Deliveries handed to n8n, waiting for its answer: until when, and how to settle them. */
 	private readonly awaitingN8n = new Map<string, { until: number; finish: (started: boolean) => void }>();
 
 	constructor(
-		private readonly clock: DeliveryClock,
+		private readonly clock: Clock = systemClock,
 		private readonly limits: DeliveryLimits = { rememberMs: REMEMBER_MS, maxRemembered: MAX_REMEMBERED },
 		private readonly outcomeWaitMs = OUTCOME_WAIT_MS,
-	) {}
+	) {
+		this.started = new BoundedMap(limits.maxRemembered);
+	}
 
 	/** Completions remembered as started. */
 	get size(): number {
@@ -107,10 +107,7 @@ export class DeliveryRegistry {
 	}
 
 	private forgetExpired(now: number): void {
-		for (const [key, forgetAt] of this.started) {
-			if (forgetAt > now) break;
-			this.started.delete(key);
-		}
+		this.started.dropOldestWhile((forgetAt) => forgetAt <= now);
 	}
 
 	/**
@@ -139,12 +136,7 @@ export class DeliveryRegistry {
 			if (started) {
 				const at = this.clock.now();
 				this.forgetExpired(at);
-				this.started.delete(key);
 				this.started.set(key, at + this.limits.rememberMs);
-				while (this.started.size > this.limits.maxRemembered) {
-					const oldest = this.started.keys().next().value as string;
-					this.started.delete(oldest);
-				}
 			}
 			settle();
 		};
@@ -177,4 +169,5 @@ export class DeliveryRegistry {
 }
 
 /** The registry of this process. */
-export const deliveries = new DeliveryRegistry({ now: () => Date.now() });
+export const deliveries = new DeliveryRegistry();
+

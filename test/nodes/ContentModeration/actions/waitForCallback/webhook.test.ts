@@ -99,6 +99,19 @@ describe('Wait for Callback: the callbacks', () => {
 		expect(execution.webhookThrew).toBe(false);
 	});
 
+	it('masks the Secret Key in the output when the resuming callback carries it, with no result read', async () => {
+		mock.configure({ processMs: 60_000 });
+		const execution = await startWaiting(waitParameters(), urlItems([SAFE_IMAGE_URL]));
+		const [url] = callbackUrls();
+		const id = mock.submissionLog[0].id;
+		const encoded = Buffer.from(mock.token).toString('base64');
+		const body = { id, isSafe: true, description: `sent with ${mock.token}`, meta: { b64: encoded } };
+		expect(await post(url, { event: 'moderation.completed', data: body })).toMatchObject({ status: 200, body: { resumed: true } });
+		const run = await execution.finished(30_000);
+		expect(run.outputOf(NODE)[0].json).toMatchObject({ id, description: 'sent with ***', meta: { b64: '***' } });
+		expect(JSON.stringify(run.runData)).not.toContain(mock.token);
+	});
+
 	it('answers 503 (so the service retries) when the results cannot be read, and stays waiting', async () => {
 		mock.configure({ processMs: 60_000 });
 		const execution = await startWaiting(waitParameters(), urlItems([SAFE_IMAGE_URL]));
