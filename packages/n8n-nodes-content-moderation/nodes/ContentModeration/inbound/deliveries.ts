@@ -171,3 +171,75 @@ export class DeliveryRegistry {
 /** The registry of this process. */
 export const deliveries = new DeliveryRegistry();
 
+/** One completion's state within a node run. */
+interface RunKey {
+	/** The registry's claim, held by the run until it ends. */
+	claim?: HeldClaim;
+	/** Passed on by an item of this run, or already before it: later items with the key are repeats. */
+	passedOn: boolean;
+	/** Settles when the last item that asked for the key is done with it: items take the key in turns. */
+	tail: Promise<void>;
+}
+
+/**
+ * The claims of one node run (Callback > Receive), for the router to settle: a completion counts as passed
+ * on only when the run succeeds with its item among the outputs (`commit`); a run that fails frees every
+ * completion it held (`release`), so a delivery of it again passes on. Items of one run with the same
+ * completion take it in turns: the first passes it on, the next are repeats, unless the first failed.
+ */
+export class RunClaims {
+	private readonly keys = new Map<string, RunKey>();
+	/** Per item that asked for a key: the key, and the end of its turn. */
+	private readonly turns = new Map<number, { key: string; done: () => void }>();
+	private closed = false;
+
+	constructor(private readonly registry: DeliveryRegistry = deliveries) {}
+
+	/** Whether item `itemIndex`'s completion `key` was passed on already (a repeat); else the item holds it. */
+	async isRepeat(key: string, itemIndex: number): Promise<boolean> {
+		const state = this.keys.get(key) ?? { passedOn: false, tail: Promise.resolve() };
+		this.keys.set(key, state);
+		const previous = state.tail;
+		let done: () => void = () => {};
+		state.tail = new Promise<void>((resolve) => (done = resolve));
+		this.turns.set(itemIndex, { key, done });
+		await previous;
+		if (!state.passedOn && state.claim === undefined) {
+			const claim = await this.registry.claimWhenFree(key);
+			if (claim.kind === 'held' && this.closed) claim.release();
+			else if (claim.kind === 'held') state.claim = claim;
+			else state.passedOn = true;
+		}
+		if (!state.passedOn && !this.closed) return false;
+		this.itemDone(itemIndex, false);
+		return true;
+	}
+
+	/** Item `itemIndex` is done: `passedOn` when it outputs its completion. The next item with its key may go. */
+	itemDone(itemIndex: number, passedOn: boolean): void {
+		const turn = this.turns.get(itemIndex);
+		if (turn === undefined) return;
+		this.turns.delete(itemIndex);
+		const state = this.keys.get(turn.key);
+		if (passedOn && state !== undefined) state.passedOn = true;
+		turn.done();
+	}
+
+	/** The run succeeded: completions an item passed on count as passed on; the others are free again. */
+	commit(): void {
+		this.close((state) => (state.passedOn ? state.claim?.commit() : state.claim?.release()));
+	}
+
+	/** The run failed: every completion it held is free again. */
+	release(): void {
+		this.close((state) => state.claim?.release());
+	}
+
+	private close(settle: (state: RunKey) => void): void {
+		if (this.closed) return;
+		this.closed = true;
+		for (const state of this.keys.values()) settle(state);
+		for (const turn of this.turns.values()) turn.done();
+		this.turns.clear();
+	}
+}
