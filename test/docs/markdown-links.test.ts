@@ -139,7 +139,7 @@ describe('The package README (published to npm without the repository)', () => {
 
 	it('has the headings the nodes and the credential link to on npmjs.com', () => {
 		const codexUrls = ['ContentModeration', 'ContentModerationTrigger'].flatMap((node) => {
-			const codex = JSON.parse(readFileSync(join(PACKAGE_DIR, 'nodes', node, `${node}.node.json`), 'utf8'));
+			const codex = JSON.parse(readFileSync(join(PACKAGE_DIR, 'nodes', 'ContentModeration', `${node}.node.json`), 'utf8'));
 			return (codex.resources?.primaryDocumentation ?? []).map((doc: { url: string }) => doc.url);
 		});
 		const credential = readFileSync(join(PACKAGE_DIR, 'credentials', 'ContentModerationApi.credentials.ts'), 'utf8');
@@ -164,7 +164,7 @@ describe('Found by the service name', () => {
 	});
 
 	it.each(['ContentModeration', 'ContentModerationTrigger'])('%s codex: aliases for the nodes panel search', (node) => {
-		const codex = JSON.parse(readFileSync(join(PACKAGE_DIR, 'nodes', node, `${node}.node.json`), 'utf8'));
+		const codex = JSON.parse(readFileSync(join(PACKAGE_DIR, 'nodes', 'ContentModeration', `${node}.node.json`), 'utf8'));
 		expect(codex.alias).toEqual(expect.arrayContaining(['ContentMod', 'contentmod', 'moderation']));
 		expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\/www\.npmjs\.com\/package\/n8n-nodes-content-moderation/);
 		expect(codex.resources.credentialDocumentation[0].url).toMatch(/#credentials$/);

@@ -32,7 +32,7 @@ import { prepareWorkflow, triggerNode } from './engine';
 import { N8nRefusal, parseRequestBody, readableRequest } from './engine/n8nBodyParsing';
 import { ownNodeVersion } from './engine/node-types';
 import { webhookContext } from './engine/webhookContext';
-import { secretChecks } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/inbound/secrets';
+import { secretCache } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/inbound/secrets';
 
 export const TRIGGER_NAME = 'Content Moderation Trigger';
 export const WEBHOOK_ID = '3f0c2a57-8d0e-4d5b-9c1e-6a7b8c9d0e1f';
@@ -108,7 +108,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 export async function startTriggerServer(options: TriggerServerOptions): Promise<TriggerServer> {
 	// A new server stands for a new process: what an earlier test's trigger learnt about its secret is gone.
-	secretChecks.clear();
+	secretCache.clear();
 	const typeVersion = options.typeVersion ?? ownNodeVersion(TRIGGER_TYPE);
 	const calls: TriggerCall[] = [];
 	const executions: INodeExecutionData[][] = [];
