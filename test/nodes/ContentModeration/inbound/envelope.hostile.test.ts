@@ -45,12 +45,19 @@ describe('parseCallback', () => {
 		expect(parseEnvelope(Buffer.from(text), true)).toMatchObject({ ok: true });
 	});
 
-	it('keeps json, binary and __proto__ as plain data fields', () => {
-		const parsed = parseCallback(JSON.parse('{"id":"p1","isSafe":true,"json":"hello","binary":{},"__proto__":{"polluted":"yes"}}'));
-		expect(parsed.ok).toBe(true);
-		if (!parsed.ok) return;
-		expect(Object.getPrototypeOf(parsed.body)).toBe(Object.prototype);
-		expect((parsed.body as { polluted?: string }).polluted).toBeUndefined();
-		expect(parsed.body).toMatchObject({ id: 'p1', json: 'hello', binary: {} });
+	it('keeps json, binary, __proto__ and constructor as plain data fields, each with its value', () => {
+		const body = '{"id":"p1","isSafe":true,"json":"hello","binary":{},"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}';
+		for (const enveloped of [body, `{"event":"moderation.completed","data":${body}}`]) {
+			const parsed = parseCallback(JSON.parse(enveloped));
+			expect(parsed.ok).toBe(true);
+			if (!parsed.ok) return;
+			// Neither dropped nor turned into the prototype: an own field holding what was sent.
+			expect(Object.getOwnPropertyDescriptor(parsed.body, '__proto__')?.value).toEqual({ polluted: 'yes' });
+			expect(Object.getOwnPropertyDescriptor(parsed.body, 'constructor')?.value).toEqual({ prototype: { polluted: 'yes' } });
+			expect(Object.getPrototypeOf(parsed.body)).toBe(Object.prototype);
+			expect((parsed.body as { polluted?: string }).polluted).toBeUndefined();
+			expect(({} as { polluted?: string }).polluted).toBeUndefined();
+			expect(parsed.body).toMatchObject({ id: 'p1', json: 'hello', binary: {} });
+		}
 	});
 });
