@@ -1,9 +1,10 @@
 /**
- * The package README links to pages of the repository (docs/, examples/, the changelog) with absolute URLs,
- * because npm publishes the README without them. The URLs are built from the package.json's `repository.url`,
- * the one place to change when the repository is named: `npx tsx scripts/readme-links.ts --write` rewrites
- * every repository URL in the README to that base, and without `--write` it only reports the ones that differ
- * (test/docs/markdown-links.test.ts fails on them too).
+ * The package README links to pages of the repository (docs/, examples/, the changelog) and shows its pictures
+ * (docs/pictures/) with absolute URLs, because npm publishes the README without them and shows no relative
+ * picture. The URLs are built from the package.json's `repository.url`, the one place to change when the
+ * repository is named: `npx tsx scripts/readme-links.ts --write` rewrites every repository URL in the README
+ * to that base, and without `--write` it only reports the ones that differ (test/docs/markdown-links.test.ts
+ * fails on them too).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -36,6 +37,15 @@ export function repositoryFileUrl(pkg: PackageJson, pathFromRoot: string, folder
 	return `${repositoryWebUrl(pkg)}/${folder ? 'tree' : 'blob'}/HEAD/${pathFromRoot}`;
 }
 
+/**
+ * The URL of a picture of the repository: its raw file, which npmjs.com and GitHub show as an image (a `blob`
+ * URL is a web page). `HEAD` is the default branch, as in the links.
+ */
+export function repositoryPictureUrl(pkg: PackageJson, pathFromRoot: string): string {
+	const [owner, repo] = repositoryWebUrl(pkg).split('/').slice(-2);
+	return `https://raw.githubusercontent.com/${owner}/${repo}/HEAD/${pathFromRoot}`;
+}
+
 /** The package folder inside the repository, from `repository.directory`. */
 export function packageDirectory(pkg: PackageJson): string {
 	return (pkg.repository.directory ?? '').replace(/^\/+|\/+$/g, '');
@@ -50,6 +60,35 @@ export interface RepositoryLink {
 	kind: 'blob' | 'tree';
 	path: string;
 	fragment?: string;
+}
+
+/** Any raw file of a GitHub repository: owner/repo, ref, path. */
+const REPOSITORY_PICTURE = /https:\/\/raw\.githubusercontent\.com\/([^/\s)]+)\/([^/\s)]+)\/([^/\s)]+)\/([^\s)?#"]*)/g;
+
+/** Every picture of a Markdown text: the source of each `![alt](source)`. */
+export function pictureSources(text: string): string[] {
+	return [...text.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g)].map(([, source]) => source);
+}
+
+export interface RepositoryPicture {
+	url: string;
+	/** The repository's web URL, `https://github.com/<owner>/<repo>`, as in RepositoryLink */
+	base: string;
+	ref: string;
+	path: string;
+}
+
+/** The pictures of a Markdown text that are raw files of a GitHub repository. */
+export function repositoryPictures(text: string): RepositoryPicture[] {
+	const pictures: RepositoryPicture[] = [];
+	for (const url of pictureSources(text)) {
+		REPOSITORY_PICTURE.lastIndex = 0;
+		const parts = REPOSITORY_PICTURE.exec(url);
+		if (!parts) continue;
+		const [, owner, repo, ref, path] = parts;
+		pictures.push({ url, base: `https://github.com/${owner}/${repo}`, ref, path: decodeURIComponent(path) });
+	}
+	return pictures;
 }
 
 /** Every GitHub repository file link of a Markdown text, with its path and fragment. */
@@ -78,15 +117,19 @@ export function inRepository(pathFromRoot: string): boolean {
 }
 
 /**
- * The README with every link into this repository (a GitHub file URL whose path exists here, whatever
- * repository it names) pointing at `repository.url`'s repository, at `HEAD`. Links to other repositories'
- * files that do not exist here are left alone.
+ * The README with every link and picture into this repository (a GitHub file URL, or raw file URL, whose
+ * path exists here, whatever repository it names) pointing at `repository.url`'s repository, at `HEAD`.
+ * Links to other repositories' files that do not exist here are left alone.
  */
 export function rewriteRepositoryLinks(text: string, pkg: PackageJson): string {
 	const base = repositoryWebUrl(pkg);
-	return text.replace(REPOSITORY_LINK, (all: string, _owner, _repo, kind: string, _ref, path: string) =>
-		inRepository(decodeURIComponent(path)) ? `${base}/${kind}/HEAD/${path}` : all,
-	);
+	return text
+		.replace(REPOSITORY_LINK, (all: string, _owner, _repo, kind: string, _ref, path: string) =>
+			inRepository(decodeURIComponent(path)) ? `${base}/${kind}/HEAD/${path}` : all,
+		)
+		.replace(REPOSITORY_PICTURE, (all: string, _owner, _repo, _ref, path: string) =>
+			inRepository(decodeURIComponent(path)) ? repositoryPictureUrl(pkg, path) : all,
+		);
 }
 
 if (require.main === module) {

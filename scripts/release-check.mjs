@@ -1,6 +1,6 @@
 // Release check, a step of `npm test`: what `npm publish` would ship (`npm pack --dry-run`) and the package.json
-// fields n8n's verification and npm provenance depend on. Placeholders in repository/bugs/homepage/author are
-// only reported day to day; in a release run (RELEASE=1, set by .github/workflows/publish.yml) they fail, and
+// fields n8n's verification and npm provenance depend on. Placeholders in repository/bugs/homepage/author and in
+// the README's link and picture URLs are only reported day to day; in a release run (RELEASE=1, set by .github/workflows/publish.yml) they fail, and
 // on GitHub Actions the pushed tag must be v<version> and the repository running the workflow package.json's.
 // Usage: node scripts/release-check.mjs [package folder, default: packages/n8n-nodes-content-moderation]
 import { execFileSync } from 'node:child_process';
@@ -102,6 +102,20 @@ if (fields['author.email'] && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(fields['author.
 	problems.push('package.json author.email is not an email address');
 }
 
+// The README npm shows links to the repository and shows its pictures by absolute URL (scripts/readme-links.ts
+// builds them from repository.url): a placeholder left in one publishes a dead link or a missing picture.
+const readmeFile = path.join(dir, 'README.md');
+const readme = fs.existsSync(readmeFile) ? fs.readFileSync(readmeFile, 'utf8') : '';
+const readmeUrls = { links: 0, pictures: 0 };
+for (const [, bang, url] of readme.matchAll(/(!?)\[[^\]]*\]\(([^)\s]+)/g)) {
+	if (PLACEHOLDER.test(url)) readmeUrls[bang ? 'pictures' : 'links'] += 1;
+}
+for (const [, url] of readme.matchAll(/<img\s[^>]*src=["']([^"']+)/gi)) if (PLACEHOLDER.test(url)) readmeUrls.pictures += 1;
+const readmePlaceholders = Object.entries(readmeUrls)
+	.filter(([, count]) => count > 0)
+	.map(([kind, count]) => `${count} ${count === 1 ? kind.slice(0, -1) : kind}`);
+if (readmePlaceholders.length) placeholders.push(`README.md (${readmePlaceholders.join(', ')})`);
+
 // Every version has its entry in CHANGELOG.md ("## 0.1.0" or "## [0.1.0]").
 const changelog = path.join(dir, 'CHANGELOG.md');
 const version = pkg.version.replace(/[.+]/g, '\\$&');
@@ -110,7 +124,9 @@ if (!fs.existsSync(changelog) || !new RegExp(`^## \\[?v?${version}\\]?(\\s|$)`, 
 }
 
 if (release) {
-	if (placeholders.length) problems.push(`placeholders left in package.json: ${placeholders.join(', ')} (see README, Releasing)`);
+	const inManifest = placeholders.filter((p) => !p.startsWith('README.md'));
+	if (inManifest.length) problems.push(`placeholders left in package.json: ${inManifest.join(', ')} (see README, Releasing)`);
+	if (readmePlaceholders.length) problems.push(`placeholders left in README.md URLs: ${readmePlaceholders.join(', ')} (see README, Releasing)`);
 	if (pkg.private) problems.push('package.json is private');
 	// GITHUB_REF_NAME / GITHUB_REPOSITORY exist only on GitHub Actions; a local RELEASE=1 run skips these two.
 	if (env.GITHUB_REF_NAME !== undefined && env.GITHUB_REF_NAME !== `v${pkg.version}`) {

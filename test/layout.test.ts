@@ -1,7 +1,8 @@
 /**
  * Every source file with behaviour has its test at the mirrored path (`nodes/X/y.ts` →
  * `test/nodes/X/y.test.ts`; topic files `y.<topic>.test.ts` may sit beside it), and no test file is
- * longer than MAX_TEST_LINES: a newcomer finds a source's tests by its name.
+ * longer than MAX_TEST_LINES: a newcomer finds a source's tests by its name. Neither node reaches the
+ * other node's files, directly or through shared code.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,6 +40,27 @@ const sources = ['nodes', 'credentials'].flatMap((dir) =>
 	files(path.join(PACKAGE, dir), '.ts').map((file) => path.relative(PACKAGE, file).split(path.sep).join('/')),
 );
 
+/** Every package file `file` imports, directly or through the files it imports (relative imports only). */
+function importClosure(file: string): Set<string> {
+	const seen = new Set<string>();
+	const visit = (current: string) => {
+		if (seen.has(current)) return;
+		seen.add(current);
+		const text = fs.readFileSync(path.join(PACKAGE, current), 'utf8');
+		for (const [, target] of text.matchAll(/^(?:import|export)\b[^;]*?\sfrom\s+'(\.[^']*)'/gms)) {
+			const resolved = path.posix.join(path.posix.dirname(current), target);
+			const candidates = [`${resolved}.ts`, `${resolved}/index.ts`];
+			const found = candidates.find((candidate) => fs.existsSync(path.join(PACKAGE, candidate)));
+			if (found === undefined) throw new Error(`${current}: cannot resolve ${target}`);
+			visit(found);
+		}
+	};
+	visit(file);
+	return seen;
+}
+
+const NODES = 'nodes/ContentModeration';
+
 describe('test layout', () => {
 	it('finds the package sources', () => {
 		expect(sources.length).toBeGreaterThan(50);
@@ -60,5 +82,14 @@ describe('test layout', () => {
 			.map((file) => ({ file: path.relative(ROOT, file), lines: fs.readFileSync(file, 'utf8').split('\n').length - 1 }))
 			.filter(({ lines }) => lines > MAX_TEST_LINES);
 		expect(long).toEqual([]);
+	});
+
+	it("keeps each node to its own files: neither reaches the other node's files, directly or through shared code", () => {
+		const trigger = [...importClosure(`${NODES}/ContentModerationTrigger.node.ts`)];
+		const action = [...importClosure(`${NODES}/ContentModeration.node.ts`)];
+		expect(trigger.length).toBeGreaterThan(10);
+		expect(action.length).toBeGreaterThan(50);
+		expect(trigger.filter((file) => file.startsWith(`${NODES}/actions/`) || file === `${NODES}/ContentModeration.node.ts`)).toEqual([]);
+		expect(action.filter((file) => file.startsWith(`${NODES}/trigger/`) || file === `${NODES}/ContentModerationTrigger.node.ts`)).toEqual([]);
 	});
 });

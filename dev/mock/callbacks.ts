@@ -26,6 +26,8 @@ interface DeliverySettings {
 	retries: number;
 	backoffMs: number;
 	timeoutMs: number;
+	/** null: sent without a content type */
+	contentType: string | null;
 }
 
 /**
@@ -65,7 +67,8 @@ export class CallbackDeliverer {
 	}
 
 	private async run(moderationId: string, url: string, event: string, body: string): Promise<void> {
-		const { retries, backoffMs, timeoutMs } = this.settings();
+		const { retries, backoffMs, timeoutMs, contentType } = this.settings();
+		const type = contentType === null ? {} : { 'content-type': contentType };
 		const signal = this.abort.signal;
 		for (let attempt = 1; attempt <= retries + 1 && !signal.aborted; attempt++) {
 			const time = Date.now();
@@ -73,8 +76,8 @@ export class CallbackDeliverer {
 			try {
 				const response = await request(url, {
 					method: 'POST',
-					headers: { 'content-type': 'application/json', 'user-agent': CALLBACK_USER_AGENT },
-					body,
+					headers: { ...type, 'user-agent': CALLBACK_USER_AGENT },
+					body: Buffer.from(body),
 					dispatcher: this.agent,
 					signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
 					headersTimeout: timeoutMs,

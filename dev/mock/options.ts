@@ -65,6 +65,11 @@ export interface MockServiceOptions {
 	callbackBackoffMs?: number;
 	/** Per-attempt timeout of a callback delivery */
 	callbackTimeoutMs?: number;
+	/**
+	 * The content type callbacks are sent with (default application/json; null: none). Senders label JSON in
+	 * other ways too; lets a test see that receivers read the body whatever its label.
+	 */
+	callbackContentType?: string | null;
 	/** Largest accepted request body; over it 413 */
 	maxBodyBytes?: number;
 	/** Whether to keep `requests`/`callbacks`/`submissions` (the CLI turns it off: nobody can read them) */
@@ -97,6 +102,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	callbackRetries: 3,
 	callbackBackoffMs: 100,
 	callbackTimeoutMs: 5_000,
+	callbackContentType: 'application/json',
 	maxBodyBytes: 10 * 1024 * 1024,
 	record: true,
 };
@@ -121,6 +127,7 @@ export type RuntimeOptions = Pick<
 	| 'callbackRetries'
 	| 'callbackBackoffMs'
 	| 'callbackTimeoutMs'
+	| 'callbackContentType'
 >;
 
 function checkOptions(options: ResolvedOptions): void {
@@ -152,6 +159,8 @@ function checkOptions(options: ResolvedOptions): void {
 	if (!['meta', 'metadata', 'both'].includes(options.metadataKey)) {
 		throw new RangeError('metadataKey must be meta, metadata or both');
 	}
+	const type = options.callbackContentType;
+	if (type !== null && !(typeof type === 'string' && type.trim() !== '')) throw new RangeError('callbackContentType must be a non-empty string or null');
 	const hook = options.webhookUrl;
 	if (hook !== null && !isHttpUrl(hook)) throw new RangeError('webhookUrl must be an absolute http(s) URL or null');
 }

@@ -73,6 +73,7 @@ export async function startMockService(
 			retries: options.callbackRetries,
 			backoffMs: options.callbackBackoffMs,
 			timeoutMs: options.callbackTimeoutMs,
+			contentType: options.callbackContentType,
 		}),
 		(attempt) => recorder.callback(attempt),
 	);

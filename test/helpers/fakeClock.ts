@@ -1,11 +1,11 @@
-/** A clock for the limiter's tests: time moves only when a test says so, and due timers fire then. */
-import type { LimiterClock } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
+/** A clock for the registries' tests: time moves only when a test says so, and due timers fire then. */
+import type { Clock } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/clock';
 
 export const flush = async () => {
 	for (let i = 0; i < 10; i++) await Promise.resolve();
 };
 
-export class FakeClock implements LimiterClock {
+export class FakeClock implements Clock {
 	time = 1_000_000;
 	private timers: Array<{ at: number; resolve: () => void }> = [];
 	now = () => this.time;

@@ -2,6 +2,9 @@
 import type { IExecuteFunctions, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { ACTION_TYPE } from '../../dev/n8n/package';
+import { ownNodeVersion } from './engine/node-types';
+
 /** The input item index an output item is paired to (n8n accepts a number, an object or a list of them). */
 export function pairedIndex(item: INodeExecutionData): number | undefined {
 	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
@@ -12,8 +15,8 @@ export function pairedIndex(item: INodeExecutionData): number | undefined {
 export const contentModerationNode: INode = {
 	id: '1',
 	name: 'Content Moderation',
-	type: 'n8n-nodes-content-moderation.contentModeration',
-	typeVersion: 1,
+	type: ACTION_TYPE,
+	typeVersion: ownNodeVersion(ACTION_TYPE),
 	position: [0, 0],
 	parameters: {},
 };

@@ -1,8 +1,8 @@
 /** One node run alone on a fresh service limiter (the limiter's tests), on a fake clock, and its moves. */
 import type { SendOutcome } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/outcome';
+import type { Clock } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/clock';
 import {
 	ServiceLimiter,
-	type LimiterClock,
 	type Permit,
 	type ShareSettings,
 } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
@@ -19,10 +19,10 @@ export interface OneRun {
 export const adaptive = (cap = 1000): ShareSettings => ({ adaptive: true, cap });
 
 /** A service limiter as the process's registry makes one. */
-export const newServiceLimiter = (clock: LimiterClock): ServiceLimiter =>
+export const newServiceLimiter = (clock: Clock): ServiceLimiter =>
 	new ServiceLimiter(clock, { maxPauseMs: DEFAULT_RETRY_SETTINGS.maxDelayMs });
 
-export function oneRun(settings: ShareSettings, clock: LimiterClock, signal?: AbortSignal): OneRun {
+export function oneRun(settings: ShareSettings, clock: Clock, signal?: AbortSignal): OneRun {
 	const service = newServiceLimiter(clock);
 	const share = service.openShare(settings, signal);
 	return {

@@ -2,9 +2,8 @@
  * A node:http server that hands each request to the trigger's `webhook()` through n8n-core's real
  * `WebhookContext`, the way n8n's webhook handler does for a production URL
  * (`/webhook/<webhookId>/callback`):
- * - the request is prepared like n8n's body parser (content type from n8n's own
- *   `parseIncomingMessage`, `rawBody`, JSON / text / form bodies parsed, malformed JSON refused with
- *   422 before the node runs);
+ * - the request is prepared like n8n's body parsing for the trigger's typeVersion
+ *   (engine/n8nBodyParsing.ts: above 1, a body of a type n8n does not parse reaches the node unread);
  * - the answer follows n8n's `onReceived` rules: nothing more when the node answered itself
  *   (`noWebhookResponse`), else 200 with the node's `webhookResponse` or n8n's placeholder, and a
  *   thrown error is n8n's 500 "Workflow could not be started!";
@@ -16,7 +15,6 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { parse as parseQueryString } from 'node:querystring';
 
 import type {
@@ -28,11 +26,13 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../dev/n8n/package';
+import { CREDENTIAL_TYPE, TRIGGER_TYPE } from '../../dev/n8n/package';
 import { waitFor } from '../../dev/wait';
 import { prepareWorkflow, triggerNode } from './engine';
+import { N8nRefusal, parseRequestBody, readableRequest } from './engine/n8nBodyParsing';
+import { ownNodeVersion } from './engine/node-types';
 import { webhookContext } from './engine/webhookContext';
-import { secretChecks } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/inbound/secrets';
+import { secretCache } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/inbound/secrets';
 
 export const TRIGGER_NAME = 'Content Moderation Trigger';
 export const WEBHOOK_ID = '3f0c2a57-8d0e-4d5b-9c1e-6a7b8c9d0e1f';
@@ -76,51 +76,16 @@ export interface TriggerServerOptions {
 	unreadableCredential?: boolean;
 	/** The trigger node's webhook id (default WEBHOOK_ID): another id is another trigger node */
 	webhookId?: string;
+	/** The typeVersion the workflow holds for the trigger (default: the one it declares); n8n parses bodies by it */
+	typeVersion?: number;
 }
 
-type ContentTypeParser = (message: IncomingMessage) => void;
-
-/** n8n's own content-type parsing (via n8n-core's copy of @n8n/backend-network). */
-function loadParseIncomingMessage(): ContentTypeParser {
-	const coreDir = path.dirname(require.resolve('n8n-core'));
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const network = require(require.resolve('@n8n/backend-network', { paths: [coreDir] })) as {
-		parseIncomingMessage: ContentTypeParser;
-	};
-	return network.parseIncomingMessage;
-}
-
-class N8nRefusal extends Error {
-	constructor(
-		readonly status: number,
-		message: string,
-	) {
-		super(message);
-	}
-}
-
-/** Mirrors n8n's parseBody for the content types a callback can carry. */
-async function prepareRequest(req: IncomingMessage, parseIncomingMessage: ContentTypeParser) {
-	parseIncomingMessage(req);
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	req.rawBody = Buffer.concat(chunks);
-	const request = req as IncomingMessage & { body?: unknown; query: IDataObject; params: IDataObject };
+/** n8n's reading of a request before the node runs: the query, and the body as n8n's parseRequestBody leaves it. */
+async function prepareRequest(req: IncomingMessage, typeVersion: number) {
+	const request = readableRequest(req) as IncomingMessage & { query: IDataObject; params: IDataObject };
 	request.query = parseQueryString(new URL(req.url ?? '/', 'http://localhost').search.slice(1)) as IDataObject;
 	request.params = {};
-	if (req.rawBody.length === 0) return;
-	const text = req.rawBody.toString(req.encoding ?? 'utf-8');
-	if (req.contentType === 'application/json') {
-		try {
-			request.body = JSON.parse(text);
-		} catch (error) {
-			throw new N8nRefusal(422, `Failed to parse request body: ${(error as Error).message}`);
-		}
-	} else if (req.contentType === 'application/x-www-form-urlencoded') {
-		request.body = parseQueryString(text);
-	} else if (req.contentType === 'text/plain') {
-		request.body = text;
-	}
+	await parseRequestBody(request, typeVersion);
 }
 
 /**
@@ -143,8 +108,8 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 export async function startTriggerServer(options: TriggerServerOptions): Promise<TriggerServer> {
 	// A new server stands for a new process: what an earlier test's trigger learnt about its secret is gone.
-	secretChecks.clear();
-	const parseIncomingMessage = loadParseIncomingMessage();
+	secretCache.clear();
+	const typeVersion = options.typeVersion ?? ownNodeVersion(TRIGGER_TYPE);
 	const calls: TriggerCall[] = [];
 	const executions: INodeExecutionData[][] = [];
 	let baseUrl = '';
@@ -166,6 +131,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 				triggerNode(options.parameters, {
 					name: TRIGGER_NAME,
 					webhookId,
+					typeVersion,
 					withCredentials: options.credentials !== undefined || options.unreadableCredential === true,
 				}),
 			],
@@ -227,7 +193,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 				return;
 			}
 			try {
-				await prepareRequest(req, parseIncomingMessage);
+				await prepareRequest(req, typeVersion);
 			} catch (error) {
 				const refusal = error as N8nRefusal;
 				send(res, refusal.status ?? 500, { message: refusal.message });
@@ -270,16 +236,18 @@ export async function postCallback(
 	const headers: Record<string, string> = { ...(init.headers ?? {}) };
 	const contentType = init.contentType === undefined ? 'application/json' : init.contentType;
 	if (contentType !== null) headers['content-type'] = contentType;
+	const text = typeof body === 'string' ? body : JSON.stringify(body);
 	const response = await fetch(target, {
 		method: 'POST',
 		headers,
-		body: typeof body === 'string' ? body : JSON.stringify(body),
+		// Bytes, not a string: fetch would add text/plain to a string sent without a content type.
+		body: contentType === null ? new TextEncoder().encode(text) : text,
 		signal: AbortSignal.timeout(10_000),
 	});
-	const text = await response.text();
-	let parsed: unknown = text;
+	const answer = await response.text();
+	let parsed: unknown = answer;
 	try {
-		parsed = JSON.parse(text);
+		parsed = JSON.parse(answer);
 	} catch {
 		// keep the text
 	}

@@ -81,6 +81,9 @@ const placeholderPackage = {
 	author: { name: 'CHANGE-ME', email: 'change-me@example.invalid' },
 };
 
+const good = { repo: 'https://github.com/acme/n8n-nodes-foo' };
+const placeholder = { repo: 'https://github.com/CHANGE-ME/n8n-nodes-foo', raw: 'https://raw.githubusercontent.com/CHANGE-ME/n8n-nodes-foo' };
+
 afterAll(() => {
 	for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -90,6 +93,20 @@ const runs = {
 	good: () => check(fixture(goodPackage), onTag),
 	placeholdersDaily: () => check(fixture(placeholderPackage)),
 	placeholdersRelease: () => check(fixture(placeholderPackage), { RELEASE: '1' }),
+	// A filled-in package.json, and a README whose one link is right and whose picture still names the placeholder.
+	readmePicture: () =>
+		check(
+			fixture(goodPackage, {
+				'README.md': `# foo\n\n[docs](${good.repo}/blob/HEAD/docs/a.md)\n\n![The node](${placeholder.raw}/HEAD/docs/pictures/a.png)\n`,
+			}),
+			onTag,
+		),
+	readmeDaily: () =>
+		check(
+			fixture(placeholderPackage, {
+				'README.md': `# foo\n\n[docs](${placeholder.repo}/blob/HEAD/docs/a.md)\n\n<img src="${placeholder.raw}/HEAD/a.png">\n![b](${placeholder.raw}/HEAD/b.png)\n`,
+			}),
+		),
 	extraFiles: () =>
 		check(
 			fixture(
@@ -137,6 +154,14 @@ describe('release check', () => {
 		expect(results.placeholdersRelease.out).toContain(
 			'FAIL placeholders left in package.json: repository.url, bugs.url, homepage, author.name, author.email',
 		);
+	});
+
+	it("reports placeholders in the README's links and pictures day to day, and fails on a picture's with RELEASE=1", () => {
+		expect(results.readmeDaily.code).toBe(0);
+		expect(results.readmeDaily.out).toContain('author.email, README.md (1 link, 2 pictures)');
+		expect(results.readmePicture.code).toBe(1);
+		expect(results.readmePicture.out).toContain('FAIL placeholders left in README.md URLs: 1 picture');
+		expect(results.readmePicture.out.match(/FAIL/g)).toHaveLength(1);
 	});
 
 	it('fails on files users do not need: tests, source maps, type declarations', () => {

@@ -8,6 +8,7 @@
  */
 import { ACTION_TYPE, TRIGGER_TYPE } from '../../../dev/n8n/package';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../../dev/n8n/stack';
+import { ownNodeVersion } from '../../helpers/engine/node-types';
 
 export type Variant = 'image' | 'envelope' | 'text';
 export type WorkflowKey = 'A' | 'B' | 'C' | 'D';
@@ -94,7 +95,7 @@ export function benchWorkflows(variant: Variant, serviceUrl: string, token: stri
 				path: a,
 				json: workflow(wfId(variant, 'A'), 'n8n cost: text A', [
 					webhookNode(a),
-					node('Moderate', ACTION_TYPE, 1, { resource: 'text', operation: 'moderate', text: '={{ $json.body.text }}' }, 220, { credentials }),
+					node('Moderate', ACTION_TYPE, ownNodeVersion(ACTION_TYPE), { resource: 'text', operation: 'moderate', text: '={{ $json.body.text }}' }, 220, { credentials }),
 				]),
 			},
 			{
@@ -135,8 +136,8 @@ export function benchWorkflows(variant: Variant, serviceUrl: string, token: stri
 			path: `${triggerHook}/callback${triggerCredential ? q : ''}`,
 			json: workflow(wfId(variant, 'A'), `n8n cost: ${variant} A`, [
 				// The GET is the action node's: the trigger passes the callback on as it came.
-				node('Trigger', TRIGGER_TYPE, 1, { fetchFullResult: false, options: {} }, 0, { webhookId: triggerHook, ...triggerExtra }),
-				node('Get Result', ACTION_TYPE, 1, { resource: 'image', operation: 'get', imageId: '={{ $json.id }}' }, 220, {
+				node('Trigger', TRIGGER_TYPE, ownNodeVersion(TRIGGER_TYPE), { fetchFullResult: false, options: {} }, 0, { webhookId: triggerHook, ...triggerExtra }),
+				node('Get Result', ACTION_TYPE, ownNodeVersion(ACTION_TYPE), { resource: 'image', operation: 'get', imageId: '={{ $json.id }}' }, 220, {
 					credentials,
 				}),
 			]),
@@ -158,7 +159,7 @@ export function benchWorkflows(variant: Variant, serviceUrl: string, token: stri
 			path: `${c}${q}`,
 			json: workflow(wfId(variant, 'C'), `n8n cost: ${variant} C`, [
 				webhookNode(c),
-				node('Receive', ACTION_TYPE, 1, { resource: 'callback', operation: 'receive' }, 220, { credentials }),
+				node('Receive', ACTION_TYPE, ownNodeVersion(ACTION_TYPE), { resource: 'callback', operation: 'receive' }, 220, { credentials }),
 			]),
 		},
 		{
@@ -167,7 +168,7 @@ export function benchWorkflows(variant: Variant, serviceUrl: string, token: stri
 			id: wfId(variant, 'D'),
 			path: `${triggerAlone}/callback${q}`,
 			json: workflow(wfId(variant, 'D'), `n8n cost: ${variant} D`, [
-				node('Trigger', TRIGGER_TYPE, 1, { fetchFullResult: true, options: {} }, 0, { webhookId: triggerAlone, credentials }),
+				node('Trigger', TRIGGER_TYPE, ownNodeVersion(TRIGGER_TYPE), { fetchFullResult: true, options: {} }, 0, { webhookId: triggerAlone, credentials }),
 			]),
 		},
 	];

@@ -77,6 +77,21 @@ describe('deferred image moderation', () => {
 		}
 	});
 
+	it.each(['application/octet-stream', null])('sends callbacks as %s when told to (callbackContentType), the body unchanged', async (contentType) => {
+		const receiver = await startReceiver();
+		mock.service.configure({ callbackContentType: contentType });
+		try {
+			const submitted = await call(mock.service.url, 'POST', '/image', { json: { image: SAFE_IMAGE_URL, options: { callbackUrl: receiver.url } } });
+			await mock.service.whenIdle(2_000);
+			expect(receiver.deliveries).toHaveLength(1);
+			expect(receiver.deliveries[0].headers['content-type']).toBe(contentType ?? undefined);
+			expect(receiver.deliveries[0].body).toMatchObject({ event: 'moderation.completed', data: { id: submitted.body.id } });
+		} finally {
+			mock.service.configure({ callbackContentType: 'application/json' });
+			await receiver.stop();
+		}
+	});
+
 	it('retries a failing receiver with exponential backoff and records every attempt', async () => {
 		const receiver = await startReceiver((n) => (n <= 2 ? 500 : 204));
 		try {

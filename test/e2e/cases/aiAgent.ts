@@ -9,6 +9,7 @@ import { ACTION_TYPE } from '../../../dev/n8n/package';
 import { toolDescription as MODERATE_TOOL_DESCRIPTION } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/image/moderate.operation';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, importIntoN8n } from '../../../dev/n8n/stack';
 import { executeWorkflow } from '../../../dev/n8n/summary';
+import { ownNodeVersion } from '../../helpers/engine/node-types';
 import { startScriptedServer, type ScriptedRequest, type ScriptedReply } from '../../helpers/scripted-server';
 import { assert, E2eContext } from '../context';
 import { checkTextRun, TEXT_AGENT, TEXT_ARGS, TEXT_TOOL_NAME, textVerdictAnswer } from './aiAgentText';
@@ -39,8 +40,6 @@ export interface AgentWorkflowSpec {
 	responsesApi: boolean;
 	toolNode: string;
 	toolParameters: Record<string, unknown>;
-	/** The tool node's version; 1 when not given */
-	toolTypeVersion?: number;
 }
 
 function agentWorkflowWith(spec: AgentWorkflowSpec) {
@@ -84,7 +83,7 @@ function agentWorkflowWith(spec: AgentWorkflowSpec) {
 				id: 'c0000000-0004-4000-8000-000000000000',
 				name: spec.toolNode,
 				type: `${ACTION_TYPE}Tool`,
-				typeVersion: spec.toolTypeVersion ?? 1,
+				typeVersion: ownNodeVersion(ACTION_TYPE),
 				position: [340, 220],
 				parameters: spec.toolParameters,
 				credentials: { contentModerationApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },

@@ -34,8 +34,6 @@ export const TEXT_AGENT: AgentWorkflowSpec = {
 		operation: 'moderate',
 		text: "={{ $fromAI('message', 'The user message to check, exactly as written', 'string') }}",
 	},
-	// Version 3: Text > Moderate is one POST /text (Immediate), no review queue.
-	toolTypeVersion: 3,
 };
 
 /** Checks one run of TEXT_AGENT: what the model was offered and sent, what the service got, the answer. */

@@ -5,6 +5,7 @@ import { catalogue } from './catalogue';
 import { credentialTest } from './credentialTest';
 import { devLoop } from './devLoop';
 import { deferredWithTrigger, wrongToken } from './deferred';
+import { callbackBodies } from './callbackBodies';
 import { editor } from './editor';
 import { atVolume, examplesRun } from './examples';
 import { installedAsReadmeSays, restartKeepsData } from './installed';
@@ -28,7 +29,7 @@ export const cases: E2eCase[] = [
 	{ id: 1, name: 'every action node operation in one run, started as the editor\'s Execute button does', run: allOperations },
 	{ id: 2, name: 'deferred moderation delivered to the published trigger', run: deferredWithTrigger },
 	{ id: 3, name: 'callback with a wrong token: 401, no execution', run: wrongToken },
-	{ id: 5, name: 'node catalogue lists both nodes and the credential with icons', run: catalogue },
+	{ id: 5, name: 'node catalogue lists both nodes and the credential with icons; n8n serves the output schemas of their one version', run: catalogue },
 	{ id: 6, name: 'editor in headless Chromium: icons, panels, every resource/operation', run: editor },
 	{ id: 7, name: 'the other example workflows run as documented, the human review loop (08, 08b) included', run: examplesRun },
 	{ id: 8, name: "the credential's Test button through n8n's REST credential test", run: credentialTest },
@@ -57,6 +58,11 @@ export const cases: E2eCase[] = [
 		id: 44,
 		name: 'a retrying sender (5 s per attempt, 3 attempts), 200 completions at once: n8n\'s Webhook + Callback > Receive loses none and passes each on once; the trigger beside it starts one execution per completion that reached it, its loss reported (asserted none with lazy isolate acquisition)',
 		run: (ctx) => retryingSender(ctx, 200),
+	},
+	{
+		id: 48,
+		name: 'JSON callbacks under any content type (text, form, octet-stream, a vendor type, none): the trigger starts one execution each; Wait for Callback reads them and resumes on octet-stream callbacks',
+		run: callbackBodies,
 	},
 	{ id: 47, name: "example 09: n8n's Webhook + Callback > Receive publishes or holds by verdict, a repeat passes nothing on, the secret in none of Receive's items", run: atVolume },
 	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node, the trigger without and with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },

@@ -62,7 +62,7 @@ export function readsOf(ctx: E2eContext, ids: string[]) {
 }
 
 /** Starts example 05; resolves once the execution waits. */
-async function startWaiting(ctx: E2eContext) {
+export async function startWaiting(ctx: E2eContext) {
 	const since = Date.now();
 	const run = await executeWorkflow(ctx.stack, ctx.db, WORKFLOW.id);
 	assert(run.status === 'waiting', `execution #${run.executionId} is ${run.status}, expected waiting`);

@@ -28,6 +28,17 @@ const OWN_NODE_LOADERS: Record<string, () => AnyNodeType> = {
 };
 
 /**
+ * The one version our node declares: what a saved workflow holds as its typeVersion. n8n's webhook code
+ * reads the workflow's typeVersion, not the description's, so a test workflow naming another version
+ * would take a path n8n takes differently (HarnessNodeTypes refuses it).
+ */
+export function ownNodeVersion(type: typeof ACTION_TYPE | typeof TRIGGER_TYPE): number {
+	const { version } = (OWN_NODE_LOADERS[type]() as INodeType).description;
+	if (typeof version !== 'number') throw new UnexpectedError(`${type} declares more than one version`);
+	return version;
+}
+
+/**
  * Loads a node class from any module path (e.g. n8n-nodes-base's HTTP Request node from a cached
  * n8n install): `loadNodeType('/…/dist/nodes/HttpRequest/HttpRequest.node.js', 'HttpRequest')`.
  */
@@ -98,7 +109,12 @@ export class HarnessNodeTypes implements INodeTypes {
 	}
 
 	getByNameAndVersion(nodeType: string, version?: number): INodeType {
-		return NodeHelpers.getVersionedNodeType(this.resolve(nodeType), version);
+		const resolved = this.resolve(nodeType);
+		const declared = (resolved as INodeType).description?.version;
+		if (nodeType in OWN_NODE_LOADERS && version !== undefined && version !== declared) {
+			throw new UnexpectedError(`Test workflow names ${nodeType} at typeVersion ${version}; the node declares ${String(declared)}`);
+		}
+		return NodeHelpers.getVersionedNodeType(resolved, version);
 	}
 
 	getKnownTypes() {

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { IDataObject, INodeType, IWebhookResponseData } from 'n8n-workflow';
 
+import { N8nRefusal, parseRequestBody, readableRequest } from './n8nBodyParsing';
 import { load, resumeWith, type ExecutionRecord } from './waitingRecord';
 import { webhookContext } from './webhookContext';
 
@@ -12,25 +13,12 @@ export function send(res: ServerResponse, status: number, body: unknown): void {
 	res.end(JSON.stringify(body));
 }
 
-async function readBody(req: IncomingMessage): Promise<unknown> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of req) chunks.push(chunk as Buffer);
-	const text = Buffer.concat(chunks).toString('utf-8');
-	if (text === '') return {};
-	try {
-		return JSON.parse(text);
-	} catch {
-		return text;
-	}
-}
-
 /**
  * One call to `/webhook-waiting/<id>/<suffix>`, answered as n8n 2.41's WaitingWebhooks does (see waiting.ts).
  */
 export async function answerResumeCall(record: ExecutionRecord, req: IncomingMessage, res: ServerResponse, suffix: string, baseUrl: string) {
 	const url = new URL(req.url ?? '/', 'http://localhost');
 	const query = Object.fromEntries(url.searchParams.entries()) as IDataObject;
-	const body = await readBody(req);
 	const recordCall = (status: number, answer: unknown, resumed = false) =>
 		record.calls.push({ status, body: answer, resumed, query });
 	const refuse = (status: number, answer: unknown) => {
@@ -63,7 +51,14 @@ export async function answerResumeCall(record: ExecutionRecord, req: IncomingMes
 		return refuse(404, { message: `The workflow for execution "${record.id}" does not contain a waiting webhook with a matching path/method.` });
 	}
 
-	const request = Object.assign(req, { query, body, params: {} });
+	// n8n parses the body by the waiting node's typeVersion (it is the start node here).
+	const request = Object.assign(readableRequest(req), { query, params: {} });
+	try {
+		await parseRequestBody(request, node.typeVersion);
+	} catch (error) {
+		const refusal = error as N8nRefusal;
+		return refuse(refusal.status ?? 500, { message: refusal.message });
+	}
 	const context = webhookContext({
 		core: loaded.core,
 		workflow,

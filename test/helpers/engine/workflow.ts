@@ -3,6 +3,7 @@ import type { IConnections, IDataObject, INode, INodeExecutionData, INodeParamet
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ACTION_TYPE, CREDENTIAL_TYPE, TRIGGER_TYPE } from '../../../dev/n8n/package';
+import { ownNodeVersion } from './node-types';
 
 
 export type NodeSpec = Omit<INode, 'id' | 'typeVersion' | 'position'> &
@@ -22,7 +23,7 @@ export function moderationNode(parameters: INodeParameters, options: NodeOptions
 	return {
 		name: options.name ?? 'Content Moderation',
 		type: ACTION_TYPE,
-		typeVersion: options.typeVersion ?? 1,
+		typeVersion: options.typeVersion ?? ownNodeVersion(ACTION_TYPE),
 		parameters,
 		...(options.onError ? { onError: options.onError } : {}),
 		...(options.withCredentials === false
@@ -51,7 +52,7 @@ export function triggerNode(
 	return {
 		name: options.name ?? 'Content Moderation Trigger',
 		type: TRIGGER_TYPE,
-		typeVersion: options.typeVersion ?? 1,
+		typeVersion: options.typeVersion ?? ownNodeVersion(TRIGGER_TYPE),
 		webhookId: options.webhookId ?? '7b0f1c9e-5a52-4a3e-9a53-2d4c1f0e6b11',
 		parameters,
 		...(options.withCredentials === true

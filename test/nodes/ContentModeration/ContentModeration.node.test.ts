@@ -24,7 +24,7 @@ const operations = description.properties
 	);
 
 function node(parameters: INodeParameters, type = description.name): INode {
-	return { id: '1', name: 'n', type, typeVersion: 1, position: [0, 0], parameters };
+	return { id: '1', name: 'n', type, typeVersion: description.version as number, position: [0, 0], parameters };
 }
 
 /** The parameters n8n runs a node with: the saved ones plus the defaults of every displayed field. */
@@ -91,8 +91,8 @@ describe('one Options collection per panel', () => {
 			}));
 	}
 
-	test('one version: what a node added from the nodes panel gets is what every workflow runs', () => {
-		expect(description.version).toBe(1);
+	test('one version, 2 (not 1, docs/callbacks.md): what a node added from the nodes panel gets is what every workflow runs', () => {
+		expect(description.version).toBe(2);
 		expect(description.defaultVersion).toBeUndefined();
 	});
 

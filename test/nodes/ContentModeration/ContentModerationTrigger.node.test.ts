@@ -44,12 +44,12 @@ test('the lifecycle methods are stubs that succeed', async () => {
 
 /** The parameters n8n runs the trigger with: saved values of displayed fields, defaults. */
 function shown(parameters: INodeParameters): INodeParameters {
-	const node: INode = { id: '1', name: 't', type: description.name, typeVersion: 1, position: [0, 0], parameters };
+	const node: INode = { id: '1', name: 't', type: description.name, typeVersion: description.version as number, position: [0, 0], parameters };
 	return NodeHelpers.getNodeParameters(description.properties, parameters, true, false, node, description)!;
 }
 
-test('one version: what a trigger added from the nodes panel gets is what every workflow runs', () => {
-	expect(description.version).toBe(1);
+test('one version, 2 (not 1, docs/callbacks.md): what a trigger added from the nodes panel gets is what every workflow runs', () => {
+	expect(description.version).toBe(2);
 	expect(description.defaultVersion).toBeUndefined();
 });
 
@@ -85,4 +85,17 @@ test('the trigger\'s panel points a user who expects bursts to Webhook + Callbac
 	expect(notice?.displayName).toMatch(/Webhook node followed by Content Moderation > Callback > Receive/);
 	expect(notice?.displayName).toMatch(/N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true/);
 	expect(notice?.displayName).toMatch(/200 at once/);
+});
+
+/** The subtitle as the editor shows it: its expression over the parameters n8n gives it (hidden ones unset). */
+function subtitle(parameters: INodeParameters): unknown {
+	const body = String(description.subtitle).replace(/^=\{\{/, '').replace(/\}\}$/, '').replace(/\$parameter\["(\w+)"\]/g, 'p.$1');
+	return new Function('p', `return ${body};`)(shown(parameters));
+}
+
+test('the subtitle names what starts the workflow for every Events choice, never "undefined"', () => {
+	expect(subtitle({})).toBe('Results: all, Review Decisions');
+	expect(subtitle({ eventTypes: 'results', events: 'flagged' })).toBe('Results: flagged');
+	expect(subtitle({ eventTypes: 'reviews', events: 'flagged' })).toBe('Review Decisions');
+	expect(subtitle({ eventTypes: 'any' })).toBe('Every Event');
 });

@@ -26,7 +26,9 @@ export class ContentModeration implements INodeType {
 		name: 'contentModeration',
 		icon: { light: 'file:contentModeration.svg', dark: 'file:contentModeration.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Not 1: Wait for Callback's resume calls go through n8n's webhook body parsing with this node as start
+		// node, which at version 1 evaluates an expression on every call (docs/callbacks.md).
+		version: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Moderate images and texts (immediately or deferred), read their results, and send content to review queues for a person to decide',

@@ -20,8 +20,12 @@ export class ContentModerationTrigger implements INodeType {
 			dark: 'file:contentModeration.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
-		subtitle: '={{"Events: " + $parameter["events"]}}',
+		// Not 1: for a start node at version 1, n8n's webhook body parsing evaluates an expression on every
+		// call, an isolate per callback, and a burst of callbacks then loses some (docs/callbacks.md).
+		version: 2,
+		// Results is hidden (unset) when only review decisions are taken.
+		subtitle:
+			'={{$parameter["eventTypes"] === "reviews" ? "Review Decisions" : $parameter["eventTypes"] === "any" ? "Every Event" : "Results: " + $parameter["events"] + ($parameter["eventTypes"] === "both" ? ", Review Decisions" : "")}}',
 		description:
 			'Starts the workflow when the Content Moderation Service completes a deferred moderation or a person decides on a review queue item',
 		eventTriggerDescription: 'Waiting for a moderation callback',

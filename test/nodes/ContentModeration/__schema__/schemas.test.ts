@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { resolveOutputSchemaPath } from 'n8n-core';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SAFE_IMAGE_URL, SAFE_TEXT } from '@dev/mock/fixtures';
@@ -23,9 +24,21 @@ interface Schema {
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..', 'packages', 'n8n-nodes-content-moderation', 'nodes');
 
-function schemaOf(file: string): Schema {
-	return JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Schema;
+const ACTION_VERSION = new ContentModeration().description.version as number;
+const TRIGGER_VERSION = new ContentModerationTrigger().description.version as number;
+
+/**
+ * The schema n8n serves the editor for a node at its declared version: found with n8n's own resolver
+ * (n8n-core `resolveOutputSchemaPath`, what n8n's `/schemas/<node>/<version>/<resource>/<operation>.json`
+ * route calls), in the node's folder.
+ */
+function schemaOf(nodeDir: string, version: number, resource?: string, operation?: string): Schema {
+	const file = resolveOutputSchemaPath({ nodeDir: path.join(ROOT, nodeDir), version, resource, operation });
+	if (file === undefined) throw new Error(`n8n resolves no schema path for ${nodeDir} ${version} ${resource}/${operation}`);
+	return JSON.parse(readFileSync(file, 'utf8')) as Schema;
 }
+
+const actionSchema = (resource: string, operation: string) => schemaOf('ContentModeration', ACTION_VERSION, resource, operation);
 
 /** Mismatches between a value and a schema: a property missing, or of another JSON type. */
 function mismatches(value: unknown, schema: Schema, at = '$'): string[] {
@@ -65,11 +78,11 @@ describe('output schemas match real outputs', () => {
 
 	it('image/moderate and image/get', async () => {
 		const moderated = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL });
-		expect(mismatches(moderated, schemaOf('ContentModeration/__schema__/v1.0.0/image/moderate.json'))).toEqual([]);
+		expect(mismatches(moderated, actionSchema('image', 'moderate'))).toEqual([]);
 		const deferred = await runOne({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL, mode: 'deferred' });
 		await mock.service.whenIdle(10_000);
 		const read = await runOne({ resource: 'image', operation: 'get', imageId: String(deferred.id) });
-		expect(mismatches(read, schemaOf('ContentModeration/__schema__/v1.0.0/image/get.json'))).toEqual([]);
+		expect(mismatches(read, actionSchema('image', 'get'))).toEqual([]);
 	});
 
 	it("callback/receive: an image callback (only its id) received by n8n's Webhook node, completed", async () => {
@@ -82,26 +95,26 @@ describe('output schemas match real outputs', () => {
 			items: [{ json: { headers: { 'content-type': 'application/json' }, params: {}, query: {}, body } }],
 		});
 		expect(run.error).toBeUndefined();
-		expect(mismatches(output(run)[0].json, schemaOf('ContentModeration/__schema__/v1.0.0/callback/receive.json'))).toEqual([]);
+		expect(mismatches(output(run)[0].json, actionSchema('callback', 'receive'))).toEqual([]);
 	});
 
 	it('queue/addItem, queue/getItem, text/get and text/delete', async () => {
 		const added = await runOne({ resource: 'queue', operation: 'addItem', queueId: 'schemas', contentType: 'text', text: SAFE_TEXT });
-		expect(mismatches(added, schemaOf('ContentModeration/__schema__/v1.0.0/queue/addItem.json'))).toEqual([]);
+		expect(mismatches(added, actionSchema('queue', 'addItem'))).toEqual([]);
 
 		const item = await processedTextItem();
-		expect(mismatches(item, schemaOf('ContentModeration/__schema__/v1.0.0/queue/getItem.json'))).toEqual([]);
+		expect(mismatches(item, actionSchema('queue', 'getItem'))).toEqual([]);
 
 		const textId = String((item.moderation as IDataObject).id);
 		const text = await runOne({ resource: 'text', operation: 'get', textId });
-		expect(mismatches(text, schemaOf('ContentModeration/__schema__/v1.0.0/text/get.json'))).toEqual([]);
+		expect(mismatches(text, actionSchema('text', 'get'))).toEqual([]);
 		const deleted = await runOne({ resource: 'text', operation: 'delete', textId });
-		expect(mismatches(deleted, schemaOf('ContentModeration/__schema__/v1.0.0/text/delete.json'))).toEqual([]);
+		expect(mismatches(deleted, actionSchema('text', 'delete'))).toEqual([]);
 	});
 
 	it('text/moderate (POST /text, Immediate): the text result, no queue ids', async () => {
 		const moderated = await runOne({ resource: 'text', operation: 'moderate', text: SAFE_TEXT });
-		expect(mismatches(moderated, schemaOf('ContentModeration/__schema__/v1.0.0/text/moderate.json'))).toEqual([]);
+		expect(mismatches(moderated, actionSchema('text', 'moderate'))).toEqual([]);
 		expect(moderated).not.toHaveProperty('queueId');
 	});
 
@@ -117,7 +130,7 @@ describe('output schemas match real outputs', () => {
 			await postCallback(server.webhookUrl, { event: 'moderation.completed', data: { id } });
 			await server.waitForExecutions(1, 10_000);
 			const item = server.executions[0][0].json;
-			expect(mismatches(item, schemaOf('ContentModeration/__schema__/v1.0.0.json'))).toEqual([]);
+			expect(mismatches(item, schemaOf('ContentModeration', TRIGGER_VERSION))).toEqual([]);
 		} finally {
 			await server.stop();
 		}
@@ -125,18 +138,25 @@ describe('output schemas match real outputs', () => {
 });
 
 describe("the nodes' one version has its schemas (the editor asks for __schema__/v<version>.0.0)", () => {
-	it('both nodes at version 1, sharing their folder\'s __schema__: the action\'s per operation, the trigger\'s one file', () => {
-		expect(new ContentModeration().description.version).toBe(1);
-		expect(new ContentModerationTrigger().description.version).toBe(1);
-		expect(readdirSync(path.join(ROOT, 'ContentModeration', '__schema__')).sort()).toEqual(['v1.0.0', 'v1.0.0.json']);
+	it("both nodes at version 2, sharing their folder's __schema__: the action's per operation, the trigger's one file", () => {
+		expect(ACTION_VERSION).toBe(2);
+		expect(TRIGGER_VERSION).toBe(2);
+		expect(readdirSync(path.join(ROOT, 'ContentModeration', '__schema__')).sort()).toEqual(['v2.0.0', 'v2.0.0.json']);
 	});
 
-	it('one schema per operation of the action node', () => {
-		const files = readdirSync(path.join(ROOT, 'ContentModeration/__schema__/v1.0.0'), { recursive: true, encoding: 'utf8' })
+	it('one schema per operation of the action node, each where n8n looks for it', () => {
+		const dir = path.join(ROOT, 'ContentModeration', '__schema__', `v${ACTION_VERSION}.0.0`);
+		const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
 			.filter((f) => f.endsWith('.json'))
 			.map((f) => f.replace(/\.json$/, '').split(path.sep).join('/'))
 			.sort();
 		const operations = Object.entries(resources).flatMap(([resource, ops]) => Object.keys(ops).map((o) => `${resource}/${o}`));
 		expect(files).toEqual(operations.sort());
+		for (const operation of operations) {
+			const [resource, name] = operation.split('/');
+			expect(resolveOutputSchemaPath({ nodeDir: path.join(ROOT, 'ContentModeration'), version: ACTION_VERSION, resource, operation: name })).toBe(
+				path.join(dir, resource, `${name}.json`),
+			);
+		}
 	});
 });

@@ -1,5 +1,6 @@
 /** The process-wide memory of started completions, on a fake clock. */
 import {
+	completionKey,
 	deliveryKey,
 	DeliveryRegistry,
 	MAX_REMEMBERED,
@@ -83,7 +84,7 @@ test('memory stays bounded under a long stream of distinct ids, oldest forgotten
 
 test('the process registry keeps a day and at most MAX_REMEMBERED hashes, about 100 bytes each', () => {
 	expect(REMEMBER_MS).toBe(24 * 60 * 60_000);
-	const deliveries = new DeliveryRegistry({ now: () => 0 });
+	const deliveries = new DeliveryRegistry(new FakeClock());
 	global.gc?.();
 	const before = process.memoryUsage().heapUsed;
 	for (let i = 0; i < MAX_REMEMBERED + 5_000; i++) startedOnce(deliveries, deliveryKey(['wf', 'node', 'moderation.completed', `id-${i}`]));
@@ -102,4 +103,16 @@ test('the key is a hash: no id, event or decision in it', () => {
 	expect(deliveryKey(['wf1', 'node', 'queue.review.completed', 'item-42', 'rejected', 'false'])).not.toBe(key);
 	// Parts cannot run into each other.
 	expect(deliveryKey(['a', 'bc'])).not.toBe(deliveryKey(['ab', 'c']));
+});
+
+test('a completion key tells a text result from an image result, and decisions by their whole status', () => {
+	const scope = ['wf1', 'node-1'];
+	const image = completionKey(scope, 'moderation.completed', { id: 'r1', description: 'a cat' });
+	expect(completionKey(scope, 'moderation.completed', { id: 'r1', filteredContent: 'hi' })).not.toBe(image);
+	// A result with only its id is read back as an image: the same completion.
+	expect(completionKey(scope, 'moderation.completed', { id: 'r1' })).toBe(image);
+	const decision = (status: unknown) => completionKey(scope, 'queue.review.completed', { id: 'q1', status, accepted: true } as never);
+	expect(decision({ code: 'a' })).not.toBe(decision({ code: 'b' }));
+	expect(decision('[object Object]')).not.toBe(decision({ code: 'a' }));
+	expect(decision('true')).not.toBe(decision(true));
 });

@@ -45,7 +45,8 @@ describe('body: bad calls get 400 JSON and start nothing, JSON under any content
 		expect(mock.requests).toHaveLength(0);
 	});
 
-	test.each(['text/plain', 'application/vnd.moderation+json', 'application/octet-stream'])(
+	// n8n reads the bytes of the last three only for a start node at version 1: the trigger reads them itself.
+	test.each(['text/plain', 'application/x-www-form-urlencoded', 'application/vnd.moderation+json', 'application/octet-stream', null])(
 		'a JSON body sent as %s is accepted',
 		async (contentType) => {
 			const server = await trigger({ events: 'all' });

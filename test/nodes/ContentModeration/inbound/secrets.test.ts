@@ -1,107 +1,159 @@
-/** The trigger's registry of Callback Secrets (secretChecks.ts) on a fake clock: HMACs only, trusted for 10 s. */
+/**
+ * The secret cache (inbound/secrets.ts) on a fake clock: how long what was read is trusted, what a call
+ * without the right token costs in credential reads, and that the registry shows no secret.
+ */
 import { inspect } from 'node:util';
 
-import {
-	SECRET_TRUST_MS,
-	SecretChecks,
-} from '@package/nodes/ContentModeration/inbound/secrets';
+import { REREAD_INTERVAL_MS, SecretCache } from '@package/nodes/ContentModeration/inbound/secrets';
+import { FakeClock } from '@test/helpers/fakeClock';
 
 const SECRET = 'cb-secret/3f9a7c';
+const ACCESS_TOKEN = 'at-secret-cache-51d2';
 
-function setup(maxTriggers?: number) {
-	const clock = { time: 5_000_000, now: () => clock.time };
-	const checks = new SecretChecks(clock, SECRET_TRUST_MS, maxTriggers);
-	let reads = 0;
-	let secret = SECRET;
+function setup(...settings: [trustMs?: number, rereadMs?: number, maxTriggers?: number]) {
+	const clock = new FakeClock();
+	const checks = new SecretCache(clock, ...settings);
+	const state = { reads: 0, secret: SECRET, fail: false };
 	const read = async () => {
-		reads++;
-		return secret;
+		state.reads++;
+		if (state.fail) throw new Error('credential gone');
+		return { callbackSecret: state.secret, secrets: [ACCESS_TOKEN, state.secret] };
 	};
-	return {
-		clock,
-		checks,
-		read,
-		reads: () => reads,
-		setSecret: (value: string) => (secret = value),
-	};
+	const check = async (token: string | undefined, trigger = 't1') =>
+		await checks.check(trigger, token === undefined ? [] : [token], read);
+	const ok = async (token: string | undefined, trigger = 't1') => (await check(token, trigger)).check.ok;
+	return { clock, checks, state, check, ok };
 }
 
-describe('SecretChecks', () => {
-	test('the bound is 10 s', () => {
-		expect(SECRET_TRUST_MS).toBe(10_000);
+describe('the secret cache', () => {
+	test('an old secret is trusted 9.9 s after the read it came from and refused at 10 s, with no read between', async () => {
+		const { clock, state, ok } = setup();
+		expect(await ok(SECRET)).toBe(true);
+		state.secret = 'cb-secret/changed';
+		clock.time += 9_900;
+		expect(await ok(SECRET)).toBe(true);
+		expect(state.reads).toBe(1);
+		clock.time += 100;
+		expect(await ok(SECRET)).toBe(false);
+		expect(state.reads).toBe(2);
 	});
 
-	test('what was read is known for 10 s, then read again', async () => {
-		const { clock, checks, read, reads } = setup();
-		expect(checks.lookup('t1')).toBeUndefined();
-		const known = await checks.learn('t1', read);
-		expect(known.hasSecret).toBe(true);
-		expect(known.accepts(SECRET)).toBe(true);
-		expect(known.accepts('wrong')).toBe(false);
-		expect(known.accepts(`${SECRET}x`)).toBe(false);
-		clock.time += SECRET_TRUST_MS - 1;
-		expect(checks.lookup('t1')?.accepts(SECRET)).toBe(true);
-		clock.time += 1;
-		expect(checks.lookup('t1')).toBeUndefined();
-		expect(reads()).toBe(1);
+	test('20 calls with a wrong token and 20 without one at once, cold: refused after one read', async () => {
+		const { state, check } = setup();
+		const calls = [
+			...Array.from({ length: 20 }, async (_, i) => await check(`wrong-${i}`)),
+			...Array.from({ length: 20 }, async () => await check(undefined)),
+		];
+		const answers = await Promise.all(calls);
+		expect(answers.every(({ check: result }) => !result.ok)).toBe(true);
+		expect(state.reads).toBe(1);
 	});
 
-	test('a changed secret: the old one works at most 10 s after the read it came from', async () => {
-		const { clock, checks, read, setSecret } = setup();
-		await checks.learn('t1', read);
-		setSecret('new-secret');
-		clock.time += 9_999;
-		expect(checks.lookup('t1')?.accepts(SECRET)).toBe(true);
-		clock.time += 1;
-		expect(checks.lookup('t1')).toBeUndefined();
-		const fresh = await checks.learn('t1', read);
-		expect(fresh.accepts(SECRET)).toBe(false);
-		expect(fresh.accepts('new-secret')).toBe(true);
+	test('20 calls with a wrong token at once, warm: they wait for one shared read, a second after the last', async () => {
+		const { clock, state, check, ok } = setup();
+		await ok(SECRET);
+		clock.time += 300;
+		let answered = 0;
+		const calls = Array.from({ length: 20 }, async (_, i) => {
+			const { check: result } = await check(`wrong-${i}`);
+			answered++;
+			return result.ok;
+		});
+		await clock.advance(REREAD_INTERVAL_MS - 301);
+		expect([answered, state.reads]).toEqual([0, 1]);
+		await clock.advance(1);
+		expect(await Promise.all(calls)).toEqual(Array(20).fill(false));
+		expect(state.reads).toBe(2);
 	});
 
-	test('a removed secret: known as none after the next read', async () => {
-		const { checks, read, setSecret } = setup();
-		await checks.learn('t1', read);
-		setSecret('');
-		const fresh = await checks.learn('t1', read);
-		expect(fresh.hasSecret).toBe(false);
-		expect(fresh.accepts('')).toBe(false);
-		expect(checks.lookup('t1')?.hasSecret).toBe(false);
+	test('while a secret is known, a call without a token is refused without a read', async () => {
+		const { clock, state, ok } = setup();
+		await ok(SECRET);
+		for (let i = 0; i < 20; i++) {
+			clock.time += 600;
+			expect(await ok(undefined)).toBe(false);
+		}
+		// The one read the trust window needs: 10 s after the first.
+		expect(state.reads).toBe(2);
+	});
+
+	test('a wrong token re-reads at most once per interval per trigger; a new secret works within it', async () => {
+		const { clock, state, check, ok } = setup();
+		await ok(SECRET);
+		state.secret = 'cb-secret/new';
+		const early = check('cb-secret/new');
+		await clock.advance(REREAD_INTERVAL_MS - 1);
+		expect(state.reads).toBe(1);
+		await clock.advance(1);
+		expect((await early).check.ok).toBe(true);
+		expect(state.reads).toBe(2);
+		// Another trigger has its own interval.
+		expect(await ok(SECRET, 't2')).toBe(false);
+		// An interval after the last read a wrong token reads at once again.
+		clock.time += REREAD_INTERVAL_MS;
+		expect(await ok('wrong')).toBe(false);
+		expect(state.reads).toBe(4);
+	});
+
+	test('a removed secret: calls without a token pass once the next read shows none', async () => {
+		const { clock, state, ok } = setup();
+		await ok(SECRET);
+		state.secret = '';
+		expect(await ok(undefined)).toBe(false);
+		const stale = ok('stale-token');
+		await clock.advance(REREAD_INTERVAL_MS);
+		expect(await stale).toBe(true);
+		expect(await ok(undefined)).toBe(true);
+		expect(state.reads).toBe(2);
 	});
 
 	test('reads under way at once are one read; a failed read is not kept', async () => {
-		const { checks, read, reads } = setup();
-		const all = await Promise.all(Array.from({ length: 50 }, async () => await checks.learn('t1', read)));
-		expect(all.every((k) => k.accepts(SECRET))).toBe(true);
-		expect(reads()).toBe(1);
-		const failing = async () => {
-			throw new Error('credential gone');
-		};
-		await expect(checks.learn('t2', failing)).rejects.toThrow('credential gone');
-		expect(checks.lookup('t2')).toBeUndefined();
-		await expect(checks.learn('t2', read)).resolves.toMatchObject({ hasSecret: true });
+		const { state, ok } = setup();
+		const all = await Promise.all(Array.from({ length: 50 }, async () => await ok(SECRET)));
+		expect(all.every(Boolean)).toBe(true);
+		expect(state.reads).toBe(1);
+		state.fail = true;
+		await expect(ok(SECRET, 't2')).rejects.toThrow('credential gone');
+		state.fail = false;
+		expect(await ok(SECRET, 't2')).toBe(true);
+		expect(state.reads).toBe(3);
 	});
 
-	test('triggers are separate; the oldest go first beyond the bound', async () => {
-		const { checks, read, setSecret } = setup(2);
-		await checks.learn('t1', read);
-		setSecret('other');
-		await checks.learn('t2', read);
-		expect(checks.lookup('t1')?.accepts(SECRET)).toBe(true);
-		expect(checks.lookup('t2')?.accepts(SECRET)).toBe(false);
-		await checks.learn('t3', read);
+	test('triggers are separate; the oldest go first beyond the bound, expired ones when the cache is next used', async () => {
+		const { clock, checks, state, ok } = setup(10_000, REREAD_INTERVAL_MS, 2);
+		await ok(SECRET, 't1');
+		state.secret = 'other';
+		await ok('other', 't2');
+		await ok('other', 't3');
 		expect(checks.size).toBe(2);
-		expect(checks.lookup('t1')).toBeUndefined();
+		expect(state.reads).toBe(3);
+		expect(await ok('other', 't1')).toBe(true);
+		expect(state.reads).toBe(4);
+		clock.time += 10_000;
+		await ok('other', 't4');
+		expect(checks.size).toBe(1);
 	});
 
-	test('holds no secret: neither the secret nor its plain SHA-256 is in the registry', async () => {
-		const { checks, read } = setup();
-		await checks.learn('t1', read);
+	test("masks the credential's secrets on a call that reads nothing, and the tokens the call carried", async () => {
+		const { state, check } = setup();
+		await check(SECRET);
+		const { known } = await check(SECRET);
+		expect(state.reads).toBe(1);
+		const item = { body: `${ACCESS_TOKEN} ${encodeURIComponent(SECRET)} ${Buffer.from(ACCESS_TOKEN).toString('base64')}` };
+		expect(known.redaction([]).value(item)).toEqual({ body: '*** *** ***' });
+		expect(known.redaction(['caller-token-9']).text('caller-token-9 and not-a-secret')).toBe('*** and not-a-secret');
+	});
+
+	test('shows no secret when inspected or serialized: neither the secrets nor their plain SHA-256', async () => {
+		const { checks, check } = setup();
+		const { known } = await check(SECRET);
+		known.redaction([]).value({ warm: SECRET });
 		const { createHash } = await import('node:crypto');
-		const dump = inspect(checks, { depth: 10, showHidden: true });
-		expect(dump).not.toContain(SECRET);
-		const sha = createHash('sha256').update(SECRET).digest();
-		expect(dump).not.toContain(sha.toString('hex'));
-		expect(dump).not.toContain(inspect(sha));
+		for (const dump of [inspect(checks, { depth: 20, showHidden: true }), JSON.stringify(checks), inspect(known, { depth: 20, showHidden: true })]) {
+			for (const secret of [SECRET, ACCESS_TOKEN]) {
+				expect(dump).not.toContain(secret);
+				expect(dump).not.toContain(createHash('sha256').update(secret).digest('hex'));
+			}
+		}
 	});
 });

@@ -1,5 +1,5 @@
 /**
- * The trigger's callback secret and token (verification.ts), through n8n-core's real WebhookContext and
+ * The trigger's callback secret and token (inbound/token.ts), through n8n-core's real WebhookContext and
  * real HTTP: a wrong or missing token is refused and starts nothing, and the secret never reaches an item.
  */
 import { randomUUID } from 'node:crypto';

@@ -70,6 +70,26 @@ describe('one workflow per completion', () => {
 		expect([one.executions.length, other.executions.length]).toEqual([1, 1]);
 	});
 
+	test('an image result and a text result with one id are two completions', async () => {
+		const server = await trigger();
+		const id = randomUUID();
+		await postCallback(server.webhookUrl, result(imageResult(id)));
+		const text = await postCallback(server.webhookUrl, result(textResult(id)));
+		expect(text.body).not.toHaveProperty('duplicate');
+		expect(server.executions).toHaveLength(2);
+	});
+
+	test('review decisions whose status is an object are told apart', async () => {
+		const server = await trigger();
+		const id = randomUUID();
+		const decision = (code: string) => review({ ...queueItem('accepted', id), status: { code } });
+		const answers = [];
+		for (const code of ['accepted', 'rejected', 'rejected']) {
+			answers.push((await postCallback(server.webhookUrl, decision(code))).body as IDataObject);
+		}
+		expect(answers.map((answer) => answer.duplicate === true)).toEqual([false, false, true]);
+	});
+
 	test('a completion without an id cannot be recognised: it starts every time, with a warning', async () => {
 		const server = await trigger();
 		const { id: _id, ...withoutId } = imageResult();

@@ -6,6 +6,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { HarnessCredentialsHelper } from '@test/helpers/engine/credentials';
 import { findLeaks } from '@test/helpers/leaks';
 import { startScriptedServer, type ScriptedServer } from '@test/helpers/scripted-server';
 import { postCallback, startTriggerServer, WEBHOOK_ID, type TriggerServer } from '@test/helpers/webhook-server';
@@ -135,4 +136,30 @@ test('no secret configured: a token the caller sends (query, or only in a proxy 
 	await postCallback(server.webhookUrl, { id: 'job-3', isSafe: true }, { query: { token: 'caller-tok-1' }, headers });
 	expect(server.executions).toHaveLength(1);
 	expect(findLeaks(outputs(server), [...SECRETS, 'caller-tok-1', 'stripped-tok-2'])).toEqual([]);
+});
+
+test('the same body carrying both secrets (plain, URL-encoded, base64), cold then warm: masked both times', async () => {
+	const reads = jest.spyOn(HarnessCredentialsHelper.prototype, 'getDecrypted');
+	const server = await trigger({});
+	const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+	// No id: nothing is read back and no repeat is recognised, so both calls start the workflow.
+	const body = {
+		isSafe: true,
+		description: `key ${ACCESS_TOKEN}, secret ${CALLBACK_SECRET}`,
+		meta: {
+			url: `https://x.test/?a=${encodeURIComponent(ACCESS_TOKEN)}&b=${encodeURIComponent(CALLBACK_SECRET)}`,
+			b64: [base64(ACCESS_TOKEN), base64(CALLBACK_SECRET)],
+		},
+	};
+	reads.mockClear();
+	const cold = await postCallback(server.webhookUrl, body, { query: { token: CALLBACK_SECRET } });
+	expect(reads).toHaveBeenCalledTimes(1);
+	const warm = await postCallback(server.webhookUrl, body, { query: { token: CALLBACK_SECRET } });
+	// The warm call did not read the credential.
+	expect(reads).toHaveBeenCalledTimes(1);
+	reads.mockRestore();
+	expect([cold.status, warm.status]).toEqual([200, 200]);
+	expect(server.executions).toHaveLength(2);
+	expect(server.executions[1][0].json.description).toBe('key ***, secret ***');
+	expect(findLeaks(outputs(server), SECRETS)).toEqual([]);
 });

@@ -1,7 +1,8 @@
 /**
- * The trigger checks the Callback Secret from what it read last (secretChecks.ts), through n8n-core's real
- * WebhookContext and real HTTP: the credential is read once for a run of callbacks, again before a wrong
- * token is refused (so a new secret works at once), and an old secret stops within 10 s.
+ * The trigger checks the Callback Secret from what it read last (inbound/secrets.ts), through n8n-core's
+ * real WebhookContext and real HTTP: the credential is read once for a run of callbacks, an old secret is
+ * trusted for 10 s after the read it came from and no longer, and a removed secret lets calls without a
+ * token through once that is known.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -12,7 +13,6 @@ import { HarnessCredentialsHelper } from '@test/helpers/engine/credentials';
 import { postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 
 import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
-import { SECRET_TRUST_MS } from '@package/nodes/ContentModeration/inbound/secrets';
 
 const SECRET = 'cb-secret/reads-71c2';
 let server: TriggerServer;
@@ -40,32 +40,45 @@ test('20 callbacks, 10 of them at once: one credential read, every one started',
 	expect(reads).toHaveBeenCalledTimes(1);
 });
 
-test('a wrong or missing token reads the credential again, then is refused', async () => {
+test('a wrong token reads the credential again (a new secret may have come), a missing one does not; both refused', async () => {
 	await send(SECRET);
 	expect((await send('wrong')).status).toBe(401);
 	expect((await send(undefined)).status).toBe(401);
-	expect(reads).toHaveBeenCalledTimes(3);
+	expect(reads).toHaveBeenCalledTimes(2);
 	expect(server.executions).toHaveLength(1);
 });
 
-test('a new secret works at once; the old one is refused 10 s after the last read', async () => {
-	const now = jest.spyOn(Date, 'now');
-	const t0 = Date.now();
-	now.mockReturnValue(t0);
-	expect((await send(SECRET)).status).toBe(200);
-	credential.callbackSecret = 'cb-secret/new-0b44';
-	expect((await send('cb-secret/new-0b44')).status).toBe(200);
-	now.mockReturnValue(t0 + SECRET_TRUST_MS);
-	expect((await send(SECRET)).status).toBe(401);
-	expect(server.executions).toHaveLength(2);
-	now.mockRestore();
-});
+describe('on a fake clock', () => {
+	let now: jest.SpyInstance<number, []>;
+	let t0: number;
+	beforeEach(() => {
+		t0 = Date.now();
+		now = jest.spyOn(Date, 'now').mockReturnValue(t0);
+	});
+	afterEach(() => now.mockRestore());
 
-test('a removed secret: calls without a token are accepted at once (read again before refusing)', async () => {
-	expect((await send(SECRET)).status).toBe(200);
-	credential.callbackSecret = '';
-	expect((await send(undefined)).status).toBe(200);
-	expect(server.executions).toHaveLength(2);
+	test('a changed secret: the old one is accepted 9.9 s after the read with no read between, refused at 10 s', async () => {
+		expect((await send(SECRET)).status).toBe(200);
+		credential.callbackSecret = 'cb-secret/new-0b44';
+		now.mockReturnValue(t0 + 9_900);
+		expect((await send(SECRET)).status).toBe(200);
+		expect(reads).toHaveBeenCalledTimes(1);
+		now.mockReturnValue(t0 + 10_000);
+		expect((await send(SECRET)).status).toBe(401);
+		expect(reads).toHaveBeenCalledTimes(2);
+		expect((await send('cb-secret/new-0b44')).status).toBe(200);
+		expect(server.executions).toHaveLength(3);
+	});
+
+	test('a removed secret: calls without a token are accepted once a read shows it gone (at the latest 10 s on)', async () => {
+		expect((await send(SECRET)).status).toBe(200);
+		credential.callbackSecret = '';
+		now.mockReturnValue(t0 + 9_900);
+		expect((await send(undefined)).status).toBe(401);
+		now.mockReturnValue(t0 + 10_000);
+		expect((await send(undefined)).status).toBe(200);
+		expect(reads).toHaveBeenCalledTimes(2);
+	});
 });
 
 test('no secret in the credential: calls without a token pass with one read', async () => {

@@ -21,7 +21,7 @@ function outputsFor(parameters: INodeParameters, onError?: INode['onError']) {
 		id: '1',
 		name: 'Content Moderation',
 		type: 'contentModeration',
-		typeVersion: 1,
+		typeVersion: nodeType.description.version as number,
 		position: [0, 0],
 		parameters,
 		...(onError ? { onError } : {}),

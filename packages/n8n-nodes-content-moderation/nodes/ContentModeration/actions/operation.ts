@@ -1,14 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import type { RunClaims } from '../inbound/deliveries';
 import type { ApiClient } from '../transport/client';
 import type { VerdictFacts } from '../verdict/outputs';
 
-/** What one node run hands each item: its API client and the Request Options items use. */
+/** What one node run hands each item: its API client, the Request Options items use, its claims. */
 export interface NodeRun {
 	client: ApiClient;
 	/** Request Options > Max Image Size, in bytes. */
 	maxImageBytes: number;
+	/** The run's claims on completions (Callback > Receive), settled by the router when the run ends. */
+	claims: RunClaims;
 }
+
+/** What execute() returns for an item that outputs nothing (a repeated delivery Receive does not pass on). */
+export const NO_ITEM = Symbol('no output item');
 
 /** One operation: its fields, its per-item work and, when its result can be routed, its verdict facts. */
 export interface Operation {
@@ -20,8 +26,8 @@ export interface Operation {
 	 * operation's `action` stays short: n8n names a node added from the nodes panel after it.
 	 */
 	toolDescription: string;
-	/** Checks the item's inputs, sends its request(s) through the run's client and returns its result. */
-	execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject>;
+	/** Checks the item's inputs, sends its request(s) through the run's client and returns its result (or NO_ITEM). */
+	execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject | typeof NO_ITEM>;
 	/** Present on operations whose result carries a moderation, so Route by Verdict is offered. */
 	verdict?: VerdictFacts;
 	/**

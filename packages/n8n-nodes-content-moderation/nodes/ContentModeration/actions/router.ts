@@ -8,11 +8,27 @@ import { createApiClient } from '../transport/client';
 import { redactError, redactValue } from '../redaction/redact';
 import { DEFAULT_RETRY_SETTINGS } from '../retry/policy';
 import { isVerdictRoutingOn, routeByVerdict } from '../verdict/outputs';
-import type { NodeRun } from './operation';
+import { RunClaims } from '../inbound/deliveries';
+import { NO_ITEM, type NodeRun } from './operation';
 import { resources } from './resources';
 
-/** Runs one operation over all input items: pairing, continueOnFail, the pool, the verdict outputs. */
+/**
+ * Runs one operation over all input items: pairing, continueOnFail, the pool, the verdict outputs, and
+ * the run's claims on completions (committed only when the run succeeds).
+ */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const claims = new RunClaims();
+	try {
+		const outputs = await runItems.call(this, claims);
+		claims.commit();
+		return outputs;
+	} finally {
+		// A run that failed passed nothing on (committed claims ignore this).
+		claims.release();
+	}
+}
+
+async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = resources[resource]?.[operationName];
@@ -35,7 +51,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		signal: cancel ? AbortSignal.any([cancel, runFailed.signal]) : runFailed.signal,
 		limiter: { adaptive: concurrency.adaptive, cap: concurrency.limit },
 	});
-	const nodeRun: NodeRun = { client, maxImageBytes };
+	const nodeRun: NodeRun = { client, maxImageBytes, claims };
 	const routing = isVerdictRoutingOn.call(this, operation.verdict);
 
 	/** All work for one input item: its output items paired to it, or one error item under continueOnFail. */
@@ -44,9 +60,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const refusal = routing ? operation.verdict?.refusal?.call(this, itemIndex) : undefined;
 			if (refusal) throw refusal;
 			const json = await operation.execute.call(this, itemIndex, nodeRun);
+			claims.itemDone(itemIndex, json !== NO_ITEM);
+			if (json === NO_ITEM) return [];
 			// A service that echoes a request (its callback URL, say) must not put a secret in an output.
 			return [{ json: redactValue(json, client.secrets), pairedItem: { item: itemIndex } }];
 		} catch (error) {
+			claims.itemDone(itemIndex, false);
 			// An item stopped because another failed reports that failure, not its own cancel.
 			if (runFailed.signal.aborted) throw runFailure;
 			const failure = redactError(asNodeError(this, error, itemIndex), client.secrets);

@@ -12,7 +12,7 @@ import type { ApiClient } from '../transport/client';
 import { checkHttpUrl, checkNoPastedToken } from '../validation/checks';
 import { ensure, optionalString } from '../validation/parameters';
 import { WAIT_CALLBACK_MODE } from '../verdict/description';
-import { callbackSecrets, callbackUrl as waitCallbackUrl, waitCallbackRoutingRefusal } from './waitForCallback/urls';
+import { callbackUrl as waitCallbackUrl, resumeSecrets, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 
 export interface SubmissionSettings {
 	/** The operation's Mode; Wait for Callback sends the waiting execution's own URL. */
@@ -45,7 +45,7 @@ export async function submissionOptions(
 	if (settings.mode === WAIT_CALLBACK_MODE) {
 		const url = waitCallbackUrl(this, itemIndex);
 		options.callbackUrl = url;
-		secrets = callbackSecrets(url);
+		secrets = resumeSecrets(url);
 	} else if (settings.deferred) {
 		// A callback URL makes the service answer with the id only, so Immediate never sends one.
 		const url = optionalString(fields.callbackUrl);

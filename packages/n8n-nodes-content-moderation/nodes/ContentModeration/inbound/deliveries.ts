@@ -1,15 +1,19 @@
 /**
  * Which completions this n8n process has already started a workflow for (the trigger) or passed on
- * (Callback > Receive): the registry that lets a sender's repeated delivery start or pass on nothing.
+ * (Callback > Receive): the registry that lets a sender's repeated delivery start or pass on nothing, and
+ * the claims a delivery takes on its completion while it is handled.
  *
- * Only a SHA-256 of the key is kept (trigger, event, id, decision): no payload, no secret. Memory is
- * bounded twice: an entry is forgotten REMEMBER_MS after its start, and beyond MAX_REMEMBERED the oldest
- * entries go first. No timer: expired entries are dropped when the registry is next used, so nothing
- * keeps the process alive. Each n8n process (each queue-mode webhook processor) has its own registry.
+ * Only a SHA-256 of the key is kept (receiver, event, id, result kind or decision): no payload, no secret.
+ * Memory is bounded twice: an entry is forgotten REMEMBER_MS after its start, and beyond MAX_REMEMBERED the
+ * oldest entries go first. No timer: expired entries are dropped when the registry is next used, so
+ * nothing keeps the process alive. Each n8n process (each queue-mode webhook processor) has its own registry.
  */
 import { createHash } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
 
-import { REVIEW_EVENT } from './envelope';
+import { BoundedMap } from '../helpers/boundedMap';
+import { systemClock, type Clock } from '../helpers/clock';
+import { RESULT_EVENT, resultKind, REVIEW_EVENT } from './envelope';
 
 /**
  * A day: longer than the retry schedules senders commonly use (seconds to hours between a few attempts);
@@ -27,10 +31,6 @@ export const MAX_REMEMBERED = 50_000;
  * that never comes can never start it twice.
  */
 export const OUTCOME_WAIT_MS = 120_000;
-
-export interface DeliveryClock {
-	now(): number;
-}
 
 export interface DeliveryLimits {
 	rememberMs: number;
@@ -57,37 +57,37 @@ export type Claim =
 	/** Another delivery of it is being handled right now: wait for `settled`, then claim again. */
 	| { kind: 'inFlight'; settled: Promise<void> };
 
-/** The hash of a delivery's key parts; the parts themselves are not kept. */
-export function deliveryKey(parts: ReadonlyArray<string>): string {
+/** The hash of a key's parts (JSON values, each encoded as JSON); the parts themselves are not kept. */
+export function deliveryKey(parts: ReadonlyArray<unknown>): string {
 	return createHash('sha256').update(JSON.stringify(parts)).digest('base64');
 }
 
 /**
- * The key of one completion for one receiver (`scope`: the workflow and the trigger or node taking it).
+ * The key of one completion for one receiver (`scope`: the workflow and the trigger or node taking it, by
+ * ids that survive a rename). A text and an image result may share an id: the result kind is part of it.
  * A review decision can change (accepted, then rejected): each decision is its own completion.
  */
-export function completionKey(
-	scope: ReadonlyArray<string>,
-	event: string,
-	data: { id: string; status?: unknown; accepted?: unknown },
-): string {
-	const parts = [...scope, event, data.id];
-	if (event === REVIEW_EVENT) parts.push(String(data.status), String(data.accepted));
+export function completionKey(scope: ReadonlyArray<string>, event: string, data: IDataObject & { id: string }): string {
+	const parts: unknown[] = [...scope, event, data.id];
+	if (event === RESULT_EVENT) parts.push(resultKind(data));
+	if (event === REVIEW_EVENT) parts.push(data.status ?? null, data.accepted ?? null);
 	return deliveryKey(parts);
 }
 
 export class DeliveryRegistry {
 	/** key -> when it is forgotten; insertion order is expiry order (one TTL for all). */
-	private readonly started = new Map<string, number>();
+	private readonly started: BoundedMap<string, number>;
 	private readonly handling = new Map<string, Promise<void>>();
 	/** Deliveries handed to n8n, waiting for its answer: until when, and how to settle them. */
 	private readonly awaitingN8n = new Map<string, { until: number; finish: (started: boolean) => void }>();
 
 	constructor(
-		private readonly clock: DeliveryClock,
+		private readonly clock: Clock = systemClock,
 		private readonly limits: DeliveryLimits = { rememberMs: REMEMBER_MS, maxRemembered: MAX_REMEMBERED },
 		private readonly outcomeWaitMs = OUTCOME_WAIT_MS,
-	) {}
+	) {
+		this.started = new BoundedMap(limits.maxRemembered);
+	}
 
 	/** Completions remembered as started. */
 	get size(): number {
@@ -107,10 +107,7 @@ export class DeliveryRegistry {
 	}
 
 	private forgetExpired(now: number): void {
-		for (const [key, forgetAt] of this.started) {
-			if (forgetAt > now) break;
-			this.started.delete(key);
-		}
+		this.started.dropOldestWhile((forgetAt) => forgetAt <= now);
 	}
 
 	/**
@@ -139,12 +136,7 @@ export class DeliveryRegistry {
 			if (started) {
 				const at = this.clock.now();
 				this.forgetExpired(at);
-				this.started.delete(key);
 				this.started.set(key, at + this.limits.rememberMs);
-				while (this.started.size > this.limits.maxRemembered) {
-					const oldest = this.started.keys().next().value as string;
-					this.started.delete(oldest);
-				}
 			}
 			settle();
 		};
@@ -177,4 +169,77 @@ export class DeliveryRegistry {
 }
 
 /** The registry of this process. */
-export const deliveries = new DeliveryRegistry({ now: () => Date.now() });
+export const deliveries = new DeliveryRegistry();
+
+/** One completion's state within a node run. */
+interface RunKey {
+	/** The registry's claim, held by the run until it ends. */
+	claim?: HeldClaim;
+	/** Passed on by an item of this run, or already before it: later items with the key are repeats. */
+	passedOn: boolean;
+	/** Settles when the last item that asked for the key is done with it: items take the key in turns. */
+	tail: Promise<void>;
+}
+
+/**
+ * The claims of one node run (Callback > Receive), for the router to settle: a completion counts as passed
+ * on only when the run succeeds with its item among the outputs (`commit`); a run that fails frees every
+ * completion it held (`release`), so a delivery of it again passes on. Items of one run with the same
+ * completion take it in turns: the first passes it on, the next are repeats, unless the first failed.
+ */
+export class RunClaims {
+	private readonly keys = new Map<string, RunKey>();
+	/** Per item that asked for a key: the key, and the end of its turn. */
+	private readonly turns = new Map<number, { key: string; done: () => void }>();
+	private closed = false;
+
+	constructor(private readonly registry: DeliveryRegistry = deliveries) {}
+
+	/** Whether item `itemIndex`'s completion `key` was passed on already (a repeat); else the item holds it. */
+	async isRepeat(key: string, itemIndex: number): Promise<boolean> {
+		const state = this.keys.get(key) ?? { passedOn: false, tail: Promise.resolve() };
+		this.keys.set(key, state);
+		const previous = state.tail;
+		let done: () => void = () => {};
+		state.tail = new Promise<void>((resolve) => (done = resolve));
+		this.turns.set(itemIndex, { key, done });
+		await previous;
+		if (!state.passedOn && state.claim === undefined) {
+			const claim = await this.registry.claimWhenFree(key);
+			if (claim.kind === 'held' && this.closed) claim.release();
+			else if (claim.kind === 'held') state.claim = claim;
+			else state.passedOn = true;
+		}
+		if (!state.passedOn && !this.closed) return false;
+		this.itemDone(itemIndex, false);
+		return true;
+	}
+
+	/** Item `itemIndex` is done: `passedOn` when it outputs its completion. The next item with its key may go. */
+	itemDone(itemIndex: number, passedOn: boolean): void {
+		const turn = this.turns.get(itemIndex);
+		if (turn === undefined) return;
+		this.turns.delete(itemIndex);
+		const state = this.keys.get(turn.key);
+		if (passedOn && state !== undefined) state.passedOn = true;
+		turn.done();
+	}
+
+	/** The run succeeded: completions an item passed on count as passed on; the others are free again. */
+	commit(): void {
+		this.close((state) => (state.passedOn ? state.claim?.commit() : state.claim?.release()));
+	}
+
+	/** The run failed: every completion it held is free again. */
+	release(): void {
+		this.close((state) => state.claim?.release());
+	}
+
+	private close(settle: (state: RunKey) => void): void {
+		if (this.closed) return;
+		this.closed = true;
+		for (const state of this.keys.values()) settle(state);
+		for (const turn of this.turns.values()) turn.done();
+		this.turns.clear();
+	}
+}

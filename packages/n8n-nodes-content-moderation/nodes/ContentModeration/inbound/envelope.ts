@@ -142,3 +142,8 @@ export function kindOf(data: IDataObject): DataKind | undefined {
 	if (data.description !== undefined) return 'image';
 	return undefined;
 }
+
+/** Which result a completion is, as it is read back: a text result when its data shows one, else an image. */
+export function resultKind(data: IDataObject): 'text' | 'image' {
+	return kindOf(data) === 'text' ? 'text' : 'image';
+}

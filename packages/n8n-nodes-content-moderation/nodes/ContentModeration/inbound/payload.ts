@@ -2,6 +2,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { CallbackBody, DataKind, ParsedCallback } from './envelope';
 import { kindOf, parseCallback } from './envelope';
+import { readCallbackBody } from './requestBody';
 import type { ApiClient } from '../transport/client';
 import { getImage, getText } from '../transport/endpoints';
 import { hasAnalysis } from '../verdict/rules';
@@ -33,28 +34,10 @@ const TEXT_RESULT_FIELDS = [
 
 export type { CallbackBody, ParsedCallback };
 
-/**
- * The callback body read by the shared rules (callbacks/envelope.ts `parseCallback`). n8n has already
- * parsed JSON bodies (a malformed one sent as application/json is refused by n8n itself with 422);
- * anything else is read from the raw bytes, so a JSON body sent without a JSON content type is still
- * accepted.
- */
-export function parseCallbackBody(this: IWebhookFunctions): ParsedCallback {
-	const request = this.getRequestObject();
-	const parsed: unknown = this.getBodyData();
-	// n8n's body reader sets contentType; the header is the fallback.
-	const contentType =
-		request.contentType ??
-		String(request.headers['content-type'] ?? '')
-			.split(';')[0]
-			.trim()
-			.toLowerCase();
-	const raw = Buffer.isBuffer(request.rawBody) ? request.rawBody.toString('utf8') : undefined;
-
-	// Only application/json is parsed by n8n; for anything else the raw bytes are the truth.
-	const parsedByN8n = parsed !== undefined && contentType === 'application/json' && (raw === undefined || raw.trim() !== '');
-	if (parsedByN8n) return parseCallback(parsed, true);
-	return parseCallback(typeof parsed === 'string' ? parsed : (raw ?? ''));
+/** The callback body (requestBody.ts) read by the shared rules (envelope.ts `parseCallback`). */
+export async function parseCallbackBody(this: IWebhookFunctions): Promise<ParsedCallback> {
+	const { body, parsedJson } = await readCallbackBody.call(this);
+	return parseCallback(body, parsedJson);
 }
 
 export interface CompletedResult {

@@ -1,49 +1,92 @@
 /**
- * What the trigger knows between callbacks about each trigger's Callback Secret, so that it does not read
- * its credential on every callback (in a webhook, n8n builds a workflow and takes an expression isolate
- * for each credential read).
+ * The secret cache: what the trigger knows between callbacks about each trigger's credential, so that it
+ * does not read the credential on every callback (in a webhook, n8n builds a workflow and takes an
+ * expression isolate for each credential read), and so that a call without the right token costs little.
  *
- * Per trigger and credential only an HMAC-SHA256 of the secret is kept, keyed with a random key made when
- * the process starts and never stored: the secret cannot be read back or tested offline. An entry is
- * trusted for at most SECRET_TRUST_MS after the read it came from, so a changed or removed secret stops
- * the old one within that time; a token that does not match is checked against a fresh read before it
- * is refused, so a new secret works at once. Concurrent reads for one trigger share one read.
+ * Per trigger (workflow, webhook, credential) an entry holds, for at most SECRET_TRUST_MS after the read it
+ * came from: whether there is a Callback Secret, its digest (inbound/token.ts), and the redaction of the
+ * credential's secrets (the Secret Key and the Callback Secret), so that a call that reads nothing still
+ * masks them in what leaves. The secrets live only in the entry's closures: inspecting or serializing the
+ * registry shows none, nothing logs them, and they go with the entry when it expires or is evicted.
+ *
+ * Reads: with nothing known the trigger reads at once (reads under way at once for one trigger are one
+ * read). A call without a token while a secret is known is refused without a read. A wrong token is
+ * checked against the next read, which comes at most once per REREAD_INTERVAL_MS per trigger and is shared
+ * by every caller waiting for it: a new secret works within that interval, and wrong tokens cost at most
+ * one read per interval.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'crypto';
+import { BoundedMap } from '../helpers/boundedMap';
+import { systemClock, type Clock } from '../helpers/clock';
+import { redactionFor, type Redaction } from '../redaction/redact';
+import { checkGivenToken, sameSecret, secretDigest, type TokenCheck } from './token';
 
 /** The longest an old Callback Secret keeps working after it was changed or removed (README: Trigger). */
 export const SECRET_TRUST_MS = 10_000;
 
+/** A wrong token re-reads the credential at most this often per trigger; a new secret waits at most this. */
+export const REREAD_INTERVAL_MS = 1_000;
+
 /** Triggers remembered at most; the oldest go first beyond it. */
 export const MAX_TRIGGERS = 1_000;
 
-export interface SecretClock {
-	now(): number;
+/** What one credential read gives: the Callback Secret ('' when none) and every secret of the credential. */
+export interface CredentialSecrets {
+	callbackSecret: string;
+	secrets: readonly string[];
 }
 
-/** A trigger's secret as last read: whether there is one, and whether a token is it. */
+/** A trigger's credential as last read. */
 export interface KnownSecret {
 	hasSecret: boolean;
-	/** Constant time for a token of any length (both sides are HMACs). */
+	/** Constant time for a token of any length (sameSecret). */
 	accepts(token: string): boolean;
+	/** The redaction of the credential's secrets plus `more` (what the call carried as tokens). */
+	redaction(more: readonly string[]): Redaction;
+}
+
+export interface SecretCheck {
+	known: KnownSecret;
+	check: TokenCheck;
 }
 
 interface Entry {
 	readAt: number;
-	/** HMAC of the secret; undefined: the credential has no Callback Secret. */
-	digest?: Buffer;
+	known: KnownSecret;
 }
 
-export class SecretChecks {
-	private readonly key = randomBytes(32);
-	private readonly entries = new Map<string, Entry>();
+/** The secrets stay in these closures; the redaction of the credential's own is compiled once. */
+function knownFrom(read: CredentialSecrets): KnownSecret {
+	const digest = read.callbackSecret === '' ? undefined : secretDigest(read.callbackSecret);
+	const secrets = [...read.secrets, read.callbackSecret].filter((value) => value !== '');
+	let own: Redaction | undefined;
+	return {
+		hasSecret: digest !== undefined,
+		accepts: (token) => digest !== undefined && sameSecret(token, digest),
+		redaction: (more) => {
+			if (more.every((value) => value === '' || secrets.includes(value))) return (own ??= redactionFor(secrets));
+			return redactionFor([...secrets, ...more]);
+		},
+	};
+}
+
+/** Without a Callback Secret every call is accepted. */
+function decide(known: KnownSecret, given: readonly unknown[]): SecretCheck {
+	return { known, check: known.hasSecret ? checkGivenToken(known.accepts, given) : { ok: true } };
+}
+
+export class SecretCache {
+	private readonly entries: BoundedMap<string, Entry>;
+	/** A read under way or waiting for its turn, per trigger: every caller shares it. */
 	private readonly reading = new Map<string, Promise<KnownSecret>>();
 
 	constructor(
-		private readonly clock: SecretClock,
+		private readonly clock: Clock = systemClock,
 		private readonly trustMs = SECRET_TRUST_MS,
-		private readonly maxTriggers = MAX_TRIGGERS,
-	) {}
+		private readonly rereadMs = REREAD_INTERVAL_MS,
+		maxTriggers = MAX_TRIGGERS,
+	) {
+		this.entries = new BoundedMap(maxTriggers);
+	}
 
 	/** Triggers remembered now. */
 	get size(): number {
@@ -56,50 +99,51 @@ export class SecretChecks {
 		this.reading.clear();
 	}
 
-	private digest(value: string): Buffer {
-		return createHmac('sha256', this.key).update(value, 'utf8').digest();
-	}
-
-	private known(entry: Entry): KnownSecret {
-		const { digest } = entry;
-		return {
-			hasSecret: digest !== undefined,
-			accepts: (token) => digest !== undefined && timingSafeEqual(this.digest(token), digest),
-		};
-	}
-
-	/** What was read for `trigger` less than SECRET_TRUST_MS ago, or undefined: read it (`learn`). */
-	lookup(trigger: string): KnownSecret | undefined {
+	/** What was read for `trigger` less than the trust window ago; expired entries are dropped. */
+	private lookup(trigger: string): KnownSecret | undefined {
+		const now = this.clock.now();
+		const expired = (entry: Entry) => now - entry.readAt >= this.trustMs;
+		this.entries.dropOldestWhile(expired);
 		const entry = this.entries.get(trigger);
-		if (entry === undefined) return undefined;
-		if (this.clock.now() - entry.readAt >= this.trustMs) {
-			this.entries.delete(trigger);
-			return undefined;
-		}
-		return this.known(entry);
+		if (entry === undefined || !expired(entry)) return entry?.known;
+		this.entries.delete(trigger);
+		return undefined;
 	}
 
-	/** Reads the secret (`read`: '' when none), remembers its HMAC; a read already under way is shared. */
-	async learn(trigger: string, read: () => Promise<string>): Promise<KnownSecret> {
+	/**
+	 * Checks the tokens a call carries (`givenTokens`) against `trigger`'s credential, reading it with `read`
+	 * only as the header says. Rejects when the read fails (nothing is kept: the next call reads again).
+	 */
+	async check(trigger: string, given: readonly unknown[], read: () => Promise<CredentialSecrets>): Promise<SecretCheck> {
+		const cached = this.lookup(trigger);
+		const known = cached ?? (await this.read(trigger, read, 0));
+		const first = decide(known, given);
+		// The right token, no token at all, or a wrong one against a read made for this call: decided.
+		if (first.check.ok || given.length === 0 || cached === undefined) return first;
+		// A wrong token against the cache: the next read decides (the secret may have changed), no sooner
+		// than rereadMs after the last.
+		const last = this.entries.get(trigger)?.readAt;
+		return decide(await this.read(trigger, read, last === undefined ? 0 : last + this.rereadMs - this.clock.now()), given);
+	}
+
+	/** One read for `trigger` after `waitMs`, or the one under way or waiting, joined. */
+	private async read(trigger: string, read: () => Promise<CredentialSecrets>, waitMs: number): Promise<KnownSecret> {
 		const pending = this.reading.get(trigger);
 		if (pending !== undefined) return await pending;
-		const readAt = this.clock.now();
-		const learning = read().then((secret) => {
-			const entry: Entry = { readAt, digest: secret === '' ? undefined : this.digest(secret) };
-			this.entries.delete(trigger);
-			this.entries.set(trigger, entry);
-			while (this.entries.size > this.maxTriggers) this.entries.delete(this.entries.keys().next().value as string);
-			return this.known(entry);
+		const reading = (async () => {
+			if (waitMs > 0) await this.clock.sleep(waitMs);
+			const readAt = this.clock.now();
+			const known = knownFrom(await read());
+			this.entries.set(trigger, { readAt, known });
+			return known;
+		})();
+		const shared = reading.finally(() => {
+			if (this.reading.get(trigger) === shared) this.reading.delete(trigger);
 		});
-		this.reading.set(trigger, learning);
-		try {
-			return await learning;
-		} finally {
-			// A failed read is not kept: the next callback reads again.
-			if (this.reading.get(trigger) === learning) this.reading.delete(trigger);
-		}
+		this.reading.set(trigger, shared);
+		return await shared;
 	}
 }
 
 /** The registry of this process. */
-export const secretChecks = new SecretChecks({ now: () => Date.now() });
+export const secretCache = new SecretCache();

@@ -1,9 +1,10 @@
 /**
  * The callback token: the only thing the service can carry back is the URL it was given (it signs
  * nothing), so the Callback Secret travels as the URL's `token` query parameter (or this header). Where
- * it is put into a URL, how a call's token is checked, and how it is kept out of what leaves.
+ * it is put into a URL, how a call's token is checked (the one constant-time compare of every secret a
+ * call carries), and how it is kept out of what leaves.
  */
-import { timingSafeEqual } from 'crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /** Where the trigger looks for the secret: `?token=` or this header. */
@@ -50,11 +51,23 @@ const REDACTED = '[redacted]';
 
 export type TokenCheck = { ok: true } | { ok: false; message: string };
 
-export function sameSecret(given: string, expected: string): boolean {
-	const a = Buffer.from(given, 'utf8');
-	const b = Buffer.from(expected, 'utf8');
-	// timingSafeEqual needs equal lengths; a different length is a mismatch anyway.
-	return a.length === b.length && timingSafeEqual(a, b);
+/** Made when the process starts, never stored: a digest cannot be tested offline. */
+const DIGEST_KEY = randomBytes(32);
+
+/** A secret's HMAC-SHA256 under the process's key: 32 bytes, whatever the secret's length. */
+export type SecretDigest = Buffer & { readonly secretDigest: true };
+
+export function secretDigest(value: string): SecretDigest {
+	return createHmac('sha256', DIGEST_KEY).update(value, 'utf8').digest() as SecretDigest;
+}
+
+/**
+ * THE compare of a secret a call carries with the one expected (the Callback Secret, Wait for Callback's
+ * item key): both as fixed-length digests, so neither an early exit nor the time taken depends on the
+ * given value's length or content.
+ */
+export function sameSecret(given: string, expected: string | SecretDigest): boolean {
+	return timingSafeEqual(secretDigest(given), typeof expected === 'string' ? secretDigest(expected) : expected);
 }
 
 /** What the call carries as a token (query parameter, header), as received: possibly arrays. */
@@ -70,12 +83,11 @@ export function givenTokenStrings(query: IDataObject, headers: IDataObject): str
 }
 
 /**
- * Accepts the call when the query parameter or the header carries a token `accepts` takes. Authenticity
- * is this one function: if the service signs callbacks one day, the signature check goes here.
+ * Accepts the call when a token it carries (`givenTokens`) is one `accepts` takes. Authenticity is this
+ * one function: if the service signs callbacks one day, the signature check goes here.
  */
-export function checkGivenToken(accepts: (token: string) => boolean, query: IDataObject, headers: IDataObject): TokenCheck {
+export function checkGivenToken(accepts: (token: string) => boolean, given: readonly unknown[]): TokenCheck {
 	// A repeated parameter arrives as an array: present, but never a match.
-	const given = givenTokens(query, headers);
 	if (given.length === 0) {
 		return {
 			ok: false,
@@ -89,10 +101,10 @@ export function checkGivenToken(accepts: (token: string) => boolean, query: IDat
 
 /** `checkGivenToken` against secrets in hand (the credential's Callback Secret, as Callback > Receive reads it). */
 export function checkToken(expected: readonly string[], query: IDataObject, headers: IDataObject): TokenCheck {
-	return checkGivenToken((value) => expected.map((secret) => sameSecret(value, secret)).includes(true), query, headers);
+	return checkGivenToken((value) => expected.map((secret) => sameSecret(value, secret)).includes(true), givenTokens(query, headers));
 }
 
-/** The query with the token replaced; other secrets are masked with the whole item (`callback.ts`). */
+/** The query with the token replaced; other secrets are masked with the whole item (trigger/webhook.ts). */
 export function redactQuery(query: IDataObject): IDataObject {
 	const copy: IDataObject = { ...query };
 	if (TOKEN_QUERY_PARAMETER in copy) copy[TOKEN_QUERY_PARAMETER] = REDACTED;
@@ -102,7 +114,7 @@ export function redactQuery(query: IDataObject): IDataObject {
 /**
  * The headers with credentials replaced. Secrets inside other headers (proxies copy the original URL with
  * its ?token= into x-forwarded-uri, x-original-uri/-url, x-envoy-original-path, referer) are masked with
- * the whole item (`callback.ts`).
+ * the whole item (trigger/webhook.ts).
  */
 export function redactHeaders(headers: IDataObject): IDataObject {
 	const copy: IDataObject = {};

@@ -5,15 +5,10 @@
  * turns (waiters.ts), so a one-item execution does not wait behind a large run's queue. Time comes from
  * an injected clock (tests use a fake one).
  */
+import type { Clock } from '../helpers/clock';
 import { AdaptiveLimit } from './adaptiveLimit';
 import { retryAfterOf, type SendOutcome, type SentAt } from './outcome';
 import { AbortedWait, enqueue, once, Turns, type Waiter } from './waiters';
-
-export interface LimiterClock {
-	now(): number;
-	/** Resolves after `ms` (n8n's sleep in the node). */
-	sleep(ms: number): Promise<void>;
-}
 
 export interface LimiterSettings {
 	/** The longest Retry-After pause: no longer than an item may wait for one. */
@@ -68,7 +63,7 @@ export class ServiceLimiter {
 	lastActiveAt: number;
 
 	constructor(
-		private readonly clock: LimiterClock,
+		private readonly clock: Clock,
 		private readonly settings: LimiterSettings,
 	) {
 		this.lastActiveAt = clock.now();

@@ -7,11 +7,11 @@
  * Each n8n process (a queue-mode worker too) has its own registry.
  */
 import { createHash } from 'crypto';
-import { sleep } from 'n8n-workflow';
 
 import { DEFAULT_RETRY_SETTINGS } from '../retry/policy';
 import { ByteBudget } from './bytes';
-import { ServiceLimiter, type LimiterClock, type LimiterSettings } from './limiter';
+import { systemClock, type Clock } from '../helpers/clock';
+import { ServiceLimiter, type LimiterSettings } from './limiter';
 
 /**
  * Longer than any Retry-After the node waits for (30 s) and than per-minute rate-limit windows, so runs
@@ -38,7 +38,7 @@ export class LimiterRegistry {
 	readonly bytes = new ByteBudget();
 
 	constructor(
-		private readonly clock: LimiterClock,
+		private readonly clock: Clock,
 		readonly settings: LimiterSettings,
 	) {}
 
@@ -67,7 +67,4 @@ export class LimiterRegistry {
 }
 
 /** The registry of this process: a Retry-After pauses sends no longer than an item waits for one. */
-export const limiters = new LimiterRegistry(
-	{ now: () => Date.now(), sleep },
-	{ maxPauseMs: DEFAULT_RETRY_SETTINGS.maxDelayMs },
-);
+export const limiters = new LimiterRegistry(systemClock, { maxPauseMs: DEFAULT_RETRY_SETTINGS.maxDelayMs });

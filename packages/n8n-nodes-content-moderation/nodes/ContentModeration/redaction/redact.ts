@@ -2,6 +2,8 @@
  * THE redaction of secrets (the access token, the callback secret, a token found in a callback URL or a
  * callback request). Everything that may reach an error, an output item or a response goes through
  * `redact`; `redactValue` and `redactError` only walk structures and apply it to every string.
+ * `redactionFor` compiles the patterns of one set of secrets once, for a caller that redacts with the same
+ * secrets again and again (the trigger's secret cache).
  */
 
 import { MAX_DEPTH, nestedDeeperThan } from '../helpers/json';
@@ -88,7 +90,7 @@ interface Patterns {
 
 const byLength = (list: string[]) => [...new Set(list)].sort((a, b) => b.length - a.length).map(formPattern).join('|');
 
-/** Compiled per call, never kept: secrets stay out of module state. */
+/** Compiled per call or per Redaction (held in its closure), never in module state. */
 function patternFor(secrets: readonly unknown[]): Patterns | undefined {
 	const values = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s !== ''))];
 	if (values.length === 0) return undefined;
@@ -111,10 +113,28 @@ function apply(text: string, patterns: Patterns): string {
 	return patterns.all === undefined ? text : text.replace(patterns.all, MASK);
 }
 
+/** The redaction of one set of secrets, compiled once; the secrets stay in its closure (not shown by inspecting it). */
+export interface Redaction {
+	text(text: string): string;
+	value<T>(value: T): T;
+	error<E>(error: E): E;
+}
+
+const NO_SECRETS: Redaction = { text: (text) => text, value: (value) => value, error: (error) => error };
+
+export function redactionFor(secrets: readonly unknown[]): Redaction {
+	const patterns = patternFor(secrets);
+	if (patterns === undefined) return NO_SECRETS;
+	return {
+		text: (text) => apply(text, patterns),
+		value: (value) => valueWith(value, patterns),
+		error: (error) => errorWith(error, patterns),
+	};
+}
+
 /** The text with every form of every secret replaced by ***. Secrets that are not non-empty strings are ignored. */
 export function redact(text: string, secrets: readonly unknown[]): string {
-	const patterns = patternFor(secrets);
-	return patterns === undefined ? text : apply(text, patterns);
+	return redactionFor(secrets).text(text);
 }
 
 /**
@@ -123,8 +143,10 @@ export function redact(text: string, secrets: readonly unknown[]): string {
  * deeper than MAX_DEPTH is not walked but masked whole: it cannot be shown to hold no secret.
  */
 export function redactValue<T>(value: T, secrets: readonly unknown[]): T {
-	const patterns = patternFor(secrets);
-	if (patterns === undefined) return value;
+	return redactionFor(secrets).value(value);
+}
+
+function valueWith<T>(value: T, patterns: Patterns): T {
 	// Most values hold no secret: one test of their JSON text is far cheaper than a walk (every output item).
 	let text: string | undefined;
 	try {
@@ -163,8 +185,10 @@ export function redactValue<T>(value: T, secrets: readonly unknown[]): T {
  * and stack), `errorResponse`, `messages`, `context`, `description` and the whole `cause` chain.
  */
 export function redactError<E>(error: E, secrets: readonly unknown[]): E {
-	const patterns = patternFor(secrets);
-	if (patterns === undefined) return error;
+	return redactionFor(secrets).error(error);
+}
+
+function errorWith<E>(error: E, patterns: Patterns): E {
 	const seen = new Set<object>();
 	const walk = (current: unknown, depth: number): unknown => {
 		if (typeof current === 'string') return apply(current, patterns);

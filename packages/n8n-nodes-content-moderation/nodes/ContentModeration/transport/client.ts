@@ -75,6 +75,8 @@ export interface ApiClient {
 	readBody<T>(body: UnreadBody<T>): Promise<HeldBody<T>>;
 	/** The credential's Callback Secret; '' when it is not set. */
 	callbackSecret(): Promise<string>;
+	/** The credential's secrets (the Secret Key, the Callback Secret), read once per client: what to mask. */
+	credentialSecrets(): Promise<string[]>;
 	/**
 	 * Every secret this client knows: the credential's (once read) and those callers add (a token in a
 	 * callback URL). Whatever leaves the node run is redacted with these.
@@ -133,6 +135,10 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 		async callbackSecret(): Promise<string> {
 			const value = (await readCredential()).data?.callbackSecret;
 			return typeof value === 'string' ? value : '';
+		},
+		async credentialSecrets(): Promise<string[]> {
+			const data = (await readCredential()).data ?? {};
+			return SECRET_FIELDS.map((field) => data[field]).filter((value): value is string => typeof value === 'string' && value !== '');
 		},
 		async request<T>(request: ApiRequest): Promise<ApiResponse<T>> {
 			const credentialsDecrypted = await readCredential();

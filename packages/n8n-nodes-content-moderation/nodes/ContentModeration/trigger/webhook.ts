@@ -1,19 +1,19 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { createApiClient, CREDENTIAL_TYPE } from '../transport/client';
-import { addSecrets, redactValue } from '../redaction/redact';
+import { createApiClient, CREDENTIAL_TYPE, type ApiClient } from '../transport/client';
+import { redactionFor, type Redaction } from '../redaction/redact';
 import type { RetrySettings } from '../retry/policy';
 
 import { isKnownEvent, kindOf, RESULT_EVENT } from '../inbound/envelope';
 import { completionKey, deliveries, deliveryKey } from '../inbound/deliveries';
+import type { CallbackBody } from '../inbound/payload';
+import { completeResult, parseCallbackBody } from '../inbound/payload';
+import { refuse } from '../inbound/refusal';
+import { secretCache, type KnownSecret } from '../inbound/secrets';
+import { givenTokens, givenTokenStrings, redactHeaders, redactQuery, tokensInUrl } from '../inbound/token';
 
 import type { EventFilter, EventSelection } from './events';
 import { eventIgnoreReason, ignoreReason } from './events';
-import type { CallbackBody } from '../inbound/payload';
-import { completeResult, parseCallbackBody } from '../inbound/payload';
-import type { KnownSecret } from '../inbound/secrets';
-import { secretChecks } from '../inbound/secrets';
-import { checkGivenToken, givenTokenStrings, redactHeaders, redactQuery, tokensInUrl } from '../inbound/token';
 
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
@@ -23,20 +23,16 @@ type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
  */
 const QUICK_RETRY_SETTINGS: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
 
-/** Answers a refused call with a small JSON error and starts nothing. */
-function refuse(this: IWebhookFunctions, status: 400 | 401 | 500, message: string): IWebhookResponseData {
-	const response = this.getResponseObject();
-	response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-	response.end(JSON.stringify({ received: false, error: { status, message } }));
-	return { noWebhookResponse: true };
+/** This trigger: its workflow and webhook (a rename keeps both). */
+function triggerScope(ctx: IWebhookFunctions): string[] {
+	const node = ctx.getNode();
+	return [String(ctx.getWorkflow().id ?? ''), node.webhookId ?? node.id];
 }
 
-/** The key that says two deliveries are the same completion, or undefined when there is no id. */
-function deliveryKeyOf(this: IWebhookFunctions, event: string, data: CallbackBody): string | undefined {
-	if (data.id === null) return undefined;
-	const node = this.getNode();
-	// Per trigger: two workflows receiving one completion each start theirs.
-	return completionKey([String(this.getWorkflow().id ?? ''), node.webhookId ?? node.name], event, { ...data, id: data.id });
+/** Whose credential an entry of the secret cache is: this trigger with its credential. */
+function secretOwner(ctx: IWebhookFunctions): string {
+	const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '';
+	return deliveryKey([...triggerScope(ctx), String(credential)]);
 }
 
 /**
@@ -56,120 +52,136 @@ async function executionStarted(response: Response): Promise<boolean> {
 	});
 }
 
-/** Whose Callback Secret an entry of `secretChecks` is: this trigger (workflow, webhook) with its credential. */
-function secretKey(this: IWebhookFunctions): string {
-	const node = this.getNode();
-	const credential = node.credentials?.[CREDENTIAL_TYPE]?.id ?? '';
-	return deliveryKey([String(this.getWorkflow().id ?? ''), node.webhookId ?? node.name, String(credential)]);
-}
-
 const NO_ID_REPEATS = ' A delivery of it again starts the workflow again.';
 
+type Checked = { known?: KnownSecret } | { refused: IWebhookResponseData };
+
+/** What one call brought, and what it may use: the client (when a credential is selected), the redaction. */
+interface Call {
+	client?: ApiClient;
+	headers: IDataObject;
+	query: IDataObject;
+	/** The redaction of the credential's secrets, the call's tokens and `more`. */
+	redaction(more?: string[]): Redaction;
+}
+
+/** The Callback Secret check, from what the secret cache knows; the credential is read only as it says. */
+async function checkSecret(ctx: IWebhookFunctions, client: ApiClient | undefined, query: IDataObject, headers: IDataObject): Promise<Checked> {
+	if (client === undefined) return {};
+	try {
+		const { known, check } = await secretCache.check(secretOwner(ctx), givenTokens(query, headers), async () => ({
+			callbackSecret: await client.callbackSecret(),
+			secrets: await client.credentialSecrets(),
+		}));
+		return check.ok ? { known } : { refused: refuse(ctx, 401, check.message) };
+	} catch {
+		// Without the credential its secret cannot be checked: refuse rather than let anyone in.
+		return { refused: refuse(ctx, 500, 'The Content Moderation API credential of this trigger could not be read') };
+	}
+}
+
 /**
- * Handles one completion callback. A completion already started in this n8n process
- * (callbacks/deliveries.ts) is acknowledged with `duplicate: true` and starts nothing; the claim is taken
- * before the first await, so a delivery arriving while the first is handled waits for its outcome, and a
- * first delivery that starts nothing (refused, filtered out, failed, or returned but not started by n8n)
- * does not hold back a later one.
+ * Handles one completion callback. The caller is authenticated first; then a completion already started
+ * in this n8n process (inbound/deliveries.ts) is acknowledged with `duplicate: true` and starts nothing.
+ * The claim is taken right after the check, before any other await, so a delivery arriving while the
+ * first is handled waits for its outcome, and a first delivery that starts nothing (filtered out, failed,
+ * or returned but not started by n8n) does not hold back a later one.
  */
 export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData() as IDataObject;
 	const query = this.getQueryData() as IDataObject;
 
-	const parsed = parseCallbackBody.call(this);
-	const key = parsed.ok ? deliveryKeyOf.call(this, parsed.event, parsed.body) : undefined;
+	// The credential (when selected) gives the Callback Secret and reads full results.
+	const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
+	const client = hasCredential ? createApiClient(this, { retry: QUICK_RETRY_SETTINGS }) : undefined;
+	const checked = await checkSecret(this, client, query, headers);
+	if ('refused' in checked) return checked.refused;
+	// The one redaction of what leaves: the credential's secrets (known with or without a read this call)
+	// and everything the call carried as a token (also a token the trigger does not check).
+	const carried = givenTokenStrings(query, headers);
+	const redaction = (more: string[] = []): Redaction =>
+		checked.known?.redaction([...carried, ...more]) ?? redactionFor([...carried, ...more]);
+	const call: Call = { client, headers, query, redaction };
+
+	const parsed = await parseCallbackBody.call(this);
+	if (!parsed.ok) {
+		// An event this trigger does not know is acknowledged whatever it carries; without a data object
+		// it starts nothing, even under Every Event (there is nothing to pass on).
+		if (parsed.event !== undefined && !isKnownEvent(parsed.event)) {
+			const ignored = `event "${parsed.event}" carries no data object`;
+			return { webhookResponse: redaction().value({ received: true, event: parsed.event, ignored }) };
+		}
+		return refuse(this, 400, redaction().text(parsed.message));
+	}
+	const { event, body } = parsed;
+	const { id } = body;
+	const ack: IDataObject = { received: true, event, id };
+
+	const selection = this.getNodeParameter('eventTypes', 'both') as EventSelection;
+	const notSelected = eventIgnoreReason(selection, event);
+	if (notSelected !== undefined) return { webhookResponse: redaction().value({ ...ack, ignored: notSelected }) };
+
+	// Per trigger: two workflows receiving one completion each start theirs.
+	const key = id === null ? undefined : completionKey(triggerScope(this), event, { ...body, id });
 	let claim = key === undefined ? undefined : deliveries.claim(key);
 	try {
-		// The credential (when selected) gives the Callback Secret and reads full results.
-		const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
-		const client = hasCredential ? createApiClient(this, { retry: QUICK_RETRY_SETTINGS }) : undefined;
-		let known: KnownSecret | undefined;
-		if (client !== undefined) {
-			const trigger = secretKey.call(this);
-			known = secretChecks.lookup(trigger);
-			// Read the credential when nothing recent is known or the token is not the known secret.
-			if (known === undefined || (known.hasSecret && !checkGivenToken(known.accepts, query, headers).ok)) {
-				try {
-					known = await secretChecks.learn(trigger, async () => await client.callbackSecret());
-				} catch {
-					// Without the credential its secret cannot be checked: refuse rather than let anyone in.
-					return refuse.call(this, 500, 'The Content Moderation API credential of this trigger could not be read');
-				}
-			}
-		}
-		if (known?.hasSecret === true) {
-			const check = checkGivenToken(known.accepts, query, headers);
-			if (!check.ok) return refuse.call(this, 401, check.message);
-		}
-		// Everything the call carried as a token is a secret too (also a token the trigger does not check).
-		const secrets = [...(client?.secrets ?? [])];
-		addSecrets(secrets, ...givenTokenStrings(query, headers));
-
-		if (!parsed.ok) {
-			// An event this trigger does not know is acknowledged whatever it carries; without a data object
-			// it starts nothing, even under Every Event (there is nothing to pass on).
-			if (parsed.event !== undefined && !isKnownEvent(parsed.event)) {
-				const ignored = `event "${parsed.event}" carries no data object`;
-				return { webhookResponse: redactValue({ received: true, event: parsed.event, ignored }, secrets) };
-			}
-			return refuse.call(this, 400, parsed.message);
-		}
-		const { event, body } = parsed;
-		const { id } = body;
-		const ack: IDataObject = { received: true, event, id };
-
-		const selection = this.getNodeParameter('eventTypes', 'both') as EventSelection;
-		const notSelected = eventIgnoreReason(selection, event);
-		if (notSelected !== undefined) return { webhookResponse: redactValue({ ...ack, ignored: notSelected }, secrets) };
-
 		if (claim?.kind === 'inFlight') claim = await deliveries.claimWhenFree(key as string);
-		if (claim?.kind === 'duplicate') return { webhookResponse: redactValue({ ...ack, duplicate: true }, secrets) };
-
-		// Only results are read back; a review decision (a queue item) or another event passes as it came.
-		const kind = event === RESULT_EVENT ? kindOf(body) : 'queueItem';
-		const fetchFullResult = this.getNodeParameter('fetchFullResult', true) as boolean;
-		const { result, error } = await completeResult(
-			body,
-			fetchFullResult ? client : undefined,
-			kind,
-			NO_ID_REPEATS,
-		);
-		// The read (when it happened) knows the access token: redacted too.
-		addSecrets(secrets, ...(client?.secrets ?? []));
-
-		// The verdict filter judges results; a review decision is a person's verdict and always passes.
-		const verdicts = this.getNodeParameter('events', 'all') as EventFilter;
-		const ignored = event === RESULT_EVENT ? ignoreReason(verdicts, result) : undefined;
-		if (ignored !== undefined) return { webhookResponse: redactValue({ ...ack, ignored }, secrets) };
-
-		// A failed read still acknowledges with 200 and starts the workflow with what arrived plus
-		// `error`: the spec does not say whether or how often the service retries a callback, so
-		// answering 5xx could lose the event, while the error item lets the workflow handle it
-		// (for example read the result later with Image > Get).
-		const item: IDataObject = { ...result, receivedAt: new Date().toISOString(), event };
-		if (error !== undefined) item.error = error;
-		if (id === null) ack.warning = 'No id: a delivery of this completion again starts the workflow again';
-
-		const options = this.getNodeParameter('options', {}) as { includeRequest?: boolean };
-		if (options.includeRequest === true) {
-			// A proxy may have copied a ?token= the query no longer shows into a header.
-			for (const value of Object.values(headers)) {
-				if (typeof value === 'string') addSecrets(secrets, ...tokensInUrl(value));
-			}
-			item.headers = redactHeaders(headers);
-			item.query = redactQuery(query);
-		}
-
-		// Started only once n8n has created the execution: until n8n answers, a repeat of it waits.
-		if (claim?.kind === 'held') claim.commitWhen(executionStarted(this.getResponseObject()));
-		// The one redaction, over everything that leaves: the answer and the item (body, error, headers, query).
-		return {
-			webhookResponse: redactValue(ack, secrets),
-			// One item as built: returnJsonArray would take a body field `json` for the item itself.
-			workflowData: [[{ json: redactValue(item, secrets) }]],
-		};
+		if (claim?.kind === 'duplicate') return { webhookResponse: redaction().value({ ...ack, duplicate: true }) };
+		return await startWorkflow.call(this, call, event, body, ack, (started) => {
+			// Started only once n8n has created the execution: until n8n answers, a repeat of it waits.
+			if (claim?.kind === 'held') claim.commitWhen(started);
+		});
 	} finally {
-		// Refused, ignored or failed: a later delivery of the completion may start it.
+		// Ignored or failed: a later delivery of the completion may start it.
 		if (claim?.kind === 'held') claim.release();
 	}
+}
+
+/** The completion read back when needed, filtered by verdict, and returned as the workflow's one item. */
+async function startWorkflow(
+	this: IWebhookFunctions,
+	{ client, headers, query, redaction }: Call,
+	event: string,
+	body: CallbackBody,
+	ack: IDataObject,
+	handedOver: (started: Promise<boolean>) => void,
+): Promise<IWebhookResponseData> {
+	// Only results are read back; a review decision (a queue item) or another event passes as it came.
+	const kind = event === RESULT_EVENT ? kindOf(body) : 'queueItem';
+	const fetchFullResult = this.getNodeParameter('fetchFullResult', true) as boolean;
+	const { result, error } = await completeResult(body, fetchFullResult ? client : undefined, kind, NO_ID_REPEATS);
+	// A read this call made knows the credential as it is now (a Secret Key changed since the cache's read).
+	const more = [...(client?.secrets ?? [])];
+
+	// The verdict filter judges results; a review decision is a person's verdict and always passes.
+	const verdicts = this.getNodeParameter('events', 'all') as EventFilter;
+	const ignored = event === RESULT_EVENT ? ignoreReason(verdicts, result) : undefined;
+	if (ignored !== undefined) return { webhookResponse: redaction(more).value({ ...ack, ignored }) };
+
+	// A failed read still acknowledges with 200 and starts the workflow with what arrived plus
+	// `error`: the spec does not say whether or how often the service retries a callback, so
+	// answering 5xx could lose the event, while the error item lets the workflow handle it
+	// (for example read the result later with Image > Get).
+	const item: IDataObject = { ...result, receivedAt: new Date().toISOString(), event };
+	if (error !== undefined) item.error = error;
+	if (body.id === null) ack.warning = 'No id: a delivery of this completion again starts the workflow again';
+
+	const options = this.getNodeParameter('options', {}) as { includeRequest?: boolean };
+	if (options.includeRequest === true) {
+		// A proxy may have copied a ?token= the query no longer shows into a header.
+		for (const value of Object.values(headers)) {
+			if (typeof value === 'string') more.push(...tokensInUrl(value));
+		}
+		item.headers = redactHeaders(headers);
+		item.query = redactQuery(query);
+	}
+
+	handedOver(executionStarted(this.getResponseObject()));
+	// Over everything that leaves: the answer and the item (body, error, headers, query).
+	const redact = redaction(more);
+	return {
+		webhookResponse: redact.value(ack),
+		// One item as built: returnJsonArray would take a body field `json` for the item itself.
+		workflowData: [[{ json: redact.value(item) }]],
+	};
 }

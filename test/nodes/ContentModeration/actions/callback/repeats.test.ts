@@ -22,15 +22,19 @@ const completion = (id = randomUUID(), extra: IDataObject = {}) => ({
 	data: { id, isSafe: true, confidence: 97, description: 'a cat', ...extra },
 });
 
-async function receive(bodies: unknown[], mode: 'webhook' | 'trigger' | 'manual', parameters: INodeParameters = {}) {
-	const run = await runWorkflow({
-		nodes: [moderationNode({ resource: 'callback', operation: 'receive', ...parameters })],
+async function run(items: Array<{ json: IDataObject }>, mode: 'webhook' | 'trigger' | 'manual', parameters: INodeParameters = {}, name?: string) {
+	return await runWorkflow({
+		nodes: [moderationNode({ resource: 'callback', operation: 'receive', ...parameters }, { name })],
 		credentials: { contentModerationApi: { baseUrl: 'http://127.0.0.1:9', accessToken: SECRET_TOKEN, callbackSecret: SECRET } },
-		items: bodies.map(webhookItem),
+		items,
 		mode,
 	});
-	expect(run.status).toBe('success');
-	return output(run);
+}
+
+async function receive(bodies: unknown[], mode: 'webhook' | 'trigger' | 'manual', parameters: INodeParameters = {}, name?: string) {
+	const done = await run(bodies.map(webhookItem), mode, parameters, name);
+	expect(done.status).toBe('success');
+	return name === undefined ? output(done) : done.outputOf(name);
 }
 
 beforeEach(() => deliveries.clear());
@@ -92,5 +96,38 @@ describe('Callback > Receive and repeated deliveries', () => {
 		});
 		expect(output(failing)[0].json.error).toBeDefined();
 		expect(await receive([completion(id)], 'webhook')).toHaveLength(1);
+	});
+});
+
+describe('Callback > Receive loses no completion', () => {
+	test('a run that fails at another item (On Error: stop) passes nothing on: the completion passes on when delivered again', async () => {
+		const x = completion();
+		const wrongToken = { json: { ...webhookItem(completion()).json, query: { token: 'wrong' } } };
+		const failed = await run([webhookItem(x), wrongToken], 'webhook');
+		expect(failed.status).toBe('error');
+		const again = await receive([x], 'webhook');
+		expect(again.map((item) => item.json.id)).toEqual([x.data.id]);
+	});
+
+	test('an image result and a text result with one id are two completions', async () => {
+		const id = randomUUID();
+		expect(await receive([completion(id)], 'webhook')).toHaveLength(1);
+		const text = { event: 'moderation.completed', data: { id, isSafe: true, filteredContent: 'hi', content: 'hi' } };
+		expect(await receive([text], 'webhook')).toHaveLength(1);
+		expect(await receive([text], 'webhook')).toEqual([]);
+	});
+
+	test('review decisions whose status is an object are told apart', async () => {
+		const id = randomUUID();
+		const decision = (status: IDataObject) => ({ event: 'queue.review.completed', data: { id, status, accepted: true } });
+		expect(await receive([decision({ code: 'accepted' })], 'webhook')).toHaveLength(1);
+		expect(await receive([decision({ code: 'rejected' })], 'webhook')).toHaveLength(1);
+		expect(await receive([decision({ code: 'rejected' })], 'webhook')).toEqual([]);
+	});
+
+	test('renaming the node keeps what it passed on', async () => {
+		const body = completion();
+		expect(await receive([body], 'webhook', {}, 'Receive')).toHaveLength(1);
+		expect(await receive([body], 'webhook', {}, 'Receive (renamed)')).toEqual([]);
 	});
 });

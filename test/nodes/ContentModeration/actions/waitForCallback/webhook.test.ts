@@ -99,6 +99,34 @@ describe('Wait for Callback: the callbacks', () => {
 		expect(execution.webhookThrew).toBe(false);
 	});
 
+	it.each(['application/octet-stream', 'application/x-www-form-urlencoded', 'text/plain', null])(
+		'reads a callback sent as %s (n8n leaves some unread at the node\'s version): a foreign id is refused, its own acknowledged',
+		async (contentType) => {
+			mock.configure({ processMs: 60_000 });
+			const execution = await startWaiting(waitParameters(), urlItems([SAFE_IMAGE_URL, SAFE_IMAGE_URL]));
+			const [first] = callbackUrls();
+			const [own, foreign] = mock.submissionLog.map((submission) => ({ event: 'moderation.completed', data: { id: submission.id } }));
+			expect(await post(first, JSON.stringify(foreign), { contentType })).toMatchObject({ status: 422, body: { received: false } });
+			const review = { event: 'queue.review.completed', data: { id: 'q-1', status: 'accepted' } };
+			expect(await post(first, JSON.stringify(review), { contentType })).toMatchObject({ status: 200, body: { ignored: 'not a moderation.completed callback' } });
+			expect(await post(first, JSON.stringify(own), { contentType })).toMatchObject({ status: 200, body: { received: true, resumed: false } });
+			expect(execution.status).toBe('waiting');
+		},
+	);
+
+	it('masks the Secret Key in the output when the resuming callback carries it, with no result read', async () => {
+		mock.configure({ processMs: 60_000 });
+		const execution = await startWaiting(waitParameters(), urlItems([SAFE_IMAGE_URL]));
+		const [url] = callbackUrls();
+		const id = mock.submissionLog[0].id;
+		const encoded = Buffer.from(mock.token).toString('base64');
+		const body = { id, isSafe: true, description: `sent with ${mock.token}`, meta: { b64: encoded } };
+		expect(await post(url, { event: 'moderation.completed', data: body })).toMatchObject({ status: 200, body: { resumed: true } });
+		const run = await execution.finished(30_000);
+		expect(run.outputOf(NODE)[0].json).toMatchObject({ id, description: 'sent with ***', meta: { b64: '***' } });
+		expect(JSON.stringify(run.runData)).not.toContain(mock.token);
+	});
+
 	it('answers 503 (so the service retries) when the results cannot be read, and stays waiting', async () => {
 		mock.configure({ processMs: 60_000 });
 		const execution = await startWaiting(waitParameters(), urlItems([SAFE_IMAGE_URL]));

@@ -1,20 +1,14 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkToken } from '../../inbound/token';
-import { kindOf, parseCallback, RESULT_EVENT } from '../../inbound/envelope';
+import { parseCallback, RESULT_EVENT, resultKind } from '../../inbound/envelope';
 import { requestSettingsCollection } from '../../descriptions/options';
 import { isObject } from '../../helpers/json';
 import { getImage, getText } from '../../transport/endpoints';
 import { hasAnalysis } from '../../verdict/rules';
-import type { NodeRun } from '../operation';
-import { claimRepeat, dropItem, dropRepeats } from './repeats';
+import { NO_ITEM, type NodeRun } from '../operation';
+import { isRepeat } from './repeats';
 
 const properties: INodeProperties[] = [
 	{
@@ -66,7 +60,7 @@ const WEBHOOK_HINT =
  * checked, the `{event, data}` envelope unwrapped (flat bodies read as results), a result without a
  * verdict completed with one read. The output is the data with `event`; headers and query are not copied.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, { client, claims }: NodeRun): Promise<IDataObject | typeof NO_ITEM> {
 	const received = this.getInputData()[itemIndex].json;
 	const headers = isObject(received.headers) ? received.headers : {};
 	const query = isObject(received.query) ? received.query : {};
@@ -98,19 +92,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 	const { event, body: data } = parsed;
 	// No usable id: nothing to recognise a repeat by, and nothing to read back.
 	const id = data.id ?? '';
-	const repeat = await claimRepeat.call(this, event, { ...data, id });
-	if (repeat.duplicate) {
-		if (this.getNodeParameter('passOnRepeats', itemIndex, false) !== true) dropItem.call(this, itemIndex);
+	// Passed on once Receive outputs it in a run that succeeds: a later failure in the workflow does not let
+	// a repeat through.
+	if (await isRepeat.call(this, claims, itemIndex, event, { ...data, id })) {
+		if (this.getNodeParameter('passOnRepeats', itemIndex, false) !== true) return NO_ITEM;
 		return { ...data, event, duplicate: true };
 	}
-	try {
-		const output = await complete.call(this, itemIndex, client, event, data, id);
-		// Passed on once Receive outputs it: a later failure in the workflow does not let a repeat through.
-		repeat.claim?.commit();
-		return output;
-	} finally {
-		repeat.claim?.release();
-	}
+	return await complete.call(this, itemIndex, client, event, data, id);
 }
 
 /** The data with `event`, completed with one read when a result came without its verdict. */
@@ -125,12 +113,7 @@ async function complete(
 	const read = event === RESULT_EVENT && !hasAnalysis(data) && id !== '' && this.getNodeParameter('fetchFullResult', itemIndex, true) === true;
 	if (!read) return { ...data, event };
 	// Only an id: an image unless the data shows a text (the trigger reads images the same way).
-	const response = kindOf(data) === 'text' ? await getText(client, id, itemIndex) : await getImage(client, id, itemIndex);
+	const response = resultKind(data) === 'text' ? await getText(client, id, itemIndex) : await getImage(client, id, itemIndex);
 	// The image result has no id of its own: the callback's stays.
 	return { ...data, ...response.body, id: response.body.id ?? id, event };
-}
-
-/** Once every item ran: repeated deliveries that pass nothing on are left out. */
-export async function settle(this: IExecuteFunctions, results: INodeExecutionData[]): Promise<INodeExecutionData[][]> {
-	return [dropRepeats.call(this, results)];
 }

@@ -4,9 +4,11 @@
  * and a key only this execution can make. n8n 1.x checks nothing on resume URLs, so the key is what
  * refuses a caller there; on 2.x it also binds a URL to one item.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'crypto';
+import { createHmac, randomBytes } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
+import { sameSecret } from '../../inbound/token';
 
 import type { WaitState } from './state';
 import { nodeContext, STATE_KEY } from './state';
@@ -21,12 +23,9 @@ export function itemKey(secret: string, itemIndex: number): string {
 	return createHmac('sha256', secret).update(`item:${itemIndex}`).digest('hex');
 }
 
-/** Constant-time check of a callback's key for an item. */
+/** Constant-time check of a callback's key for an item (the inbound callbacks' one compare). */
 export function isItemKey(secret: string, itemIndex: number, key: unknown): boolean {
-	if (typeof key !== 'string') return false;
-	const expected = Buffer.from(itemKey(secret, itemIndex));
-	const actual = Buffer.from(key);
-	return actual.length === expected.length && timingSafeEqual(actual, expected);
+	return typeof key === 'string' && sameSecret(key, itemKey(secret, itemIndex));
 }
 
 /** This run's state, created (with a fresh secret) on first use; the same object every item writes to. */
@@ -55,8 +54,8 @@ export function hasResumeToken(url: URL): boolean {
 	return url.searchParams.has(N8N_SIGNATURE_PARAM);
 }
 
-/** What a callback URL carries that opens the waiting execution: kept out of errors. */
-export function callbackSecrets(url: string): string[] {
+/** What a callback URL carries that opens the waiting execution (its item key, n8n's resume token): masked. */
+export function resumeSecrets(url: string): string[] {
 	const params = new URL(url).searchParams;
 	return [params.get(KEY_PARAM), params.get(N8N_SIGNATURE_PARAM)].filter((value): value is string => !!value);
 }

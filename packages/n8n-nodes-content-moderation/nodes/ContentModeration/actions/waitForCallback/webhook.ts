@@ -12,6 +12,9 @@ import { NodeApiError } from 'n8n-workflow';
 import { isObject } from '../../helpers/json';
 import { createApiClient, type ApiClient, type ApiResponse } from '../../transport/client';
 import { parseEnvelope, RESULT_EVENT } from '../../inbound/envelope';
+import { readCallbackBody } from '../../inbound/requestBody';
+import { refuse } from '../../inbound/refusal';
+import { redactValue } from '../../redaction/redact';
 import type { RetrySettings } from '../../retry/policy';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { hasAnalysis } from '../../verdict/rules';
@@ -19,19 +22,10 @@ import { isResultReady } from '../poll';
 import { finalOutputs } from './outputs';
 import type { WaitState } from './state';
 import { readState, waitingId } from './state';
-import { isItemKey, ITEM_PARAM, KEY_PARAM } from './urls';
+import { isItemKey, ITEM_PARAM, KEY_PARAM, N8N_SIGNATURE_PARAM } from './urls';
 
 /** A callback waits for its answer: reads are retried once, briefly (as in the trigger). */
 const CALLBACK_READ_RETRY: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
-
-type RefusalStatus = 401 | 404 | 422 | 503;
-
-function answer(ctx: IWebhookFunctions, status: RefusalStatus, message: string): IWebhookResponseData {
-	const response = ctx.getResponseObject();
-	response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-	response.end(JSON.stringify({ received: false, error: { status, message } }));
-	return { noWebhookResponse: true };
-}
 
 /** What a waiting node reads: its verdict facts, and the endpoint its results are read back from. */
 export interface WaitTarget {
@@ -75,28 +69,30 @@ function inputItems(ctx: IWebhookFunctions): INodeExecutionData[] {
 
 async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Promise<IWebhookResponseData> {
 	const state = readState(this);
-	if (state === undefined) return answer(this, 404, 'No moderation of this node waits in this execution');
+	if (state === undefined) return refuse(this, 404, 'No moderation of this node waits in this execution');
 
 	const query = this.getQueryData() as IDataObject;
 	const itemIndex = Number(query[ITEM_PARAM]);
 	if (!Number.isInteger(itemIndex) || itemIndex < 0 || itemIndex >= state.items.length) {
-		return answer(this, 404, 'Unknown item: this execution sent no moderation with that callback URL');
+		return refuse(this, 404, 'Unknown item: this execution sent no moderation with that callback URL');
 	}
 	if (!isItemKey(state.secret, itemIndex, query[KEY_PARAM])) {
-		return answer(this, 401, 'Invalid key for this callback URL');
+		return refuse(this, 401, 'Invalid key for this callback URL');
 	}
 
 	const expectedId = waitingId(state.items[itemIndex]);
 	// The service sends {event, data}; a flat result (older senders) reads as its data.
-	const parsed = parseEnvelope(this.getBodyData() as unknown);
+	const received = await readCallbackBody.call(this);
+	const parsed = parseEnvelope(received.body, received.parsedJson);
 	if (parsed.ok && parsed.envelope.event !== RESULT_EVENT) {
 		// Not a result (a review decision goes to the account's webhook, not here): acknowledged, nothing read.
-		return { webhookResponse: { received: true, resumed: false, ignoredEvent: parsed.envelope.event } };
+		// The answer echoes nothing the call carried (it is not read for secrets before it leaves).
+		return { webhookResponse: { received: true, resumed: false, ignored: `not a ${RESULT_EVENT} callback` } };
 	}
 	const body = parsed.ok ? parsed.envelope.data : undefined;
 	const bodyId = isObject(body) && typeof body.id === 'string' ? body.id : undefined;
 	if (expectedId !== undefined && bodyId !== undefined && bodyId !== expectedId) {
-		return answer(this, 422, `This URL waits for moderation ${expectedId}, not ${bodyId}`);
+		return refuse(this, 422, `This URL waits for moderation ${expectedId}, not the one the callback names`);
 	}
 
 	const resumer = state.resumer;
@@ -113,16 +109,20 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 	const client = createApiClient(this, { retry: CALLBACK_READ_RETRY });
 	const reading = await readResults(read, client, state, known);
 	// 503 makes the service retry this callback later, when the results may be readable.
-	if ('failed' in reading) return answer(this, 503, `${reading.failed}; try this callback again`);
+	if ('failed' in reading) return refuse(this, 503, `${reading.failed}; try this callback again`);
 	if ('pending' in reading) {
 		// The resuming callback must come again: a non-2xx answer makes the service retry it later.
-		if (resumer === itemIndex) return answer(this, 503, `Moderation ${reading.pending} is not ready yet; try this callback again`);
+		if (resumer === itemIndex) return refuse(this, 503, `Moderation ${reading.pending} is not ready yet; try this callback again`);
 		return { webhookResponse: { received: true, resumed: false, waitingFor: reading.pending } };
 	}
 
+	// The callback's own body goes into the outputs: masked with the credential's secrets (read now when no
+	// result was read) and what the URL carries that opens this execution.
+	const secrets = [...(await client.credentialSecrets()), query[KEY_PARAM], query[N8N_SIGNATURE_PARAM]];
+	const outputs = finalOutputs(this.getNode(), facts, state, reading.ready, inputItems(this));
 	return {
 		webhookResponse: { received: true, resumed: true },
-		workflowData: finalOutputs(this.getNode(), facts, state, reading.ready, inputItems(this)),
+		workflowData: outputs.map((items) => items.map((item) => ({ ...item, json: redactValue(item.json, secrets) }))),
 	};
 }
 
@@ -133,6 +133,6 @@ export async function handleWaitCallback(this: IWebhookFunctions, target: WaitTa
 		// Whatever went wrong (a credential that cannot be read, an expression engine error): answer so that
 		// the service retries, and keep the execution waiting.
 		if (this.getResponseObject().headersSent) return { noWebhookResponse: true };
-		return answer(this, 503, 'The callback could not be processed; try it again');
+		return refuse(this, 503, 'The callback could not be processed; try it again');
 	}
 }

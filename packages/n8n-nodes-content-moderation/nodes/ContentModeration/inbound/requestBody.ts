@@ -1,0 +1,37 @@
+import type { IWebhookFunctions } from 'n8n-workflow';
+
+/** A callback's body as read by the envelope (envelope.ts `parseEnvelope`, `parseCallback`). */
+export interface CallbackRequestBody {
+	/** n8n's parse of an application/json body, otherwise the raw bytes as text (or n8n's text). */
+	body: unknown;
+	/** Whether `body` is n8n's parse of an application/json body. */
+	parsedJson: boolean;
+}
+
+/**
+ * The body of a callback whatever its content type, for the trigger and Wait for Callback. n8n parses
+ * application/json itself (a malformed one is refused by n8n with 422); anything else is read from the raw
+ * bytes, so a JSON body sent as text, as a form, as octet-stream or without a content type is still read.
+ * For a start node above version 1, n8n reads the bytes only for the types it parses (JSON, text, form,
+ * XML); for any other type the node reads them with n8n's own `readRawBody()` (docs/callbacks.md).
+ */
+export async function readCallbackBody(this: IWebhookFunctions): Promise<CallbackRequestBody> {
+	const request = this.getRequestObject();
+	// n8n's body reader sets contentType; the header is the fallback.
+	const contentType =
+		request.contentType ??
+		String(request.headers['content-type'] ?? '')
+			.split(';')[0]
+			.trim()
+			.toLowerCase();
+	// A multipart body was already consumed by n8n's form parser: there are no bytes left to read.
+	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function' && !contentType.startsWith('multipart/')) {
+		await request.readRawBody();
+	}
+	const parsed: unknown = this.getBodyData();
+	const raw = Buffer.isBuffer(request.rawBody) ? request.rawBody.toString('utf8') : undefined;
+
+	const parsedByN8n = parsed !== undefined && contentType === 'application/json' && (raw === undefined || raw.trim() !== '');
+	if (parsedByN8n) return { body: parsed, parsedJson: true };
+	return { body: typeof parsed === 'string' ? parsed : (raw ?? ''), parsedJson: false };
+}
