@@ -15,4 +15,6 @@ module.exports = {
 		'^@dev/(.*)$': '<rootDir>/dev/$1',
 	},
 	testTimeout: 30000,
+	// Both cores: many tests wait on the mock's latency or n8n's engine, and jest's default on 2 cores is 1 worker.
+	maxWorkers: 2,
 };

@@ -43,6 +43,12 @@ export interface MockService {
 	 * endpoint answers.
 	 */
 	decide(queueId: string, itemId: string, decision: Decision): QueueItem;
+	/**
+	 * Deferred results and queue items whose processing time runs out are held (still `processing`, no callback) until
+	 * `releaseResults()`, which completes them in that order: a test decides when results are ready.
+	 */
+	holdResults(): void;
+	releaseResults(): void;
 	/** Resolves once no job is processing and no callback delivery is in flight; rejects after timeoutMs */
 	whenIdle(timeoutMs?: number): Promise<void>;
 	/** Clears requests, callbacks, submissions and the fault/throttle/rate-limit counters (not stored results) */
@@ -194,6 +200,8 @@ export async function startMockService(
 		traffic,
 		configure,
 		decide: (queueId, itemId, decision) => service.decide(queueId, itemId, decision),
+		holdResults: () => scheduler.hold(),
+		releaseResults: () => scheduler.release(),
 		async whenIdle(timeoutMs = 10_000) {
 			// Polls every 10 ms: a finished job can start a delivery, so both must be seen empty together.
 			const idle = () => (scheduler.processing === 0 && deliverer.pending === 0 ? true : undefined);

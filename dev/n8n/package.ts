@@ -1,8 +1,8 @@
 /** Builds, packs and installs this package into an n8n user folder with the README's manual-install lines. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { node24Env, PACKAGE_DIR, PROJECT_ROOT } from './install';
 
 export const PACKAGE_NAME = 'n8n-nodes-content-moderation';
@@ -36,6 +36,18 @@ export async function buildAndPack(log: (l: string) => void = () => undefined): 
 	if (!tgz) throw new Error('npm pack produced no tarball');
 	log(`packed ${tgz}`);
 	return join(dir, tgz);
+}
+
+/**
+ * A tarball packed once for a whole run (`.ci/run` sets CM_PACKAGE_TARBALL after `npm test` built the
+ * package), used instead of building and packing again; undefined when not set.
+ */
+export function packedTarball(log: (l: string) => void = () => undefined): string | undefined {
+	const tarball = process.env.CM_PACKAGE_TARBALL;
+	if (!tarball) return undefined;
+	if (!existsSync(tarball)) throw new Error(`CM_PACKAGE_TARBALL names ${tarball}, which does not exist`);
+	log(`using the package packed for this run: ${basename(tarball)}`);
+	return tarball;
 }
 
 /**
@@ -75,4 +87,13 @@ function npmCache(): string {
 
 export function removeTarball(tarball: string): void {
 	rmSync(join(tarball, '..'), { recursive: true, force: true });
+}
+
+/** The package as users get it: the run's tarball (or one built and packed now) installed with the README's lines. */
+export async function installPackage(userFolder: string, log: (l: string) => void = () => undefined): Promise<void> {
+	const packed = packedTarball(log);
+	const tarball = packed ?? (await buildAndPack(log));
+	log("installing the package into the n8n user folder with the README's manual-install lines...");
+	await installIntoUserFolder(tarball, userFolder);
+	if (!packed) removeTarball(tarball);
 }

@@ -8,11 +8,12 @@ import { ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { n8nBin, node24, node24Env } from './install';
+import { ensureN8n, n8nBin, node24, node24Env } from './install';
 import { PgN8nDb } from './pgdb';
 import { Postgres, startPostgres } from './postgres';
 import { Redis, startRedis } from './redis';
 import { Stack, StackOptions, startStack } from './stack';
+import { runManually } from './summary';
 import { freePort } from '../ports';
 import { killTree, READY_LINES, spawnGroup, waitUntilStarted } from './server';
 
@@ -40,6 +41,12 @@ export interface QueueStack extends Stack {
 	/** n8n's records in the shared Postgres database */
 	records: PgN8nDb;
 	run(workflowId: string, timeoutMs: number): Promise<number>;
+	/**
+	 * Restarts the workers and the webhook processor with `changes` to n8n's settings (main too from its next
+	 * start). They are the processes a burst works in: main takes no production webhooks here and runs no
+	 * executions.
+	 */
+	restartBurstProcesses(changes: Record<string, string>): Promise<void>;
 }
 
 export interface QueueStackOptions extends Omit<StackOptions, 'webhookBaseUrl' | 'userFolder'> {
@@ -124,6 +131,8 @@ export async function startQueueStack(opts: QueueStackOptions): Promise<QueueSta
 		for (const s of started.reverse()) await s.stop().catch(() => undefined);
 	};
 	try {
+		// First: Postgres is driven with the `pg` client of the n8n install (a fresh clone has none yet).
+		await ensureN8n(log);
 		const postgres = await startPostgres(userFolder, log);
 		started.push(postgres);
 		const redis = await startRedis(userFolder, log);
@@ -174,27 +183,17 @@ export async function startQueueStack(opts: QueueStackOptions): Promise<QueueSta
 			workers,
 			webhook,
 			records,
-			run: (workflowId, timeoutMs) => runManually(stack, records, workflowId, timeoutMs),
+			// `n8n execute` does not support queue mode (it would run the workflow in its own process).
+			run: (workflowId, timeoutMs) => runManually(stack.rest, records, workflowId, timeoutMs),
+			async restartBurstProcesses(changes) {
+				stack.n8n.setEnv(changes);
+				await Promise.all(processes.map((p) => p.stop()));
+				for (const p of processes) await p.start();
+			},
 			stop: stopAll,
 		};
 	} catch (e) {
 		await stopAll();
 		throw Object.assign(e instanceof Error ? e : new Error(String(e)), { userFolder });
 	}
-}
-
-/**
- * `n8n execute` does not support queue mode (it falls back to running in its own process), so a workflow
- * is run the way the editor's button does: REST, from its Manual Trigger; main enqueues it for a worker.
- * Returns once the execution has finished or waits, as `n8n execute` does.
- */
-async function runManually(stack: Stack, records: PgN8nDb, workflowId: string, timeoutMs: number): Promise<number> {
-	const id = await stack.rest.startManualRun(workflowId);
-	const t0 = Date.now();
-	while (Date.now() - t0 < timeoutMs) {
-		const row = (await records.executions(workflowId)).find((e) => e.id === id);
-		if (row && !['new', 'running'].includes(row.status)) return id;
-		await new Promise((res) => setTimeout(res, 300));
-	}
-	throw new Error(`execution ${id} of ${workflowId} not finished within ${timeoutMs / 1000}s`);
 }

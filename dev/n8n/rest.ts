@@ -45,6 +45,17 @@ export class N8nRest {
 	}
 
 	/**
+	 * Publishes (activates) a saved workflow's current version, as the editor's Publish button does: its
+	 * triggers go live at once. The same endpoint on n8n 1.123 and 2.41.
+	 */
+	async publish(workflowId: string): Promise<void> {
+		const workflow = (await this.get(`/rest/workflows/${workflowId}`))?.data;
+		const path = `/rest/workflows/${workflowId}/activate`;
+		const r = await this.request('POST', path, { versionId: workflow?.versionId });
+		if (r.status !== 200) throw new Error(`POST ${path} answered ${r.status}: ${r.text.slice(0, 500)}`);
+	}
+
+	/**
 	 * Starts a saved workflow from its Manual Trigger, as the editor's Execute button does, and resolves with
 	 * the execution id. n8n 1.x wants the workflow in the body; 2.x reads the trigger's name and drops the rest.
 	 */

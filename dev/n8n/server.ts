@@ -20,6 +20,8 @@ export interface N8nInstance {
 	env: NodeJS.ProcessEnv;
 	process?: ChildProcess;
 	start(timeoutMs?: number): Promise<void>;
+	/** Changes n8n's settings from the next start (and CLI call) on: a restart then runs with them. */
+	setEnv(changes: Record<string, string>): void;
 	stop(): Promise<void>;
 	/** Runs an n8n CLI command on this user folder; resolves with stdout. */
 	cli(args: string[], timeoutMs?: number): Promise<{ code: number; stdout: string; stderr: string }>;
@@ -138,6 +140,10 @@ export async function createN8n(opts: CreateOptions = {}): Promise<N8nInstance> 
 			await killTree(inst.process);
 			inst.process = undefined;
 			logStream?.end();
+		},
+		setEnv(changes) {
+			Object.assign(baseEnv, changes);
+			inst.env = node24Env(baseEnv);
 		},
 		async cli(args, timeoutMs = 120_000) {
 			const child = spawnGroup(node24(), [n8nBin(), ...args], { env: await envFor(), cwd: userFolder });

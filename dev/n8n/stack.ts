@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureN8n, N8N_MAJOR, PROJECT_ROOT } from './install';
-import { buildAndPack, CREDENTIAL_TYPE, installIntoUserFolder, removeTarball } from './package';
+import { ensureN8n, PROJECT_ROOT } from './install';
+import { CREDENTIAL_TYPE, installPackage } from './package';
 import { N8nRest, OWNER } from './rest';
 import { createN8n, N8nInstance } from './server';
 
@@ -75,13 +75,6 @@ export interface StackOptions {
 	installPackage?: (userFolder: string, log: (line: string) => void) => Promise<void>;
 }
 
-async function installTarball(userFolder: string, log: (line: string) => void): Promise<void> {
-	const tarball = await buildAndPack(log);
-	log("installing the package into the n8n user folder with the README's manual-install lines...");
-	await installIntoUserFolder(tarball, userFolder);
-	removeTarball(tarball);
-}
-
 export interface Stack {
 	n8n: N8nInstance;
 	/** The credential's Callback Secret. */
@@ -134,7 +127,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 	const n8n = await createN8n({ log, env: opts.n8nEnv, port: opts.port, userFolder: opts.userFolder });
 	let started = false;
 	try {
-		await (opts.installPackage ?? installTarball)(n8n.userFolder, log);
+		await (opts.installPackage ?? installPackage)(n8n.userFolder, log);
 
 		const credential = {
 			id: CREDENTIAL_ID,
@@ -158,17 +151,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 		}
 		log(`importing 1 credential and ${workflows.length} workflows...`);
 		await importIntoN8n(n8n, [credential], workflows);
-		for (const id of toPublish) {
-			// n8n 2 publishes; n8n 1 has no publish:workflow and activates instead.
-			const args = N8N_MAJOR >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
-			await cliOk(n8n, args, `${args[0]} ${id}`);
-		}
 
 		log('starting n8n...');
 		await n8n.start();
 		started = true;
 		const rest = new N8nRest(n8n.url);
 		await rest.setupOwnerAndLogin();
+		// Through the REST API, as the editor's Publish button does: one CLI process per workflow costs seconds each.
+		log(`publishing ${toPublish.length} workflows...`);
+		for (const id of toPublish) await rest.publish(id);
 		return {
 			n8n,
 			callbackSecret: opts.callbackSecret,

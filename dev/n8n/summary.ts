@@ -1,5 +1,6 @@
 /** Runs example workflows once in the started stack and reads what happened from n8n's records. */
 import { ExecutionDetail, ExecutionRecords } from './db';
+import type { N8nRest } from './rest';
 import { Stack } from './stack';
 
 interface ExampleRun {
@@ -9,24 +10,25 @@ interface ExampleRun {
 }
 
 /**
- * `n8n execute --id` (the workflow starts at its Manual Trigger); the result is read from the database.
- * A stack with its own `run` (queue mode: REST, so that a worker runs it) is used through that instead.
+ * Runs a saved workflow from its Manual Trigger through n8n's REST API, as the editor's Execute button does
+ * (in queue mode main enqueues it for a worker), and resolves with the execution id once it has finished or
+ * waits, as `n8n execute` would, without a CLI process of its own.
  */
+export async function runManually(rest: N8nRest, db: ExecutionRecords, workflowId: string, timeoutMs: number): Promise<number> {
+	const id = await rest.startManualRun(workflowId);
+	const t0 = Date.now();
+	while (Date.now() - t0 < timeoutMs) {
+		const row = (await db.executions(workflowId)).find((e) => e.id === id);
+		if (row && !['new', 'running'].includes(row.status)) return id;
+		await new Promise((res) => setTimeout(res, 300));
+	}
+	throw new Error(`execution ${id} of ${workflowId} not finished within ${timeoutMs / 1000}s`);
+}
+
+/** Runs a workflow once (runManually) and reads what happened from n8n's records. */
 export async function executeWorkflow(stack: Stack, db: ExecutionRecords, workflowId: string, timeoutMs = 180_000): Promise<ExampleRun> {
-	if (stack.run) {
-		const id = await stack.run(workflowId, timeoutMs);
-		const detail = await db.execution(id);
-		return { executionId: detail.id, status: detail.status, items: detail.items };
-	}
-	const before = (await db.executions(workflowId)).map((r) => r.id);
-	const r = await stack.n8n.cli(['execute', `--id=${workflowId}`, '--rawOutput'], timeoutMs);
-	const rows = (await db.executions(workflowId)).filter((row) => !before.includes(row.id));
-	if (rows.length !== 1) {
-		throw new Error(
-			`n8n execute --id=${workflowId} exited ${r.code} and recorded ${rows.length} executions:\n${(r.stdout + r.stderr).slice(-1500)}`,
-		);
-	}
-	const detail = await db.execution(rows[0].id);
+	const id = await runManually(stack.rest, db, workflowId, timeoutMs);
+	const detail = await db.execution(id);
 	return { executionId: detail.id, status: detail.status, items: detail.items };
 }
 

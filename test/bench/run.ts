@@ -15,7 +15,9 @@
  * draws. Results: bench-results/bench.json and bench-results/bench.svg.
  *
  * Env: BENCH_ITEMS (1000), BENCH_REPEATS (S1 and S3 repeats, default 3; S2 runs once),
- * BENCH_ONLY=S1,S2,S3,S4,S5,S6,T1,memory,n8n-cost (a subset; `npm run bench -- --only n8n-cost` says the same),
+ *   queue-burst: 1000 callbacks at once on n8n's queue mode and on one regular n8n, side by side
+ *       (queueBurst.ts; also written to bench-results/queue-burst.json).
+ * BENCH_ONLY=S1,S2,S3,S4,S5,S6,T1,memory,n8n-cost,queue-burst (a subset; `npm run bench -- --only n8n-cost` says the same),
  * BENCH_SKIP_HTTP_REQUEST=1 (when the cached n8n install
  * is not there and should not be made).
  */
@@ -33,6 +35,7 @@ import { s4 } from './scenarios/s4';
 import { s5 } from './scenarios/s5';
 import { s6 } from './scenarios/s6';
 import { n8nCost } from './n8nCost';
+import { queueBurst } from './queueBurst';
 import { imageItems, loadHttpRequestNode, nodesBaseDir, runUndici, type HttpRequestKit } from './workloads';
 import { scenarioVariants } from './scenarios/variants';
 import { onlyParts } from './only';
@@ -102,6 +105,7 @@ async function main() {
 
 	// Real n8n, last: it owns the machine while it runs.
 	const costLine = wanted('n8n-cost') ? await n8nCost({ result, panels }) : undefined;
+	if (wanted('queue-burst')) result.queueBurst = await queueBurst();
 
 	const outDir = join(ROOT, 'bench-results');
 	mkdirSync(outDir, { recursive: true });

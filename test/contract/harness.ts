@@ -85,7 +85,7 @@ export async function request(method: string, path: string, body?: unknown, secr
 	return { status: response.status, body: json };
 }
 
-export const idle = () => mock.whenIdle(5_000);
+export const idle = () => mock.whenIdle(30_000);
 
 /** Waits until the receiver holds a body matching `pick`. */
 export async function receivedBody(pick: (body: any) => boolean, timeoutMs = 5_000): Promise<Received> {

@@ -1,10 +1,12 @@
 /**
- * Real n8n end-to-end runner (`npm run test:e2e`): installs/reuses n8n 2.41.1, loads this package the way
- * users get it, imports a credential pointing at the mock service plus the example workflows, and runs the
- * cases below against n8n's own records. Prints one line per case and `N passed, N failed`.
+ * Real n8n end-to-end runner (`npm run test:e2e`): installs/reuses n8n (N8N_VERSION, default 2.41.1), loads
+ * this package the way users get it, imports a credential pointing at the mock service plus the example
+ * workflows, and runs the suite's cases (suites.ts) against n8n's own records, on one n8n: between phases it
+ * restarts with the next phase's settings. Prints one line per case and `N passed, N failed`.
  */
 import { join } from 'node:path';
 import { N8nDb } from '../../dev/n8n/db';
+import { N8N_MAJOR } from '../../dev/n8n/install';
 import { exitWhenDone, Running, teardownOnSignals } from '../../dev/n8n/lifecycle';
 import { newCallbackSecret, startStack } from '../../dev/n8n/stack';
 import { startMockService, type MockService } from '../../dev/mock/server';
@@ -12,18 +14,19 @@ import { E2eContext, e2eWorkflows } from './context';
 import { cases, runCase } from './cases';
 import { CALLBACK_THEN_GET } from './cases/sharedLimiter';
 import { COMPLETIONS_RECEIVE, COMPLETIONS_TRIGGER, COMPLETIONS_TRIGGER_PLAIN, COMPLETIONS_WEBHOOK } from './cases/completions';
+import { onlyCases, selectPhases, SUITES } from './suites';
 
 const started = Date.now();
 const stamp = () => `[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s]`;
 const log = (line: string) => console.log(`${stamp()} ${line}`);
 const keep = process.env.E2E_KEEP === '1';
-const only = process.env.E2E_ONLY?.split(',').map((s) => s.trim());
 
 const running: Running = {};
 const cleanup = teardownOnSignals(running, { keep, log, onSignal: () => process.exit(130) });
 
 async function main(): Promise<number> {
-	const selected = cases.filter((c) => !only || only.includes(String(c.id)));
+	const phases = selectPhases(SUITES[N8N_MAJOR >= 2 ? 'n8n 2.x' : 'n8n 1.x'], onlyCases(), cases.map((c) => c.id));
+	const count = phases.reduce((n, p) => n + p.cases.length, 0);
 	let passed = 0;
 	let failed = 0;
 	try {
@@ -36,10 +39,11 @@ async function main(): Promise<number> {
 			extraWorkflows: e2eWorkflows(),
 			publish: [CALLBACK_THEN_GET.id, COMPLETIONS_TRIGGER.id, COMPLETIONS_TRIGGER_PLAIN.id, COMPLETIONS_WEBHOOK.id, COMPLETIONS_RECEIVE.id],
 			// E2E_PRODUCTION_LIMIT=N: n8n's N8N_CONCURRENCY_PRODUCTION_LIMIT for this run (case 16's comparison).
-			// E2E_N8N_ENV='{"NAME":"value"}': more n8n settings for this run (e.g. the expression engine's, case 43's comparison).
+			// E2E_N8N_ENV='{"NAME":"value"}': more n8n settings for this run.
 			n8nEnv: {
 				...(process.env.E2E_PRODUCTION_LIMIT ? { N8N_CONCURRENCY_PRODUCTION_LIMIT: process.env.E2E_PRODUCTION_LIMIT } : {}),
 				...(process.env.E2E_N8N_ENV ? (JSON.parse(process.env.E2E_N8N_ENV) as Record<string, string>) : {}),
+				...(phases[0]?.env ?? {}),
 			},
 			log,
 		});
@@ -48,16 +52,30 @@ async function main(): Promise<number> {
 		log(`setup failed: ${(e as Error).stack ?? e}`);
 		const uf = (e as { userFolder?: string }).userFolder;
 		if (uf) log(`n8n log: ${join(uf, 'n8n.log')}`);
-		for (const c of selected) console.log(`FAIL ${c.id}. ${c.name} (setup failed)`);
-		console.log(`0 passed, ${selected.length} failed`);
+		for (const id of phases.flatMap((p) => p.cases)) console.log(`FAIL ${id}. ${cases.find((c) => c.id === id)?.name} (setup failed)`);
+		console.log(`0 passed, ${count} failed`);
 		await cleanup();
 		return 1;
 	}
 	const { stack, mock, db } = running as Required<Running> & { mock: MockService };
 	const ctx: E2eContext = { stack, mock, db, log };
-	for (const c of selected) {
-		if (await runCase(c, ctx)) passed++;
-		else failed++;
+	for (const [i, phase] of phases.entries()) {
+		if (i > 0) {
+			stack.n8n.setEnv(phase.env ?? {});
+			if (phase.restartedBy === phase.cases[0]) {
+				log(`--- case ${phase.cases[0]} restarts n8n, with ${JSON.stringify(phase.env ?? {})} from now on`);
+			} else {
+				log(`--- restarting n8n with ${JSON.stringify(phase.env ?? {})}`);
+				await stack.n8n.stop();
+				await stack.n8n.start();
+				await stack.rest.setupOwnerAndLogin();
+			}
+		}
+		log(`--- ${phase.label}: cases ${phase.cases.join(', ')}`);
+		for (const id of phase.cases) {
+			if (await runCase(cases.find((c) => c.id === id)!, ctx)) passed++;
+			else failed++;
+		}
 	}
 	if (failed) log(`n8n log: ${stack.n8n.logFile}${keep ? '' : ' (set E2E_KEEP=1 to keep it)'}`);
 	log(`total ${((Date.now() - started) / 1000).toFixed(0)}s`);

@@ -32,7 +32,7 @@ export function nodeError(run: WorkflowRun) {
 
 /** Waits (bounded) until the mock has processed everything queued. */
 export async function whenProcessed(mock: MockHandle): Promise<void> {
-	await mock.service.whenIdle(5_000);
+	await mock.service.whenIdle(30_000);
 }
 
 /** Queue > Add Item of a text through the node; its output item. */

@@ -8,7 +8,7 @@ import type { IConnections, INodeExecutionData, INodeParameters } from 'n8n-work
 
 import { startMockService, type MockService } from '../../dev/mock/server';
 import { limiters } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
-import { connect, moderateUrlParameters, moderationNode, startWaitingHarness, type WaitingExecution, type WaitingHarness } from './engine';
+import { connect, moderateUrlParameters, moderationNode, startWaitingHarness, type EarlyCalls, type WaitingExecution, type WaitingHarness } from './engine';
 import { probeNode } from './fixtures';
 import { postCallback } from './webhook-server';
 
@@ -44,6 +44,8 @@ export interface StartExtra {
 	onError?: 'continueRegularOutput';
 	/** Adds a probe after each of this many outputs */
 	probes?: number;
+	/** Callbacks before the wait is saved: n8n's 409 (default) or held until it is saved */
+	earlyCalls?: EarlyCalls;
 }
 
 export interface RunView {
@@ -72,8 +74,9 @@ export function useWaitingImages(): WaitingImages {
 	let harness: WaitingHarness;
 
 	beforeAll(async () => {
-		// Retries over about 25 s: a loaded machine can take seconds to save the waiting execution.
-		mock = await startMockService({ callbackRetries: 8, callbackBackoffMs: 100 });
+		// Retries over about 25 s: a loaded machine can take seconds to save the waiting execution. An attempt
+		// waits for its answer: on a loaded machine a callback that reads 50 results back outlasts a 5 s timeout.
+		mock = await startMockService({ callbackRetries: 8, callbackBackoffMs: 100, callbackTimeoutMs: 120_000 });
 		harness = await startWaitingHarness();
 	});
 
@@ -120,6 +123,7 @@ export function useWaitingImages(): WaitingImages {
 			items,
 			saveDelayMs: extra.saveDelayMs,
 			resumeTokens: extra.resumeTokens,
+			earlyCalls: extra.earlyCalls,
 		});
 	}
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { N8nDb } from '../../../dev/n8n/db';
 import { ensureN8n, N8N_VERSION } from '../../../dev/n8n/install';
 import { teardownOnSignals, type Running } from '../../../dev/n8n/lifecycle';
-import { buildAndPack, CREDENTIAL_TYPE, installIntoUserFolder, removeTarball } from '../../../dev/n8n/package';
+import { CREDENTIAL_TYPE, installPackage } from '../../../dev/n8n/package';
 import { createN8n } from '../../../dev/n8n/server';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, importIntoN8n, type Stack } from '../../../dev/n8n/stack';
 import { startMockService } from '../../../dev/mock/server';
@@ -73,9 +73,7 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 		if (PROFILE) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --inspect=127.0.0.1:0`.trim();
 		const n8n = await createN8n({ env, log });
 		running.stack = { n8n, stop: () => n8n.stop() } as Stack;
-		const tarball = await buildAndPack(log);
-		await installIntoUserFolder(tarball, n8n.userFolder);
-		removeTarball(tarball);
+		await installPackage(n8n.userFolder, log);
 
 		const variants = [...WANTED_VARIANTS];
 		if (variants.includes('text')) {

@@ -12,7 +12,7 @@ afterEach(() => mock.service.configure({ webhookUrl: null, latencyMs: 0, faultRa
 async function pendingItem(queue = 'reviews', json: object = { type: 'text', content: SAFE_TEXT, meta: { post: 1 } }) {
 	const added = await api('POST', `/queues/${queue}`, { json });
 	expect(added.status).toBe(200);
-	await mock.service.whenIdle(2_000);
+	await mock.service.whenIdle(30_000);
 	const read = await api('GET', `/queues/${queue}/items/${added.body.id}`);
 	expect(read.body.status).toBe('pending');
 	return read.body;
@@ -36,7 +36,7 @@ describe('POST /__mock/queues/{queueId}/items/{itemId}/decision', () => {
 				const expected = { ...item, status: choice, accepted: choice === 'accepted' };
 				expect(decided.body).toEqual(expected);
 				expect((await api('GET', `/queues/reviews/items/${item.id}`)).body).toEqual(expected);
-				await mock.service.whenIdle(2_000);
+				await mock.service.whenIdle(30_000);
 				expect(receiver.deliveries.map((d) => d.body)).toEqual([{ event: 'queue.review.completed', data: expected }]);
 				expect(receiver.deliveries[0].headers['content-type']).toBe('application/json');
 				expect(mock.service.callbacks).toEqual([
@@ -69,14 +69,14 @@ describe('POST /__mock/queues/{queueId}/items/{itemId}/decision', () => {
 		expect((await api('GET', `/queues/reviews/items/${item.id}`)).body.status).toBe('rejected');
 
 		const failed = await api('POST', '/queues/reviews', { json: { type: 'text', content: 'mock_fail' } });
-		await mock.service.whenIdle(2_000);
+		await mock.service.whenIdle(30_000);
 		expectError(await decision('reviews', failed.body.id, { decision: 'accepted' }), 409, 'not_pending');
 	});
 
 	it('sends nothing when no webhook URL is set', async () => {
 		const item = await pendingItem();
 		expect((await decision('reviews', item.id, { decision: 'accepted' })).status).toBe(200);
-		await mock.service.whenIdle(2_000);
+		await mock.service.whenIdle(30_000);
 		expect(mock.service.callbacks).toEqual([]);
 	});
 
@@ -86,7 +86,7 @@ describe('POST /__mock/queues/{queueId}/items/{itemId}/decision', () => {
 			mock.service.configure({ webhookUrl: receiver.url });
 			const item = await pendingItem();
 			await decision('reviews', item.id, { decision: 'accepted' });
-			await mock.service.whenIdle(2_000);
+			await mock.service.whenIdle(30_000);
 			expect(mock.service.callbacks.map((a) => [a.event, a.attempt, a.status])).toEqual([
 				['queue.review.completed', 1, 503],
 				['queue.review.completed', 2, 200],

@@ -89,7 +89,7 @@ describe('review queues', () => {
 	])('reads status error, moderation null, when the moderation of %s fails (mock_fail)', async (_name, json) => {
 		const added = await api('POST', '/queues/main', { json });
 		expect(added.status).toBe(200);
-		await mock.service.whenIdle(2_000);
+		await mock.service.whenIdle(30_000);
 		const read = await api('GET', `/queues/main/items/${added.body.id}`);
 		expect(read.body).toMatchObject({ status: 'error', accepted: false, moderation: null });
 	});
@@ -103,7 +103,7 @@ describe('review queues', () => {
 			// processMs is 50 here: the image is done, the text (400 ms) is not.
 			expect((await api('GET', `/queues/photos/items/${image.body.id}`)).body.status).toBe('pending');
 			expect((await api('GET', `/queues/main/items/${text.body.id}`)).body.status).toBe('processing');
-			await mock.service.whenIdle(2_000);
+			await mock.service.whenIdle(30_000);
 			expect((await api('GET', `/queues/main/items/${text.body.id}`)).body.moderation).toMatchObject({ isSafe: true });
 		} finally {
 			mock.service.configure({ textProcessMs: null });

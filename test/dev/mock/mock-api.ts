@@ -38,8 +38,9 @@ export interface Delivery {
 }
 
 /** A callback receiver on 127.0.0.1: `answer` picks the status of the n-th delivery (1-based). */
-export async function startReceiver(answer: (n: number) => number = () => 200, holdMs = 0) {
+export async function startReceiver(answer: (n: number) => number = () => 200, holdUntilActive = 0) {
 	const deliveries: Delivery[] = [];
+	const held: Array<() => void> = [];
 	let active = 0;
 	let maxActive = 0;
 	const server: Server = createServer((req, res) => {
@@ -50,10 +51,12 @@ export async function startReceiver(answer: (n: number) => number = () => 200, h
 		req.on('end', () => {
 			deliveries.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString()), at: Date.now() });
 			const status = answer(deliveries.length);
-			setTimeout(() => {
+			// With holdUntilActive, nothing is answered until that many deliveries are in flight together.
+			held.push(() => {
 				active--;
 				res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
-			}, holdMs);
+			});
+			if (active >= holdUntilActive) for (const release of held.splice(0)) release();
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

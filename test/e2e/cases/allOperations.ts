@@ -1,6 +1,6 @@
 /**
  * Case 1: every operation of the action node (image moderate in every input type and mode, image get,
- * queue add/get, text get/delete) in one workflow run with `n8n execute --id`, checked in n8n's records
+ * queue add/get, text get/delete) in one workflow run started through n8n's REST API, checked in n8n's records
  * and against what the mock service received.
  */
 import { createHash } from 'node:crypto';

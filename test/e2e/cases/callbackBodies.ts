@@ -65,8 +65,9 @@ async function triggerBodies(ctx: E2eContext): Promise<string> {
 }
 
 async function waitingBodies(ctx: E2eContext): Promise<string> {
-	// Results take 8 s: time to send the refused calls while the execution waits.
-	ctx.mock.configure({ processMs: 8_000, callbackRetries: 8, callbackBackoffMs: 500, callbackTimeoutMs: 30_000, callbackContentType: 'application/octet-stream' });
+	// The results are held until the refused calls have been sent while the execution waits.
+	ctx.mock.configure({ callbackRetries: 8, callbackBackoffMs: 500, callbackTimeoutMs: 30_000, callbackContentType: 'application/octet-stream' });
+	ctx.mock.holdResults();
 	try {
 		const { executionId, ids, urls } = await startWaiting(ctx);
 		const foreign = JSON.stringify({ event: 'moderation.completed', data: { id: ids[1] } });
@@ -78,6 +79,7 @@ async function waitingBodies(ctx: E2eContext): Promise<string> {
 		const ignored = await postAs(urls[0], review, 'application/vnd.contentmod+json');
 		assert(ignored.status === 200 && ignored.body?.ignored === 'not a moderation.completed callback', `a review decision as a vendor type was answered ${ignored.status} ${JSON.stringify(ignored.body)}`);
 
+		ctx.mock.releaseResults();
 		await untilSucceeded(ctx, executionId, 90_000, 500);
 		const routed = await expectRouted(ctx, executionId, ids);
 		await expectOneResume(ctx, executionId);
@@ -85,8 +87,8 @@ async function waitingBodies(ctx: E2eContext): Promise<string> {
 		assert(attempts.some((c) => c.status === 200), `no octet-stream callback was accepted: ${attempts.map((c) => c.status ?? c.error).join(',')}`);
 		return `Wait for Callback #${executionId}: foreign id as octet-stream and without a content type 422, a review decision ignored, resumed once by octet-stream callbacks (${routed})`;
 	} finally {
+		ctx.mock.releaseResults();
 		ctx.mock.configure({
-			processMs: DEFAULT_OPTIONS.processMs,
 			callbackRetries: DEFAULT_OPTIONS.callbackRetries,
 			callbackBackoffMs: DEFAULT_OPTIONS.callbackBackoffMs,
 			callbackTimeoutMs: DEFAULT_OPTIONS.callbackTimeoutMs,

@@ -111,10 +111,9 @@ export async function mockCompletions(ctx: E2eContext): Promise<string> {
 	}
 }
 
-/** The n8n setting that makes every start node's execution take its isolate only when an expression needs one. */
-export function lazyAcquisition(): boolean {
-	const env = process.env.E2E_N8N_ENV ? (JSON.parse(process.env.E2E_N8N_ENV) as Record<string, string>) : {};
-	return env.N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE === 'true';
+/** Whether the running n8n takes an isolate for a start node's execution only when an expression needs one. */
+export function lazyAcquisition(ctx: E2eContext): boolean {
+	return ctx.stack.n8n.env.N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE === 'true';
 }
 
 /** `count` completions at once, each sent once; waits until their executions finished. */
@@ -183,7 +182,7 @@ export async function retryingSender(ctx: E2eContext, count: number): Promise<st
 	for (const item of oursItems) perId.set(item.json?.id, (perId.get(item.json?.id) ?? 0) + 1);
 	const lost = ours.map((b, completion) => ({ id: b.data.id, completion })).filter(({ id }) => !perId.has(id));
 	const lostAttempts = mine.log.filter((a) => lost.some((l) => l.completion === a.completion));
-	const lazy = lazyAcquisition();
+	const lazy = lazyAcquisition(ctx);
 	lines.push(
 		`${summarise(`Content Moderation Trigger${lazy ? ' (lazy isolate acquisition)' : ''}`, count, mine.log, mine.rows.length, perId.size).line}; ` +
 			`lost ${lost.length} (${lostAttempts.length} attempts); ${rejection(mine.rejected)}`,

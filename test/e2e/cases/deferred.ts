@@ -1,11 +1,10 @@
 /**
- * Cases 2-4: deferred moderations whose callbackUrl is the trigger's production URL. The results are read
+ * Cases 2 and 3: deferred moderations whose callbackUrl is the trigger's production URL. The results are read
  * from n8n's own records (execution_entity / execution_data), not from logs.
  */
 import { readWorkflow, EXAMPLES_DIR, WorkflowFile } from '../../../dev/n8n/stack';
 import { executeWorkflow } from '../../../dev/n8n/summary';
 import { join } from 'node:path';
-import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
 import { sleep, waitFor } from '../../../dev/wait';
 import { assert, E2eContext, finishedExecutions } from '../context';
 
@@ -29,7 +28,7 @@ async function triggerRuns(ctx: E2eContext) {
 }
 
 /**
- * Case 2: the example submitter (deferred, callbackUrl = the trigger's URL as is) run with `n8n execute`;
+ * Case 2: the example submitter (deferred, callbackUrl = the trigger's URL as is) run once;
  * the callback gets through on the credential's Callback Secret alone: no token is typed in either workflow.
  */
 export async function deferredWithTrigger(ctx: E2eContext): Promise<string> {
@@ -137,68 +136,4 @@ export function submitDeferred(ctx: E2eContext, count: number, url: string, tag 
 			return body.id;
 		}),
 	);
-}
-
-/** Case 4: 200 callbacks sent at once by the mock: exactly 200 trigger executions, none failed. */
-export async function burst(ctx: E2eContext, count = 200): Promise<string> {
-	const before = (await ctx.db.executions(TRIGGER_WORKFLOW.id)).length;
-	const url = callbackUrl(ctx);
-	// One processing delay for all, so the service calls back all at once; a per-attempt timeout that
-	// allows for 200 executions queued on a small machine (a timed-out attempt is retried, which would
-	// measure the retry policy rather than n8n). Retries as a webhook sender makes them (seconds apart):
-	// n8n on 2 cores may answer a few calls of such a burst 503 "Database is not ready!", or the trigger
-	// 500 when it cannot read its credential, both asking the service to call again.
-	ctx.mock.configure({ processMs: BURST_PROCESS_MS, callbackTimeoutMs: 120_000, callbackRetries: 6, callbackBackoffMs: 500 });
-	const ids = await submitDeferred(ctx, count, url);
-	const idSet = new Set(ids);
-	const t0 = Date.now();
-	let finished = 0;
-	const describe = () => {
-		const statuses: Record<string, number> = {};
-		for (const c of ctx.mock.callbacks.filter((a) => idSet.has(a.moderationId))) {
-			const k = String(c.status ?? c.error);
-			statuses[k] = (statuses[k] ?? 0) + 1;
-		}
-		return `${finished} finished executions; callback attempts by answer ${JSON.stringify(statuses)}`;
-	};
-	await waitFor(
-		`${count} trigger executions`,
-		async () => {
-			const r = await finishedExecutions(ctx.db, TRIGGER_WORKFLOW.id);
-			finished = r.length - before;
-			return finished >= count ? r : undefined;
-		},
-		180_000,
-		500,
-	)
-		.catch((e) => {
-			throw new Error(`${e.message} (${describe()})`);
-		})
-		.finally(() => {
-			// Deliveries read the settings when they start, so restore only once they are done.
-			const { processMs, callbackTimeoutMs, callbackRetries, callbackBackoffMs } = DEFAULT_OPTIONS;
-			ctx.mock.configure({ processMs, callbackTimeoutMs, callbackRetries, callbackBackoffMs });
-		});
-	const seconds = ((Date.now() - t0) / 1000).toFixed(1);
-	await sleep(2000);
-	const all = await ctx.db.executions(TRIGGER_WORKFLOW.id);
-	const fresh = all.slice(before);
-	assert(fresh.length === count, `expected exactly ${count} trigger executions, got ${fresh.length}`);
-	const failed = fresh.filter((r) => r.status !== 'success');
-	assert(failed.length === 0, `${failed.length} trigger executions not successful: ${failed.slice(0, 5).map((r) => `${r.id}:${r.status}`)}`);
-	const attempts = ctx.mock.callbacks.filter((c) => idSet.has(c.moderationId));
-	// Every delivery ends in a 200; a refused attempt was retried (counted, not hidden).
-	const acknowledged = new Set(attempts.filter((c) => c.status === 200).map((c) => c.moderationId));
-	const unacknowledged = ids.filter((id) => !acknowledged.has(id));
-	assert(unacknowledged.length === 0, `${unacknowledged.length} callbacks never answered 200 (${describe()})`);
-	const retried = new Set(attempts.filter((c) => c.status !== 200).map((c) => c.moderationId)).size;
-	// Each moderation started exactly one execution, carrying its own result.
-	const delivered = new Map<string, number>();
-	for (const row of fresh) {
-		const [item] = (await ctx.db.execution(row.id)).items['Moderation Completed'] ?? [];
-		delivered.set(item?.id, (delivered.get(item?.id) ?? 0) + 1);
-	}
-	const missing = ids.filter((id) => delivered.get(id) !== 1);
-	assert(missing.length === 0, `${missing.length} moderations not delivered exactly once (e.g. ${missing[0]})`);
-	return `${count} callbacks -> ${fresh.length} successful executions in ${seconds}s; ${retried} needed a retry (${describe()})`;
 }

@@ -4,7 +4,7 @@ import { allOperations } from './allOperations';
 import { catalogue } from './catalogue';
 import { credentialTest } from './credentialTest';
 import { devLoop } from './devLoop';
-import { burst, deferredWithTrigger, wrongToken } from './deferred';
+import { deferredWithTrigger, wrongToken } from './deferred';
 import { callbackBodies } from './callbackBodies';
 import { editor } from './editor';
 import { atVolume, examplesRun } from './examples';
@@ -13,7 +13,7 @@ import { nodesPanel } from './nodesPanel';
 import { secrets } from './secrets';
 import { mockCompletions, retryingSender, sequentialAcks } from './completions';
 import { commentsByWebhook, textGuardrail } from './textModeration';
-import { sharedLimiterBurst } from './sharedLimiter';
+import { COUNT as SHARED_BURST, sharedLimiterBurst } from './sharedLimiter';
 import { stopExecution } from './stopExecution';
 import { waitForCallback, waitForCallbackAcrossRestart, waitForCallbackTimeout } from './waitForCallback';
 
@@ -24,11 +24,11 @@ export interface E2eCase {
 	run(ctx: E2eContext): Promise<string | void>;
 }
 
+/** Every case, by id; which suite runs which, in what order, is suites.ts. */
 export const cases: E2eCase[] = [
-	{ id: 1, name: 'every action node operation in one `n8n execute` run', run: allOperations },
+	{ id: 1, name: 'every action node operation in one run, started as the editor\'s Execute button does', run: allOperations },
 	{ id: 2, name: 'deferred moderation delivered to the published trigger', run: deferredWithTrigger },
 	{ id: 3, name: 'callback with a wrong token: 401, no execution', run: wrongToken },
-	{ id: 4, name: '200 callbacks at once: exactly 200 successful trigger executions', run: (ctx) => burst(ctx, 200) },
 	{ id: 5, name: 'node catalogue lists both nodes and the credential with icons; n8n serves the output schemas of their one version', run: catalogue },
 	{ id: 6, name: 'editor in headless Chromium: icons, panels, every resource/operation', run: editor },
 	{ id: 7, name: 'the other example workflows run as documented, the human review loop (08, 08b) included', run: examplesRun },
@@ -45,7 +45,7 @@ export const cases: E2eCase[] = [
 	{ id: 14, name: 'Wait for Callback: at the Wait Timeout n8n passes the inputs to Timed Out', run: waitForCallbackTimeout },
 	{
 		id: 16,
-		name: '500 callbacks at once, each execution reads its result from a service limited to 20/s: one limiter per n8n process',
+		name: `${SHARED_BURST} callbacks at once, each execution reads its result from a service limited to 20/s: one limiter per n8n process`,
 		run: (ctx) => sharedLimiterBurst(ctx, 'regular mode, reads limited to 20/s'),
 	},
 	{ id: 17, name: 'Text > Moderate (POST /text): the chat guardrail example routes safe, flagged and review messages', run: textGuardrail },
@@ -54,11 +54,6 @@ export const cases: E2eCase[] = [
 	{ id: 41, name: 'an execution stopped in n8n gives its places in the shared limiter back at once; its waiting items are not sent', run: stopExecution },
 	{ id: 40, name: '`npm run dev`: a saved change to a node description is listed by the running n8n without a restart; Ctrl-C stops it all', run: devLoop },
 	{ id: 42, name: "the trigger: the mock's own callbacks for an image, a text and a review decision each start exactly one execution", run: mockCompletions },
-	{
-		id: 43,
-		name: 'a retrying sender (5 s per attempt, 3 attempts), 60 completions at once: n8n\'s Webhook + Callback > Receive loses none and passes each on once; the trigger beside it starts one execution per completion that reached it, its loss reported (asserted none with lazy isolate acquisition)',
-		run: (ctx) => retryingSender(ctx, 60),
-	},
 	{
 		id: 44,
 		name: 'a retrying sender (5 s per attempt, 3 attempts), 200 completions at once: n8n\'s Webhook + Callback > Receive loses none and passes each on once; the trigger beside it starts one execution per completion that reached it, its loss reported (asserted none with lazy isolate acquisition)',
@@ -71,7 +66,6 @@ export const cases: E2eCase[] = [
 	},
 	{ id: 47, name: "example 09: n8n's Webhook + Callback > Receive publishes or holds by verdict, a repeat passes nothing on, the secret in none of Receive's items", run: atVolume },
 	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node, the trigger without and with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },
-	// Last: it restarts n8n and checks what survived.
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
 ];
 

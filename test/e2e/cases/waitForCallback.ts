@@ -61,7 +61,7 @@ export function readsOf(ctx: E2eContext, ids: string[]) {
 	return ctx.mock.requests.filter((r) => r.method === 'GET' && ids.some((id) => r.path === `/image/${id}`));
 }
 
-/** Starts example 05 with `n8n execute`; the CLI returns once the execution waits. */
+/** Starts example 05; resolves once the execution waits. */
 export async function startWaiting(ctx: E2eContext) {
 	const since = Date.now();
 	const run = await executeWorkflow(ctx.stack, ctx.db, WORKFLOW.id);
@@ -170,8 +170,10 @@ async function post(url: string, body: unknown): Promise<number> {
 }
 
 export async function waitForCallback(ctx: E2eContext): Promise<string> {
-	// Results take 6 s: long enough to see the execution wait, and that nothing is read meanwhile.
-	ctx.mock.configure({ processMs: 6_000, callbackRetries: 8, callbackBackoffMs: 500, callbackTimeoutMs: 30_000 });
+	// The results are held until the checks on the waiting execution are done, however long a loaded
+	// machine takes to get there.
+	ctx.mock.configure({ callbackRetries: 8, callbackBackoffMs: 500, callbackTimeoutMs: 30_000 });
+	ctx.mock.holdResults();
 	try {
 		const refused = N8N_MAJOR >= 2 ? '' : await expectRoutingRefused(ctx);
 		const { executionId, ids, urls } = await startWaiting(ctx);
@@ -194,6 +196,7 @@ export async function waitForCallback(ctx: E2eContext): Promise<string> {
 		assert(keyStatus === 401, `a wrong key was answered ${keyStatus}`);
 		assert((await statusOf(ctx, executionId)) === 'waiting', `execution #${executionId} left the wait after refused calls`);
 
+		ctx.mock.releaseResults();
 		await untilSucceeded(ctx, executionId, 90_000, 500);
 		const routed = await expectRouted(ctx, executionId, ids);
 		await expectOneResume(ctx, executionId);
@@ -209,6 +212,7 @@ export async function waitForCallback(ctx: E2eContext): Promise<string> {
 
 		return `${refused}#${executionId} waited with 0 reads, ${signature}, 401 to a wrong key, resumed once (${routed}; callback answers ${statuses}; ${readsOf(ctx, ids).length} reads), late callback 409`;
 	} finally {
+		ctx.mock.releaseResults();
 		ctx.mock.configure({
 			processMs: DEFAULT_OPTIONS.processMs,
 			callbackRetries: DEFAULT_OPTIONS.callbackRetries,
@@ -218,10 +222,11 @@ export async function waitForCallback(ctx: E2eContext): Promise<string> {
 	}
 }
 
-/** Case 9: n8n stopped and started again while the execution waits; the callbacks then resume it. */
+/** Case 13: n8n stopped and started again while the execution waits; the callbacks then resume it. */
 export async function waitForCallbackAcrossRestart(ctx: E2eContext): Promise<string> {
-	// Results come after n8n is back; a callback that finds n8n down is retried by the service.
-	ctx.mock.configure({ processMs: 30_000, callbackRetries: 8, callbackBackoffMs: 1_000, callbackTimeoutMs: 30_000 });
+	// The results are held until n8n is back and the execution seen waiting, however long the restart takes.
+	ctx.mock.configure({ callbackRetries: 8, callbackBackoffMs: 1_000, callbackTimeoutMs: 30_000 });
+	ctx.mock.holdResults();
 	try {
 		const { executionId, ids } = await startWaiting(ctx);
 		const t0 = Date.now();
@@ -232,11 +237,13 @@ export async function waitForCallbackAcrossRestart(ctx: E2eContext): Promise<str
 		assert((await statusOf(ctx, executionId)) === 'waiting', `execution #${executionId} is not waiting after the restart`);
 		assert(readsOf(ctx, ids).length === 0, `the service saw reads before any result was ready`);
 
+		ctx.mock.releaseResults();
 		await untilSucceeded(ctx, executionId, 150_000, 1_000);
 		const routed = await expectRouted(ctx, executionId, ids);
 		await expectOneResume(ctx, executionId);
 		return `#${executionId} waited across an n8n restart (${restartSeconds} s), then resumed: ${routed}`;
 	} finally {
+		ctx.mock.releaseResults();
 		ctx.mock.configure({
 			processMs: DEFAULT_OPTIONS.processMs,
 			callbackRetries: DEFAULT_OPTIONS.callbackRetries,
@@ -256,9 +263,8 @@ const TIMEOUT_WORKFLOW = readWorkflow(
  * and hands the input items unchanged to its first output: Timed Out with Route by Verdict.
  */
 export async function waitForCallbackTimeout(ctx: E2eContext): Promise<string> {
-	// Results after 100 s: later than n8n acts on the 5 s timeout (its WaitTracker looks once a minute), and
-	// soon enough that later cases waiting for the mock to be idle are not held long.
-	ctx.mock.configure({ processMs: 100_000 });
+	// No result comes before n8n acts on the 5 s timeout (its WaitTracker looks once a minute): held until then.
+	ctx.mock.holdResults();
 	try {
 		const run = await executeWorkflow(ctx.stack, ctx.db, TIMEOUT_WORKFLOW.id);
 		assert(run.status === 'waiting', `execution #${run.executionId} is ${run.status}, expected waiting`);
@@ -288,6 +294,7 @@ export async function waitForCallbackTimeout(ctx: E2eContext): Promise<string> {
 		}
 		return `#${run.executionId} resumed by n8n ${seconds} s after it began waiting (Wait Timeout 5 s): the 3 input items unchanged on ${next}, nothing on the verdict outputs`;
 	} finally {
-		ctx.mock.configure({ processMs: DEFAULT_OPTIONS.processMs });
+		// Their callbacks now find the execution over (409): answered, nothing started.
+		ctx.mock.releaseResults();
 	}
 }

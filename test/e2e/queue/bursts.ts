@@ -75,6 +75,9 @@ export async function runBurst(
 		settleMs?: number;
 		/** the published workflow whose trigger receives the callbacks (the deferred example's by default) */
 		trigger?: WorkflowFile;
+		/** the mock's retries of a delivery and the first backoff (doubled each time); the mock's defaults when not given */
+		retries?: number;
+		backoffMs?: number;
 	} = {},
 ): Promise<BurstRun> {
 	const trigger = opts.trigger ?? TRIGGER_WORKFLOW;
@@ -83,11 +86,12 @@ export async function runBurst(
 	const afterId = Math.max(0, ...before.map((r) => r.id));
 	const loadAtStart = loadavg()[0];
 	const timeoutMs = opts.timeoutMs ?? DEFAULT_OPTIONS.callbackTimeoutMs;
+	const retries = opts.retries ?? DEFAULT_OPTIONS.callbackRetries;
 	ctx.mock.configure({
 		processMs: BURST_PROCESS_MS,
 		callbackTimeoutMs: timeoutMs,
-		callbackRetries: DEFAULT_OPTIONS.callbackRetries,
-		callbackBackoffMs: DEFAULT_OPTIONS.callbackBackoffMs,
+		callbackRetries: retries,
+		callbackBackoffMs: opts.backoffMs ?? DEFAULT_OPTIONS.callbackBackoffMs,
 	});
 	const ids = await submitDeferred(ctx, count, callbackUrl(ctx, ctx.stack.callbackSecret, trigger), `burst-${mode.replace(/\W+/g, '-')}`);
 	const idSet = new Set(ids);
@@ -96,8 +100,9 @@ export async function runBurst(
 	const during = (opts.during?.(idSet, afterId) ?? Promise.resolve()).then(() => undefined, (e: Error) => e);
 	// Every delivery ends within (retries + 1) attempts of timeoutMs, plus backoff and the processing delay.
 	// Generous: on a starved machine timers fire late.
-	await ctx.mock.whenIdle((DEFAULT_OPTIONS.callbackRetries + 1) * (timeoutMs + 5000) + 60_000);
-	ctx.mock.configure({ callbackTimeoutMs: DEFAULT_OPTIONS.callbackTimeoutMs });
+	await ctx.mock.whenIdle((retries + 1) * (timeoutMs + 5000) + (opts.backoffMs ?? 0) * 2 ** retries + 60_000);
+	const { callbackTimeoutMs, callbackRetries, callbackBackoffMs } = DEFAULT_OPTIONS;
+	ctx.mock.configure({ callbackTimeoutMs, callbackRetries, callbackBackoffMs });
 	const failed = await during;
 	if (failed) throw failed;
 	const settle = opts.settleMs ?? 300_000;

@@ -11,7 +11,9 @@ import { assert } from '../context';
 import { enqueuedBy, QueueContext, workerRuns } from './cases';
 
 export async function waitForCallbackOnWorkers(ctx: QueueContext): Promise<string> {
-	ctx.mock.configure({ processMs: 8_000, callbackRetries: 8, callbackBackoffMs: 500, callbackTimeoutMs: 30_000 });
+	// The results are held until the execution is seen waiting with nothing read.
+	ctx.mock.configure({ callbackRetries: 8, callbackBackoffMs: 500, callbackTimeoutMs: 30_000 });
+	ctx.mock.holdResults();
 	try {
 		const before = Math.max(0, ...(await ctx.db.executions(ROUTED.id)).map((row) => row.id));
 		const since = Date.now();
@@ -36,6 +38,7 @@ export async function waitForCallbackOnWorkers(ctx: QueueContext): Promise<strin
 			urls.every((url) => url.startsWith(`${ctx.stack.webhookUrl}/webhook-waiting/${waiting.id}/callback?signature=`)),
 			`callback URLs do not point at the webhook processor: ${urls.join(' ')}`,
 		);
+		ctx.mock.releaseResults();
 
 		const result = await run;
 		if ('error' in result) throw result.error;
@@ -52,8 +55,8 @@ export async function waitForCallbackOnWorkers(ctx: QueueContext): Promise<strin
 		const attempts = ctx.mock.callbacks.filter((c) => ids.includes(c.moderationId)).map((c) => c.status ?? c.error);
 		return `#${waiting.id} waited with 0 reads; callbacks to the webhook processor (answers ${attempts.join(',')}), resume enqueued by it, run by ${workers.join(' then ')}; ${routed}`;
 	} finally {
+		ctx.mock.releaseResults();
 		ctx.mock.configure({
-			processMs: DEFAULT_OPTIONS.processMs,
 			callbackRetries: DEFAULT_OPTIONS.callbackRetries,
 			callbackBackoffMs: DEFAULT_OPTIONS.callbackBackoffMs,
 			callbackTimeoutMs: DEFAULT_OPTIONS.callbackTimeoutMs,

@@ -27,4 +27,4 @@
 export { binaryItem, connect, moderateUrlParameters, moderationNode, triggerNode, type NodeOptions } from './workflow';
 export { loadNodeType, START_NODE_NAME } from './node-types';
 export { dumpRun, prepareWorkflow, runWorkflow, type WorkflowRun } from './run';
-export { startWaitingHarness, type WaitingExecution, type WaitingHarness } from './waiting';
+export { startWaitingHarness, type EarlyCalls, type WaitingExecution, type WaitingHarness } from './waiting';

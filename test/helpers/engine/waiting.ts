@@ -4,7 +4,8 @@
  * execution data) and an HTTP server answers `/webhook-waiting/<executionId>/<suffix>` the way n8n
  * 2.41's WaitingWebhooks + webhook-helpers do:
  * - unknown execution 404; `signature` checked against the saved `resumeToken` (401 `Invalid token`);
- *   a call while the execution runs (not saved yet, or resumed) or after it finished: 409;
+ *   a call while the execution runs (not saved yet, or resumed) or after it finished: 409 (with
+ *   `earlyCalls: 'wait'`, a call before the first save waits for it instead);
  * - each call reads the saved execution afresh (a new Workflow, node type instance and WebhookContext,
  *   like another n8n process or an n8n that restarted), disables the waiting node, pops its run, and
  *   calls the node's `webhook()`;
@@ -42,6 +43,13 @@ export interface WaitingCall {
 
 export type HarnessStatus = 'running' | 'waiting' | 'finished';
 
+/**
+ * Calls that arrive before the execution is first saved as waiting: `conflict` (default) answers 409 as n8n
+ * does, and the sender must try again later; `wait` holds them until it is saved, for tests about what
+ * happens once it waits, which then do not depend on the sender retrying long enough on a loaded machine.
+ */
+export type EarlyCalls = 'conflict' | 'wait';
+
 export interface WaitingExecution {
 	id: string;
 	readonly status: HarnessStatus;
@@ -71,7 +79,7 @@ export interface WaitingHarness {
 	 * returned, so callbacks arriving before the wait is saved get n8n's 409.
 	 */
 	start(
-		options: Omit<RunWorkflowOptions, 'webhookBaseUrl'> & { saveDelayMs?: number; resumeTokens?: boolean },
+		options: Omit<RunWorkflowOptions, 'webhookBaseUrl'> & { saveDelayMs?: number; resumeTokens?: boolean; earlyCalls?: EarlyCalls },
 	): Promise<WaitingExecution>;
 	stop(): Promise<void>;
 }
@@ -89,6 +97,7 @@ export async function startWaitingHarness(): Promise<WaitingHarness> {
 				send(res, 404, { message: 'The requested webhook is not registered.' });
 				return;
 			}
+			await record.firstSave;
 			await answerResumeCall(record, req, res, match[2] ?? '', baseUrl);
 		})()
 			.catch((error: unknown) => send(res, 500, { message: String(error) }))
@@ -101,7 +110,7 @@ export async function startWaitingHarness(): Promise<WaitingHarness> {
 	return {
 		baseUrl,
 		async start(options) {
-			const { saveDelayMs = 0, resumeTokens = true, ...rest } = options;
+			const { saveDelayMs = 0, resumeTokens = true, earlyCalls = 'conflict', ...rest } = options;
 			const runOptions: RunWorkflowOptions = { ...rest, webhookBaseUrl: baseUrl };
 			const prepared = await prepareWorkflow(runOptions);
 			const id = String(prepared.additionalData.executionId);
@@ -114,25 +123,32 @@ export async function startWaitingHarness(): Promise<WaitingHarness> {
 				resumes: 0,
 				webhookThrew: false,
 			};
+			let saved = () => {};
+			if (earlyCalls === 'wait') record.firstSave = new Promise<void>((resolve) => (saved = resolve));
 			records.set(id, record);
-			const mode = options.mode ?? 'manual';
-			let run: IRun;
-			if (resumeTokens) {
-				const execute = new prepared.core.WorkflowExecute(prepared.additionalData, mode);
-				run = await execute.run({ workflow: prepared.workflow, startNode: prepared.startNode });
-			} else {
-				// What WorkflowExecute.run does, with the run data of an n8n that has no resume tokens.
-				const data = createRunExecutionData({
-					executionData: {
-						nodeExecutionStack: [{ node: prepared.startNode, data: { main: [[{ json: {} }]] }, source: null }],
-					},
-				});
-				delete (data as { resumeToken?: string }).resumeToken;
-				const execute = new prepared.core.WorkflowExecute(prepared.additionalData, mode, data);
-				run = await execute.processRunExecutionData(prepared.workflow);
+			// Held early calls go on once it is saved, or if it fails before (they then get n8n's 409).
+			try {
+				const mode = options.mode ?? 'manual';
+				let run: IRun;
+				if (resumeTokens) {
+					const execute = new prepared.core.WorkflowExecute(prepared.additionalData, mode);
+					run = await execute.run({ workflow: prepared.workflow, startNode: prepared.startNode });
+				} else {
+					// What WorkflowExecute.run does, with the run data of an n8n that has no resume tokens.
+					const data = createRunExecutionData({
+						executionData: {
+							nodeExecutionStack: [{ node: prepared.startNode, data: { main: [[{ json: {} }]] }, source: null }],
+						},
+					});
+					delete (data as { resumeToken?: string }).resumeToken;
+					const execute = new prepared.core.WorkflowExecute(prepared.additionalData, mode, data);
+					run = await execute.processRunExecutionData(prepared.workflow);
+				}
+				if (saveDelayMs > 0) await delay(saveDelayMs);
+				store(record, run);
+			} finally {
+				saved();
 			}
-			if (saveDelayMs > 0) await delay(saveDelayMs);
-			store(record, run);
 
 			return {
 				id,

@@ -18,6 +18,8 @@ export interface ExecutionRecord {
 	calls: WaitingCall[];
 	resumes: number;
 	webhookThrew: boolean;
+	/** Set when calls that arrive before the first save wait for it (instead of n8n's 409): resolves then */
+	firstSave?: Promise<void>;
 }
 
 /** Stores what WorkflowExecute returned: waiting (saved) or finished. */
