@@ -16,14 +16,18 @@ export const START_NODE_NAME = 'Start';
 
 export type AnyNodeType = INodeType | IVersionedNodeType;
 
-/** Our node classes, loaded lazily from source so a missing file only fails the tests using it. */
+/**
+ * Our node classes, loaded lazily from source so a missing file only fails the tests using it. The `.ts` is
+ * named: beside each node sits its codex `<node>.node.json`, which Node's own resolution (tsx, the e2e
+ * suites) would pick for an extensionless path before a `.ts` file.
+ */
 const OWN_NODE_LOADERS: Record<string, () => AnyNodeType> = {
 	[ACTION_TYPE]: () =>
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		new (require('../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModeration.node').ContentModeration)(),
+		new (require('../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModeration.node.ts').ContentModeration)(),
 	[TRIGGER_TYPE]: () =>
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		new (require('../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModerationTrigger.node')
+		new (require('../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModerationTrigger.node.ts')
 			.ContentModerationTrigger)(),
 };
 
