@@ -42,7 +42,7 @@ const REGULAR_1X: Phase[] = [{ label: "n8n's defaults", cases: [2, 3, 5, 6, 7, 8
  * isolate acquisition for the 200-completion burst.
  */
 const QUEUE: Phase[] = [
-	{ label: "n8n's defaults", cases: [2, 3, 7, 9, 14, 47, 21, 22, 26, 30, 46, 29, 23, 24] },
+	{ label: "n8n's defaults", cases: [2, 3, 7, 9, 14, 47, 21, 22, 26, 30, 46, 29, 24] },
 	{ label: 'lazy isolate acquisition', env: LAZY_ACQUISITION, cases: [44] },
 ];
 

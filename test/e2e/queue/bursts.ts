@@ -152,22 +152,6 @@ export async function measuredBurst(ctx: E2eContext, mode: string, count: number
 	return describeFigures(f);
 }
 
-/**
- * Burst on the queue stack with the per-attempt timeout the regular suite uses: exactly `count` successful
- * executions, each id once, spread over both workers.
- */
-export async function queueBurst(ctx: QueueContext, count: number, out: BurstFigures[]): Promise<string> {
-	const run = await runBurst(ctx, QUEUE_MODE, count, { timeoutMs: LONG_TIMEOUT_MS });
-	const f = run.figures;
-	const perWorker = (f.perWorker = spread(ctx, run));
-	out.push(f);
-	assert(f.successful === count && f.executions === count, `${f.successful} successful of ${f.executions} executions for ${count} callbacks (${JSON.stringify(f.otherStatuses)})`);
-	assert(f.duplicated === 0 && f.missing === 0, `${f.duplicated} ids ran twice or more, ${f.missing} never`);
-	const idle = Object.entries(perWorker).filter(([, n]) => n === 0);
-	assert(idle.length === 0, `${idle.map(([k]) => k)} ran none of the burst (${JSON.stringify(perWorker)})`);
-	return describeFigures(f);
-}
-
 export interface KillReport {
 	killedAfter: number;
 	held: number[];

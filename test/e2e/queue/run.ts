@@ -2,8 +2,8 @@
  * `npm run test:e2e:queue`: the e2e cases where n8n's queue mode can behave differently (suites.ts), on one
  * queue stack (Postgres, Redis, main, 2 workers, a webhook processor; see dev/n8n/queue.ts): regular cases
  * whose work moves to other processes, then the queue-only cases below (where executions ran and callbacks
- * came in, Deferred and Wait and Wait for Callback on workers, a limiter per worker, bursts of QUEUE_BURST
- * callbacks and a worker SIGKILLed mid-burst); between phases the workers and the webhook processor restart
+ * came in, Deferred and Wait and Wait for Callback on workers, a burst over both workers with a limiter per
+ * worker, a worker SIGKILLed mid-burst); between phases the workers and the webhook processor restart
  * with the next phase's settings. The 1000-callback figures beside regular mode are `npm run bench -- --only
  * queue-burst`. Ends with `N passed, N failed`. Options: E2E_ONLY=2,23, E2E_KEEP=1, E2E_VERBOSE=1,
  * E2E_N8N_ENV, QUEUE_BURST (200), QUEUE_N8N_DB_DEFAULTS=1 (n8n's own Postgres pool and health-ping settings
@@ -19,8 +19,7 @@ import { COMPLETIONS_RECEIVE, COMPLETIONS_TRIGGER, COMPLETIONS_TRIGGER_PLAIN, CO
 import { E2eContext, e2eWorkflows } from '../context';
 import { onlyCases, selectPhases, SUITES } from '../suites';
 import { SLOW_TRIGGER } from './bursts';
-import { BURST, figures, kills, queueCases } from './caseList';
-import { figuresTable } from './figures';
+import { kills, queueCases } from './caseList';
 
 const started = Date.now();
 const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}`);
@@ -75,7 +74,6 @@ async function main(): Promise<number> {
 			else failed++;
 		}
 	}
-	if (figures.length) console.log(`\nCallback bursts, ${BURST} at once, mock retries 3 (backoff 100 ms doubling):\n${figuresTable(figures)}`);
 	for (const k of kills) {
 		console.log(
 			`Worker killed after starting ${k.killedAfter}: it held ${k.held.length} unfinished -> ${JSON.stringify(k.outcome)}; re-run on another worker ${k.rerunElsewhere}; errors ${JSON.stringify(k.errorMessages)}; records no longer naming their callback ${k.payloadGone.length}`,
