@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '../..');
 const READY = /^Content Moderation mock service listening on (\S+) \(token: (.*)\)$/;
@@ -17,14 +17,15 @@ export interface MockCliProcess {
 /**
  * Starts the CLI as its own process and resolves once its ready line is printed (at most readyTimeoutMs).
  *
- * It runs `tsx dev/mock/cli.ts` directly, not through `npm run`/`npx`: npm passes a SIGTERM to the shell
- * it started, not to tsx, so the service would outlive a signal sent to npm alone (see README.md here).
+ * It runs `node --import tsx dev/mock/cli.ts`, one process, not through `npm run`/`npx`: npm passes a
+ * SIGTERM to the shell it started, not to tsx, so the service would outlive a signal sent to npm alone (see
+ * README.md here); and tsx's own command relays a signal to the node process it starts, then SIGKILLs it
+ * (exit 143) when that process has not said within 30 ms that it got it, which a loaded machine exceeds.
  * The process gets its own process group so `stop` can clean up whatever is left.
  */
 export function spawnMockCli(args: string[] = [], readyTimeoutMs = 20_000): Promise<MockCliProcess> {
-	// tsx's shebang runs `node` from PATH: put the running (Node 24) binary first.
 	const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
-	const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['dev/mock/cli.ts', ...args], {
+	const child = spawn(process.execPath, ['--import', 'tsx', 'dev/mock/cli.ts', ...args], {
 		cwd: ROOT,
 		env,
 		stdio: ['ignore', 'pipe', 'pipe'],
