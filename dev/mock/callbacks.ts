@@ -39,6 +39,9 @@ export class CallbackDeliverer {
 	private readonly agent = new Agent({ keepAliveTimeout: 4_000, connections: null });
 	private readonly abort = new AbortController();
 	private readonly inFlight = new Set<Promise<void>>();
+	/** Deliveries under way per moderation (or queue item) id, and the ids with one over */
+	private readonly underWay = new Map<string, number>();
+	private readonly over = new Set<string>();
 
 	constructor(
 		private readonly settings: () => DeliverySettings,
@@ -49,9 +52,22 @@ export class CallbackDeliverer {
 		return this.inFlight.size;
 	}
 
+	/** Whether each id has had a delivery and none of its deliveries is still under way (retries included). */
+	deliveredAll(ids: Iterable<string>): boolean {
+		for (const id of ids) if (!this.over.has(id) || this.underWay.has(id)) return false;
+		return true;
+	}
+
 	deliver(moderationId: string, url: string, event: string, data: unknown): void {
 		const body = JSON.stringify({ event, data });
-		const run: Promise<void> = this.run(moderationId, url, event, body).finally(() => this.inFlight.delete(run));
+		this.underWay.set(moderationId, (this.underWay.get(moderationId) ?? 0) + 1);
+		const run: Promise<void> = this.run(moderationId, url, event, body).finally(() => {
+			this.inFlight.delete(run);
+			const left = (this.underWay.get(moderationId) ?? 1) - 1;
+			if (left > 0) this.underWay.set(moderationId, left);
+			else this.underWay.delete(moderationId);
+			this.over.add(moderationId);
+		});
 		this.inFlight.add(run);
 	}
 

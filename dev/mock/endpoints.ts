@@ -118,7 +118,7 @@ export function serviceEndpoints({ options, scheduler, deliverer, recorder }: Se
 			if (input.callbackUrl) {
 				deliverer.deliver(id, input.callbackUrl, EVENT_MODERATION_COMPLETED, { id, ...result });
 			}
-		});
+		}, input.image.kind === 'url' ? input.image.url : '');
 		return { status: 200, body: { id } };
 	}
 
@@ -143,7 +143,7 @@ export function serviceEndpoints({ options, scheduler, deliverer, recorder }: Se
 		scheduler.process(processTime(textTime()), () => {
 			job.status = 'done';
 			if (input.callbackUrl) deliverer.deliver(result.id, input.callbackUrl, EVENT_MODERATION_COMPLETED, result);
-		});
+		}, input.text);
 		return { status: 200, body: { id: result.id } };
 	}
 

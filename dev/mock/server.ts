@@ -49,8 +49,19 @@ export interface MockService {
 	 */
 	holdResults(): void;
 	releaseResults(): void;
+	/**
+	 * Holds only the deferred results whose image URL or text `matches`, whatever holdResults and
+	 * releaseResults do meanwhile (a test that runs beside others); returns its release. Held jobs do not
+	 * count for whenIdle.
+	 */
+	holdResultsOf(matches: (subject: string) => boolean): () => void;
 	/** Resolves once no job is processing and no callback delivery is in flight; rejects after timeoutMs */
 	whenIdle(timeoutMs?: number): Promise<void>;
+	/**
+	 * Resolves once each of `ids` (moderation or queue item ids) has been called back and none of its
+	 * deliveries is under way, whatever other deliveries still retry; rejects after timeoutMs.
+	 */
+	whenDelivered(ids: Iterable<string>, timeoutMs?: number): Promise<void>;
 	/** Clears requests, callbacks, submissions and the fault/throttle/rate-limit counters (not stored results) */
 	reset(): void;
 	stop(): Promise<void>;
@@ -202,10 +213,15 @@ export async function startMockService(
 		decide: (queueId, itemId, decision) => service.decide(queueId, itemId, decision),
 		holdResults: () => scheduler.hold(),
 		releaseResults: () => scheduler.release(),
+		holdResultsOf: (matches) => scheduler.holdSome(matches),
 		async whenIdle(timeoutMs = 10_000) {
 			// Polls every 10 ms: a finished job can start a delivery, so both must be seen empty together.
 			const idle = () => (scheduler.processing === 0 && deliverer.pending === 0 ? true : undefined);
 			await waitFor('the mock service to be idle', idle, timeoutMs, 10);
+		},
+		async whenDelivered(ids, timeoutMs = 10_000) {
+			const list = [...ids];
+			await waitFor(`the callbacks of ${list.length} moderations to be delivered`, () => (deliverer.deliveredAll(list) ? true : undefined), timeoutMs, 10);
 		},
 		reset() {
 			recorder.clear();

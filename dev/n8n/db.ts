@@ -29,6 +29,8 @@ export interface ExecutionDetail extends ExecutionRow {
 /** What the e2e cases and the demo read from n8n's records; sqlite here, Postgres in queue mode (pgdb.ts). */
 export interface ExecutionRecords {
 	executions(workflowId: string): Promise<ExecutionRow[]>;
+	/** The highest execution id of any workflow so far (0 when none): ids are global, so later ones are newer. */
+	lastExecutionId(): Promise<number>;
 	execution(id: number | string): Promise<ExecutionDetail>;
 	/** Everything the database holds, as bytes to search (secret-at-rest checks): its files, or a dump. */
 	contents(): Promise<Array<{ name: string; bytes: Buffer }>>;
@@ -84,6 +86,11 @@ export class N8nDb implements ExecutionRecords {
 			'SELECT id, workflowId, status, finished, mode, startedAt, stoppedAt FROM execution_entity WHERE workflowId = ? ORDER BY id',
 			[workflowId],
 		);
+	}
+
+	async lastExecutionId(): Promise<number> {
+		const [row] = await this.all<{ last: number | null }>('SELECT MAX(id) AS last FROM execution_entity');
+		return Number(row?.last ?? 0);
 	}
 
 	async execution(id: number | string): Promise<ExecutionDetail> {

@@ -29,6 +29,11 @@ export class PgN8nDb implements ExecutionRecords {
 		return rows.map(normalise);
 	}
 
+	async lastExecutionId(): Promise<number> {
+		const [row] = await this.all('SELECT MAX(id) AS last FROM execution_entity');
+		return Number(row?.last ?? 0);
+	}
+
 	async execution(id: number | string): Promise<ExecutionDetail> {
 		const [row] = await this.all(
 			`SELECT ${COLUMNS}, d.data FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e.id = $1`,

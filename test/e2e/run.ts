@@ -11,7 +11,7 @@ import { exitWhenDone, Running, teardownOnSignals } from '../../dev/n8n/lifecycl
 import { newCallbackSecret, startStack } from '../../dev/n8n/stack';
 import { startMockService, type MockService } from '../../dev/mock/server';
 import { E2eContext, e2eWorkflows } from './context';
-import { cases, runCase } from './cases';
+import { cases, runPhase } from './cases';
 import { CALLBACK_THEN_GET } from './cases/sharedLimiter';
 import { COMPLETIONS_RECEIVE, COMPLETIONS_TRIGGER, COMPLETIONS_TRIGGER_PLAIN, COMPLETIONS_WEBHOOK } from './cases/completions';
 import { onlyCases, selectPhases, SUITES } from './suites';
@@ -72,10 +72,9 @@ async function main(): Promise<number> {
 			}
 		}
 		log(`--- ${phase.label}: cases ${phase.cases.join(', ')}`);
-		for (const id of phase.cases) {
-			if (await runCase(cases.find((c) => c.id === id)!, ctx)) passed++;
-			else failed++;
-		}
+		const counted = await runPhase(phase, cases, ctx);
+		passed += counted.passed;
+		failed += counted.failed;
 	}
 	if (failed) log(`n8n log: ${stack.n8n.logFile}${keep ? '' : ' (set E2E_KEEP=1 to keep it)'}`);
 	log(`total ${((Date.now() - started) / 1000).toFixed(0)}s`);

@@ -12,6 +12,9 @@ function records(rows: ExecutionRow[], stop?: AbortController): ExecutionRecords
 			if (this.failing || this.closing) throw new Error('records closed');
 			return rows.filter((r) => r.workflowId === workflowId).map((r) => ({ ...r }));
 		},
+		async lastExecutionId() {
+			return Math.max(0, ...rows.map((r) => r.id));
+		},
 		async execution(id) {
 			const row = rows.find((r) => r.id === Number(id))!;
 			return { ...row, items: {}, outputs: {}, raw: {} } as ExecutionDetail;

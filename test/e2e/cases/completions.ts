@@ -90,7 +90,7 @@ export async function mockCompletions(ctx: E2eContext): Promise<string> {
 			return rows.length - before >= 3 ? true : undefined;
 		}, 60_000, 300);
 		// A queue-mode webhook processor can take tens of seconds per answer right after a burst of earlier cases.
-		await ctx.mock.whenIdle(90_000);
+		await ctx.mock.whenDelivered(expected.map(([, id]) => id), 90_000);
 		await sleep(1500); // a second execution of one completion would show up here
 		const items = await startedItems(ctx, COMPLETIONS_TRIGGER.id, TRIGGER_NAME, before);
 		assert(items.length === 3, `expected 3 executions, got ${items.length}: ${JSON.stringify(items.map((i) => [i.json?.event, i.json?.id]))}`);

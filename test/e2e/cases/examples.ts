@@ -57,7 +57,7 @@ async function reviewLoop(ctx: E2eContext): Promise<string> {
 			const rows = await finishedExecutions(ctx.db, LOOP_B.id);
 			return rows.length - before >= 2 ? rows.slice(before) : undefined;
 		}, 60_000, 300);
-		await ctx.mock.whenIdle(30_000);
+		await ctx.mock.whenDelivered([toAccept.reviewItemId, toReject.reviewItemId], 30_000);
 		const rows = (await finishedExecutions(ctx.db, LOOP_B.id)).slice(before);
 		assert(rows.length === 2 && rows.every((r) => r.status === 'success'), `example 08b executions ${JSON.stringify(rows)}`);
 		const outcomes: Record<string, any[]> = { publish: [], remove: [], pending: [] };

@@ -22,6 +22,8 @@ export interface E2eCase {
 	name: string;
 	/** Throws on failure; returns a short detail line. */
 	run(ctx: E2eContext): Promise<string | void>;
+	/** It restarts n8n or kills one of its processes: the cases running in the background end first. */
+	restarts?: true;
 }
 
 /** Every case, by id; which suite runs which, in what order, is suites.ts. */
@@ -41,7 +43,7 @@ export const cases: E2eCase[] = [
 	{ id: 10, name: "installed with the README's lines: no peer beside it, n8n's API-version rule and n8n-workflow exports", run: installedAsReadmeSays },
 	{ id: 11, name: "n8n's AI Agent calls the node as a tool (Chat Completions and Responses API; a user message through Text > Moderate)", run: aiAgent },
 	{ id: 12, name: 'Wait for Callback: the execution waits, nothing is read, the callbacks resume it', run: waitForCallback },
-	{ id: 13, name: 'Wait for Callback: n8n restarted while the execution waits, then resumed', run: waitForCallbackAcrossRestart },
+	{ id: 13, name: 'Wait for Callback: n8n restarted while the execution waits, then resumed', run: waitForCallbackAcrossRestart, restarts: true },
 	{ id: 14, name: 'Wait for Callback: at the Wait Timeout n8n passes the inputs to Timed Out', run: waitForCallbackTimeout },
 	{
 		id: 16,
@@ -66,8 +68,31 @@ export const cases: E2eCase[] = [
 	},
 	{ id: 47, name: "example 09: n8n's Webhook + Callback > Receive publishes or holds by verdict, a repeat passes nothing on, the secret in none of Receive's items", run: atVolume },
 	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node, the trigger without and with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },
-	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData },
+	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData, restarts: true },
 ];
+
+/**
+ * Runs a phase's cases in their order; resolves with how many passed and failed. A case in `background`
+ * starts in its turn and runs beside the cases after it (it mostly waits for n8n); a case that restarts n8n,
+ * and the phase's end, wait for it.
+ */
+export async function runPhase(phase: { cases: number[]; background?: number[] }, all: E2eCase[], ctx: E2eContext): Promise<{ passed: number; failed: number }> {
+	const results: boolean[] = [];
+	let pending: Array<Promise<boolean>> = [];
+	const settle = async () => {
+		results.push(...(await Promise.all(pending)));
+		pending = [];
+	};
+	for (const id of phase.cases) {
+		const c = all.find((known) => known.id === id)!;
+		if (c.restarts) await settle();
+		const run = runCase(c, ctx);
+		if (phase.background?.includes(id)) pending.push(run);
+		else results.push(await run);
+	}
+	await settle();
+	return { passed: results.filter(Boolean).length, failed: results.filter((ok) => !ok).length };
+}
 
 /** Runs one case and prints its PASS/FAIL line; resolves with whether it passed. */
 export async function runCase(c: E2eCase, ctx: E2eContext): Promise<boolean> {

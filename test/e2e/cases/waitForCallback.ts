@@ -253,7 +253,7 @@ export async function waitForCallbackAcrossRestart(ctx: E2eContext): Promise<str
 	}
 }
 
-/** A copy of the workflow above with a Wait Timeout of 5 s. */
+/** A copy of the workflow above with a Wait Timeout of 5 s, its images under TIMEOUT_IMAGES. */
 const TIMEOUT_WORKFLOW = readWorkflow(
 	join(__dirname, '..', 'workflows', N8N_MAJOR >= 2 ? 'wait-callback-timeout-routed.json' : 'wait-callback-timeout-plain.json'),
 );
@@ -262,9 +262,12 @@ const TIMEOUT_WORKFLOW = readWorkflow(
  * Case 14: no result comes in time. n8n resumes the execution at the Wait Timeout without running the node
  * and hands the input items unchanged to its first output: Timed Out with Route by Verdict.
  */
+const TIMEOUT_IMAGES = 'https://images.example.com/wait-timeout/';
+
 export async function waitForCallbackTimeout(ctx: E2eContext): Promise<string> {
-	// No result comes before n8n acts on the 5 s timeout (its WaitTracker looks once a minute): held until then.
-	ctx.mock.holdResults();
+	// No result comes before n8n acts on the 5 s timeout (its WaitTracker looks once a minute): held until then,
+	// its own images only, since other cases run meanwhile (suites.ts: in the background).
+	const release = ctx.mock.holdResultsOf((subject) => subject.startsWith(TIMEOUT_IMAGES));
 	try {
 		const run = await executeWorkflow(ctx.stack, ctx.db, TIMEOUT_WORKFLOW.id);
 		assert(run.status === 'waiting', `execution #${run.executionId} is ${run.status}, expected waiting`);
@@ -295,6 +298,6 @@ export async function waitForCallbackTimeout(ctx: E2eContext): Promise<string> {
 		return `#${run.executionId} resumed by n8n ${seconds} s after it began waiting (Wait Timeout 5 s): the 3 input items unchanged on ${next}, nothing on the verdict outputs`;
 	} finally {
 		// Their callbacks now find the execution over (409): answered, nothing started.
-		ctx.mock.releaseResults();
+		release();
 	}
 }

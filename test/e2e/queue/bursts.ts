@@ -81,9 +81,10 @@ export async function runBurst(
 	} = {},
 ): Promise<BurstRun> {
 	const trigger = opts.trigger ?? TRIGGER_WORKFLOW;
-	// Execution ids are global: the highest so far of either trigger (nothing else runs during a burst).
-	const before = [...(await ctx.db.executions(trigger.id)), ...(await ctx.db.executions(TRIGGER_WORKFLOW.id))];
-	const afterId = Math.max(0, ...before.map((r) => r.id));
+	// Execution ids are global and nothing else runs during a burst: every later id is the burst's. The highest
+	// of any workflow, since a worker's log also names the executions of the cases before (a CI run killed a
+	// worker that had only finished case 29's).
+	const afterId = await ctx.db.lastExecutionId();
 	const loadAtStart = loadavg()[0];
 	const timeoutMs = opts.timeoutMs ?? DEFAULT_OPTIONS.callbackTimeoutMs;
 	const retries = opts.retries ?? DEFAULT_OPTIONS.callbackRetries;
@@ -93,6 +94,8 @@ export async function runBurst(
 		callbackRetries: retries,
 		callbackBackoffMs: opts.backoffMs ?? DEFAULT_OPTIONS.callbackBackoffMs,
 	});
+	const t0 = Date.now();
+	const took = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 	const ids = await submitDeferred(ctx, count, callbackUrl(ctx, ctx.stack.callbackSecret, trigger), `burst-${mode.replace(/\W+/g, '-')}`);
 	const idSet = new Set(ids);
 	ctx.mock.configure({ processMs: DEFAULT_OPTIONS.processMs });
@@ -100,11 +103,13 @@ export async function runBurst(
 	const during = (opts.during?.(idSet, afterId) ?? Promise.resolve()).then(() => undefined, (e: Error) => e);
 	// Every delivery ends within (retries + 1) attempts of timeoutMs, plus backoff and the processing delay.
 	// Generous: on a starved machine timers fire late.
-	await ctx.mock.whenIdle((retries + 1) * (timeoutMs + 5000) + (opts.backoffMs ?? 0) * 2 ** retries + 60_000);
+	// The burst's own deliveries: earlier cases' late callbacks may still be retried meanwhile (409s, minutes).
+	await ctx.mock.whenDelivered(ids, (retries + 1) * (timeoutMs + 5000) + (opts.backoffMs ?? 0) * 2 ** retries + 60_000);
 	const { callbackTimeoutMs, callbackRetries, callbackBackoffMs } = DEFAULT_OPTIONS;
 	ctx.mock.configure({ callbackTimeoutMs, callbackRetries, callbackBackoffMs });
 	const failed = await during;
 	if (failed) throw failed;
+	const delivered = took();
 	const settle = opts.settleMs ?? 300_000;
 	// n8n goes on with requests whose caller has already given up (it had read their body): executions keep
 	// appearing after the last delivery. Settled = every execution final and no new one for QUIET_MS.
@@ -119,7 +124,9 @@ export async function runBurst(
 		settle,
 		2000,
 	).catch((e) => ctx.log(`${(e as Error).message}; counting them as they are`));
+	const settled = took();
 	const executions = await burstExecutions(ctx, trigger.id, afterId);
+	ctx.log(`${mode} burst: every delivery over after ${delivered}, executions settled after ${settled}, read after ${took()}`);
 	const attempts = ctx.mock.callbacks.filter((c) => idSet.has(c.moderationId));
 	const label = `${mode}, ${timeoutMs / 1000} s timeout`;
 	const figures = burstFigures(label, ids, attempts, executions);

@@ -22,7 +22,7 @@ export const kills: KillReport[] = [];
 export const queueCases: E2eCase[] = [
 	{ id: 21, name: 'every execution ran on a worker; callbacks came in through the webhook processor', run: (c) => ranOnWorkers(c as QueueContext) },
 	{ id: 22, name: 'Deferred and Wait runs on a worker and returns the full result', run: (c) => deferredAndWaitOnWorker(c as QueueContext) },
-	{ id: 24, name: `a worker SIGKILLed in the middle of a ${BURST}-callback burst`, run: (c) => killWorkerMidBurst(c as QueueContext, BURST, KILL_AFTER, kills) },
+	{ id: 24, name: `a worker SIGKILLed in the middle of a ${BURST}-callback burst`, run: (c) => killWorkerMidBurst(c as QueueContext, BURST, KILL_AFTER, kills), restarts: true },
 	{
 		id: 26,
 		name: 'Wait for Callback: waits on a worker, callbacks through the webhook processor, resumed once on a worker',

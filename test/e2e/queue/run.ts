@@ -13,7 +13,7 @@ import { exitWhenDone, Running, teardownOnSignals } from '../../../dev/n8n/lifec
 import { QueueStack, startQueueStack } from '../../../dev/n8n/queue';
 import { newCallbackSecret } from '../../../dev/n8n/stack';
 import { startMockService } from '../../../dev/mock/server';
-import { cases, runCase } from '../cases';
+import { cases, runPhase } from '../cases';
 import { CALLBACK_THEN_GET } from '../cases/sharedLimiter';
 import { COMPLETIONS_RECEIVE, COMPLETIONS_TRIGGER, COMPLETIONS_TRIGGER_PLAIN, COMPLETIONS_WEBHOOK } from '../cases/completions';
 import { E2eContext, e2eWorkflows } from '../context';
@@ -69,10 +69,9 @@ async function main(): Promise<number> {
 			await stack.restartBurstProcesses(phase.env ?? {});
 		}
 		log(`--- ${phase.label}: cases ${phase.cases.join(', ')}`);
-		for (const id of phase.cases) {
-			if (await runCase(all.find((c) => c.id === id)!, ctx)) passed++;
-			else failed++;
-		}
+		const counted = await runPhase(phase, all, ctx);
+		passed += counted.passed;
+		failed += counted.failed;
 	}
 	for (const k of kills) {
 		console.log(
