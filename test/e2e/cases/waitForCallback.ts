@@ -295,7 +295,24 @@ export async function waitForCallbackTimeout(ctx: E2eContext): Promise<string> {
 		for (const other of ['Publish', 'Hold for Review', 'Send to Review']) {
 			assert(detail.items[other] === undefined, `${other} ran at the timeout`);
 		}
-		return `#${run.executionId} resumed by n8n ${seconds} s after it began waiting (Wait Timeout 5 s): the 3 input items unchanged on ${next}, nothing on the verdict outputs`;
+		let where = '';
+		if ('workers' in ctx.stack) {
+			// Queue mode: main's wait tracker enqueues the resume; a worker runs it (two jobs, each logged when done).
+			const workers = (ctx.stack as QueueStack).workers;
+			const jobs = await waitFor(
+				'the workers\' logs to name both jobs of the execution',
+				() => {
+					const { started, finished } = workerRuns(workers);
+					const id = run.executionId;
+					return (started.get(id)?.length ?? 0) >= 2 && (finished.get(id)?.length ?? 0) >= 2 ? started.get(id) : undefined;
+				},
+				15_000,
+				200,
+			).catch(() => workerRuns(workers).started.get(run.executionId) ?? []);
+			assert(jobs.length === 2, `workers started execution #${run.executionId} ${jobs.length} times (the run up to the wait and the resume expected)`);
+			where = `, run by ${jobs.join(' then ')}`;
+		}
+		return `#${run.executionId} resumed by n8n ${seconds} s after it began waiting (Wait Timeout 5 s)${where}: the 3 input items unchanged on ${next}, nothing on the verdict outputs`;
 	} finally {
 		// Their callbacks now find the execution over (409): answered, nothing started.
 		release();
