@@ -24,19 +24,18 @@ export class Scheduler {
 	process(ms: number, done: () => void, subject = ''): void {
 		this.processing++;
 		this.later(ms, () => {
-			const finish = () => {
-				this.processing--;
-				done();
-			};
 			const scope = [...this.scoped].find((h) => h.matches(subject));
 			if (scope) {
 				// Parked by one test while others run beside it: not "processing" for whenIdle meanwhile.
 				this.processing--;
-				scope.jobs.push(() => {
-					this.processing++;
-					finish();
-				});
-			} else if (this.held) this.held.push(finish);
+				scope.jobs.push(done);
+				return;
+			}
+			const finish = () => {
+				this.processing--;
+				done();
+			};
+			if (this.held) this.held.push(finish);
 			else finish();
 		});
 	}
@@ -62,7 +61,7 @@ export class Scheduler {
 		this.scoped.add(scope);
 		return () => {
 			if (!this.scoped.delete(scope)) return;
-			for (const finish of scope.jobs) finish();
+			for (const done of scope.jobs) done();
 		};
 	}
 

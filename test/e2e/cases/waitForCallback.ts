@@ -15,7 +15,7 @@ import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
 import { sleep, waitFor } from '../../../dev/wait';
 import { assert, E2eContext } from '../context';
 import type { QueueStack } from '../../../dev/n8n/queue';
-import { workerRuns } from '../queue/cases';
+import { settledRuns, workerRuns } from '../queue/cases';
 
 export const ROUTED = readWorkflow(join(EXAMPLES_DIR, '05-wait-for-callback.json'));
 const PLAIN = readWorkflow(join(__dirname, '..', 'workflows', 'wait-callback-plain.json'));
@@ -298,17 +298,9 @@ export async function waitForCallbackTimeout(ctx: E2eContext): Promise<string> {
 		let where = '';
 		if ('workers' in ctx.stack) {
 			// Queue mode: main's wait tracker enqueues the resume; a worker runs it (two jobs, each logged when done).
-			const workers = (ctx.stack as QueueStack).workers;
-			const jobs = await waitFor(
-				'the workers\' logs to name both jobs of the execution',
-				() => {
-					const { started, finished } = workerRuns(workers);
-					const id = run.executionId;
-					return (started.get(id)?.length ?? 0) >= 2 && (finished.get(id)?.length ?? 0) >= 2 ? started.get(id) : undefined;
-				},
-				15_000,
-				200,
-			).catch(() => workerRuns(workers).started.get(run.executionId) ?? []);
+			const id = run.executionId;
+			const runs = await settledRuns((ctx.stack as QueueStack).workers, ({ started, finished }) => (started.get(id)?.length ?? 0) >= 2 && (finished.get(id)?.length ?? 0) >= 2);
+			const jobs = runs.started.get(id) ?? [];
 			assert(jobs.length === 2, `workers started execution #${run.executionId} ${jobs.length} times (the run up to the wait and the resume expected)`);
 			where = `, run by ${jobs.join(' then ')}`;
 		}

@@ -33,7 +33,7 @@ export function workerRuns(workers: QueueProcess[]): { started: Map<number, stri
  * scaling/job-processor.js), so a record can say success a moment before the log names it: logs are
  * read again until `settled` holds, for at most 15 s.
  */
-async function settledRuns(
+export async function settledRuns(
 	workers: QueueProcess[],
 	settled: (runs: ReturnType<typeof workerRuns>) => boolean,
 ): Promise<ReturnType<typeof workerRuns>> {
