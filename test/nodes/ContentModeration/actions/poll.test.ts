@@ -1,16 +1,5 @@
-/** The readiness rule of the poll loop (Deferred and Wait, Text > Moderate). */
-import { isResultReady, pollUntil } from '@package/nodes/ContentModeration/actions/poll';
-
-describe('isResultReady (deferredWait polling rule)', () => {
-	it('only a body with a boolean isSafe is a result; 202 never is', () => {
-		expect(isResultReady(200, { id: 'x', isSafe: false })).toBe(true);
-		expect(isResultReady(200, { id: 'x', status: 'processing' })).toBe(false);
-		expect(isResultReady(200, { isSafe: 'true' })).toBe(false);
-		expect(isResultReady(202, { id: 'x', isSafe: true })).toBe(false);
-		expect(isResultReady(200, null)).toBe(false);
-		expect(isResultReady(200, '')).toBe(false);
-	});
-});
+/** The poll loop (Deferred and Wait, Text > Moderate); its readiness rule is inbound/readBack.ts `isCompletion`. */
+import { pollUntil } from '@package/nodes/ContentModeration/actions/poll';
 
 describe('pollUntil (the shared poll loop)', () => {
 	it('returns the first value a check gives, checking once per interval', async () => {

@@ -5,7 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { MockService } from '@dev/mock/server';
-import { REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { call } from '@dev/mock/client';
+import { mockImageUrl, REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { CALLBACK_TOKEN, expectReceivedAt, UNKNOWN_ID, useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
 import { postCallback, WEBHOOK_ID } from '@test/helpers/webhook-server';
 
@@ -15,6 +16,15 @@ let mock: MockService;
 beforeAll(() => {
 	mock = callbacks.mock;
 });
+
+/** Waits until the mock has the result of `id`. */
+async function moderatedResult(id: string): Promise<void> {
+	for (let tries = 0; tries < 500; tries++) {
+		if (typeof (await call(mock.url, 'GET', `/image/${id}`, { token: mock.token })).body.isSafe === 'boolean') return;
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+	throw new Error(`moderation ${id} never finished`);
+}
 
 describe('payload', () => {
 	test('a full result starts one execution with the result and receivedAt, without a read', async () => {
@@ -82,28 +92,32 @@ describe('payload', () => {
 		expect(JSON.stringify(server.executions)).not.toContain(mock.token);
 	});
 
-	test('a read of a moderation still processing gives an error that says so', async () => {
-		mock.configure({ processMs: 5_000 });
+	test('a result still processing starts nothing and is answered 503; delivered again once done, it starts with the verdict', async () => {
+		const server = await trigger({ events: 'all' });
+		const image = mockImageUrl({}, `trigger-held-${Date.now()}`);
+		const release = mock.holdResultsOf((subject) => subject === image);
 		try {
-			const server = await trigger({ events: 'all' });
-			const submitted = await fetch(`${mock.url}/image`, {
-				method: 'POST',
-				headers: { authorization: `Bearer ${mock.token}`, 'content-type': 'application/json' },
-				body: JSON.stringify({ image: SAFE_IMAGE_URL, options: { defer: true } }),
-				signal: AbortSignal.timeout(10_000),
-			});
-			const { id } = (await submitted.json()) as { id: string };
+			const submitted = await call(mock.url, 'POST', '/image', { token: mock.token, json: { image, options: { defer: true } } });
+			const id = submitted.body.id as string;
 
-			const answer = await postCallback(server.webhookUrl, { id });
+			const started = Date.now();
+			const answer = await postCallback(server.webhookUrl, { event: 'moderation.completed', data: { id } });
+			expect(answer.status).toBe(503);
+			expect(JSON.stringify(answer.body)).toMatch(new RegExp(`not finished moderation ${id}.*try this callback again`));
+			// Read again within the budget, all inside a sender's 5 s.
+			expect(imageReads(id).length).toBeGreaterThan(1);
+			expect(Date.now() - started).toBeLessThan(5_000);
+			expect(server.executions).toHaveLength(0);
 
-			expect(answer.status).toBe(200);
-			// The mock answers a moderation still processing 200 {id, status: 'processing'}: readiness is isSafe.
-			expect(imageReads(id)[0].status).toBe(200);
-			const item = server.executions[0][0].json;
-			expect((item.error as IDataObject).message).toMatch(/not finished/);
-			expect((item.error as IDataObject).httpCode).toBe('200');
+			release();
+			await moderatedResult(id);
+			const again = await postCallback(server.webhookUrl, { event: 'moderation.completed', data: { id } });
+			expect(again).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id } });
+			expect(server.executions).toHaveLength(1);
+			expect(server.executions[0][0].json).toMatchObject({ id, isSafe: true, event: 'moderation.completed' });
+			expect(server.executions[0][0].json.error).toBeUndefined();
 		} finally {
-			mock.configure({ processMs: 20 });
+			release();
 		}
 	});
 

@@ -1,8 +1,6 @@
-/** The poll loop of Image > Moderate "Deferred and Wait", and when a read answer is a finished result. */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+/** The poll loop of Image > Moderate "Deferred and Wait". */
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
-
-import { hasAnalysis } from '../verdict/rules';
 
 /** The smallest Poll Interval the fields accept (seconds). */
 export const MIN_POLL_INTERVAL_SECONDS = 0.1;
@@ -26,14 +24,8 @@ export function readPollTiming(
 	};
 }
 
-/**
- * Whether an answer is the finished result. The mock answers 202 with {status: "processing"} while it
- * works; anything without a boolean isSafe is not a result yet.
- */
-export function isResultReady(statusCode: number, body: unknown): boolean {
-	if (statusCode === 202) return false;
-	return hasAnalysis(body as IDataObject);
-}
+/** Wait for Callback's name for the one completion rule. */
+export { isCompletion as isResultReady } from '../inbound/readBack';
 
 /**
  * A 404 while polling counts as "not ready": the id came from the service itself a moment ago, so a

@@ -4,33 +4,7 @@ import type { CallbackBody, DataKind, ParsedCallback } from './envelope';
 import { kindOf, parseCallback } from './envelope';
 import { readCallbackBody } from './requestBody';
 import type { ApiClient } from '../transport/client';
-import { getImage, getText } from '../transport/endpoints';
-import { hasAnalysis } from '../verdict/rules';
-
-/** Required fields of an image moderation result (spec 2.2); a callback missing any is completed by a read. */
-const RESULT_FIELDS = [
-	'summary',
-	'isSafe',
-	'confidence',
-	'description',
-	'riskScores',
-	'topics',
-	'nsfwCategories',
-	'suggestedActions',
-	'hash',
-];
-
-/** Fields of a text result (vendor SDK `TextModerationResponse`) a callback must carry to skip the read. */
-const TEXT_RESULT_FIELDS = [
-	'summary',
-	'isSafe',
-	'confidence',
-	'riskScores',
-	'topics',
-	'nsfwCategories',
-	'suggestedActions',
-	'filteredContent',
-];
+import { carriesFullResult, readBack } from './readBack';
 
 export type { CallbackBody, ParsedCallback };
 
@@ -40,26 +14,18 @@ export async function parseCallbackBody(this: IWebhookFunctions): Promise<Parsed
 	return parseCallback(body, parsedJson);
 }
 
-export interface CompletedResult {
-	result: IDataObject;
-	/** Set when the full result was needed but could not be read. */
-	error?: IDataObject;
-}
-
-function isComplete(body: IDataObject, kind: DataKind | undefined): boolean {
-	const fields = kind === 'text' ? TEXT_RESULT_FIELDS : RESULT_FIELDS;
-	return fields.every((field) => body[field] !== undefined);
-}
-
-/** The endpoint a result is read from: text results from GET /text/{id}, others from GET /image/{id}. */
-function endpointFor(kind: DataKind | undefined): { label: string; read: typeof getImage } {
-	return kind === 'text' ? { label: 'GET /text/{id}', read: getText } : { label: 'GET /image/{id}', read: getImage };
-}
+export type CompletedResult =
+	| {
+			result: IDataObject;
+			/** Set when the full result was needed but could not be read. */
+			error?: IDataObject;
+	  }
+	/** Read back still unfinished (readBack.ts): not a completion, nothing to pass on yet. */
+	| { unfinished: string };
 
 /**
  * Reads the full result through `client` (none: no credential selected or Fetch Full Result off) when the
- * callback misses result fields: GET /text/{id} for a text result, GET /image/{id} otherwise (a body with
- * only an id is what flat image callbacks sent). The read result wins over the callback's fields; extra
+ * callback misses result fields (readBack.ts): the read result wins over the callback's fields; extra
  * callback fields are kept. Without an id nothing can be read: the callback is passed on as it came, its
  * warning saying so. A review decision (a queue item) is passed on as it came.
  */
@@ -69,10 +35,9 @@ export async function completeResult(
 	kind: DataKind | undefined = kindOf(body),
 	repeatNote = '',
 ): Promise<CompletedResult> {
-	const { label, read } = endpointFor(kind);
+	const full = kind === 'queueItem' || carriesFullResult(body, kind);
 	if (body.id === null) {
-		const missing =
-			kind === 'queueItem' || isComplete(body, kind) ? '' : `, and the result fields it misses could not be read with ${label}`;
+		const missing = full ? '' : `, and the result fields it misses could not be read with GET /${kind === 'text' ? 'text' : 'image'}/{id}`;
 		return {
 			result: {
 				...body,
@@ -80,21 +45,11 @@ export async function completeResult(
 			},
 		};
 	}
-	if (kind === 'queueItem' || isComplete(body, kind) || client === undefined) return { result: body };
+	if (full || client === undefined) return { result: body };
 
 	try {
-		const response = await read(client, body.id);
-		const result: IDataObject = { ...body, ...(response.body as IDataObject) };
-		if (!hasAnalysis(result)) {
-			return {
-				result,
-				error: {
-					message: `The service has not finished moderation ${body.id} yet (HTTP ${response.statusCode}); read it later with ${kind === 'text' ? 'Text' : 'Image'} > Get`,
-					httpCode: String(response.statusCode),
-				},
-			};
-		}
-		return { result };
+		const reading = await readBack(client, body.id, kind);
+		return reading.done ? { result: { ...body, ...reading.result } } : { unfinished: reading.message };
 	} catch (error) {
 		// The transport's errors carry the status and the service's message, never a secret.
 		const failure = error as { message?: string; httpCode?: string | null; description?: string | null };

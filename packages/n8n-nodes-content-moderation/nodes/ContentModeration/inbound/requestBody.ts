@@ -8,6 +8,14 @@ export interface CallbackRequestBody {
 	parsedJson: boolean;
 }
 
+/** The media type of a Content-Type header value ("application/json; charset=utf-8" -> "application/json"). */
+export function mediaType(value: unknown): string {
+	return String(value ?? '')
+		.split(';')[0]
+		.trim()
+		.toLowerCase();
+}
+
 /**
  * The body of a callback whatever its content type, for the trigger and Wait for Callback. n8n parses
  * application/json itself (a malformed one is refused by n8n with 422); anything else is read from the raw
@@ -18,12 +26,7 @@ export interface CallbackRequestBody {
 export async function readCallbackBody(this: IWebhookFunctions): Promise<CallbackRequestBody> {
 	const request = this.getRequestObject();
 	// n8n's body reader sets contentType; the header is the fallback.
-	const contentType =
-		request.contentType ??
-		String(request.headers['content-type'] ?? '')
-			.split(';')[0]
-			.trim()
-			.toLowerCase();
+	const contentType = request.contentType ?? mediaType(request.headers['content-type']);
 	// A multipart body was already consumed by n8n's form parser: there are no bytes left to read.
 	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function' && !contentType.startsWith('multipart/')) {
 		await request.readRawBody();

@@ -2,12 +2,12 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { createApiClient, CREDENTIAL_TYPE, type ApiClient } from '../transport/client';
 import { redactionFor, type Redaction } from '../redaction/redact';
-import type { RetrySettings } from '../retry/policy';
 
 import { isKnownEvent, kindOf, RESULT_EVENT } from '../inbound/envelope';
-import { completionKey, deliveries, deliveryKey } from '../inbound/deliveries';
+import { completionKey, deliveries, deliveryKey, type Claim, type Taken } from '../inbound/deliveries';
 import type { CallbackBody } from '../inbound/payload';
 import { completeResult, parseCallbackBody } from '../inbound/payload';
+import { CALLBACK_READ_RETRY } from '../inbound/readBack';
 import { refuse } from '../inbound/refusal';
 import { secretCache, type KnownSecret } from '../inbound/secrets';
 import { givenTokens, givenTokenStrings, redactHeaders, redactQuery, tokensInUrl } from '../inbound/token';
@@ -17,11 +17,8 @@ import { eventIgnoreReason, ignoreReason } from './events';
 
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
-/**
- * The service waits for the acknowledgement, so a read is retried once, briefly: the trigger must
- * answer a callback fast.
- */
-const QUICK_RETRY_SETTINGS: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
+/** How long a delivery waits while another delivery of its completion is handled (a read, n8n's answer). */
+const REPEAT_WAIT_MS = 4_000;
 
 /** This trigger: its workflow and webhook (a rename keeps both). */
 function triggerScope(ctx: IWebhookFunctions): string[] {
@@ -93,7 +90,7 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 
 	// The credential (when selected) gives the Callback Secret and reads full results.
 	const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
-	const client = hasCredential ? createApiClient(this, { retry: QUICK_RETRY_SETTINGS }) : undefined;
+	const client = hasCredential ? createApiClient(this, { retry: CALLBACK_READ_RETRY }) : undefined;
 	const checked = await checkSecret(this, client, query, headers);
 	if ('refused' in checked) return checked.refused;
 	// The one redaction of what leaves: the credential's secrets (known with or without a read this call)
@@ -123,9 +120,11 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 
 	// Per trigger: two workflows receiving one completion each start theirs.
 	const key = id === null ? undefined : completionKey(triggerScope(this), event, { ...body, id });
-	let claim = key === undefined ? undefined : deliveries.claim(key);
+	let claim: Claim | Taken | undefined = key === undefined ? undefined : deliveries.claim(key);
 	try {
-		if (claim?.kind === 'inFlight') claim = await deliveries.claimWhenFree(key as string);
+		const taken = claim?.kind === 'inFlight' ? await deliveries.claimWhenFree(key as string, REPEAT_WAIT_MS) : claim;
+		if (taken?.kind === 'busy') return refuse(this, 503, 'Another delivery of this completion is being handled; try this callback again');
+		claim = taken;
 		if (claim?.kind === 'duplicate') return { webhookResponse: redaction().value({ ...ack, duplicate: true }) };
 		return await startWorkflow.call(this, call, event, body, ack, (started) => {
 			// Started only once n8n has created the execution: until n8n answers, a repeat of it waits.
@@ -149,7 +148,10 @@ async function startWorkflow(
 	// Only results are read back; a review decision (a queue item) or another event passes as it came.
 	const kind = event === RESULT_EVENT ? kindOf(body) : 'queueItem';
 	const fetchFullResult = this.getNodeParameter('fetchFullResult', true) as boolean;
-	const { result, error } = await completeResult(body, fetchFullResult ? client : undefined, kind, NO_ID_REPEATS);
+	const completed = await completeResult(body, fetchFullResult ? client : undefined, kind, NO_ID_REPEATS);
+	// Not finished yet: nothing starts and nothing is recorded; a non-2xx answer makes the sender try again.
+	if ('unfinished' in completed) return refuse(this, 503, `${completed.unfinished}; try this callback again`);
+	const { result, error } = completed;
 	// A read this call made knows the credential as it is now (a Secret Key changed since the cache's read).
 	const more = [...(client?.secrets ?? [])];
 

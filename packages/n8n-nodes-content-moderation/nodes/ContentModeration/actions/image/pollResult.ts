@@ -5,7 +5,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { asNodeError } from '../../helpers/errorItems';
 import type { ApiClient } from '../../transport/client';
 import { getImage } from '../../transport/endpoints';
-import { isNotFound, isResultReady, pollUntil, readPollTiming } from '../poll';
+import { isCompletion } from '../../inbound/readBack';
+import { isNotFound, pollUntil, readPollTiming } from '../poll';
 
 /**
  * Polling defaults. The spec gives no processing times, so these suit a few-second moderation without
@@ -27,7 +28,7 @@ export async function pollResult(
 	const result = await pollUntil(timing, async () => {
 		try {
 			const response = await getImage(client, id, itemIndex);
-			if (!isResultReady(response.statusCode, response.body)) return undefined;
+			if (!isCompletion(response.statusCode, response.body)) return undefined;
 			// The API reference's image result has no id: the one waited for is added.
 			return response.body.id === undefined ? { id, ...response.body } : response.body;
 		} catch (error) {

@@ -1,0 +1,73 @@
+/**
+ * The one read-back of a callback's result, for the trigger, Callback > Receive and Wait for Callback:
+ * which callbacks need it, when a read answer is a completion, and how long an unfinished result is read
+ * again while the sender waits for its answer.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { isObject } from '../helpers/json';
+import { systemClock, type Clock } from '../helpers/clock';
+import type { RetrySettings } from '../retry/policy';
+import type { ApiClient } from '../transport/client';
+import { getImage, getText } from '../transport/endpoints';
+import { hasAnalysis } from '../verdict/rules';
+import type { DataKind } from './envelope';
+
+/** Retries of one callback read (429/503, network): once, briefly, as the sender waits for the answer. */
+export const CALLBACK_READ_RETRY: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
+
+/** Pauses before reading an unfinished result again. */
+export const READ_AGAIN_DELAYS_MS: readonly number[] = [300, 700, 1_500];
+/** All reads and pauses end within this (a read counted as long as the last one took): the answer stays within a sender's 5 s. */
+export const READ_BACK_BUDGET_MS = 3_000;
+
+/** Fields of an image result (spec 2.2): a callback carrying all of them is not read back. */
+const IMAGE_RESULT_FIELDS = ['summary', 'isSafe', 'confidence', 'description', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions', 'hash'];
+/** Fields of a text result (vendor SDK `TextModerationResponse`). */
+const TEXT_RESULT_FIELDS = ['summary', 'isSafe', 'confidence', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions', 'filteredContent'];
+
+/** Whether a callback's data carries its whole result, every field of its kind (an image unless it shows a text). */
+export function carriesFullResult(data: IDataObject, kind: DataKind | undefined): boolean {
+	const fields = kind === 'text' ? TEXT_RESULT_FIELDS : IMAGE_RESULT_FIELDS;
+	return fields.every((field) => data[field] !== undefined);
+}
+
+/** THE rule: a read answer is a completion unless it is a 202, says `status: processing`, or carries no verdict. */
+export function isCompletion(statusCode: number, body: unknown): boolean {
+	return statusCode !== 202 && isObject(body) && body.status !== 'processing' && hasAnalysis(body);
+}
+
+export type ReadBack =
+	/** The result as read, with the id read by (an image result read back has none of its own). */
+	| { done: true; statusCode: number; result: IDataObject }
+	/** Still unfinished when the budget ran out: not a completion; `message` says so (id and status only). */
+	| { done: false; statusCode: number; message: string };
+
+/**
+ * Reads result `id` (GET /text/{id} for a text, GET /image/{id} otherwise) until the answer is a
+ * completion, reading again after each of READ_AGAIN_DELAYS_MS while READ_BACK_BUDGET_MS lasts. A read
+ * that fails throws the transport's error (NodeApiError with the status and the service's message; a 404
+ * too): the caller decides what that means.
+ */
+export async function readBack(
+	client: ApiClient,
+	id: string,
+	kind: DataKind | undefined,
+	itemIndex?: number,
+	clock: Clock = systemClock,
+): Promise<ReadBack> {
+	const read = kind === 'text' ? getText : getImage;
+	const started = clock.now();
+	for (let attempt = 0; ; attempt++) {
+		const readStarted = clock.now();
+		const { statusCode, body } = await read(client, id, itemIndex);
+		if (isCompletion(statusCode, body)) return { done: true, statusCode, result: { ...body, id: body.id ?? id } };
+		const pause = READ_AGAIN_DELAYS_MS[attempt];
+		const nextEnds = clock.now() + (pause ?? 0) + (clock.now() - readStarted);
+		if (pause === undefined || nextEnds - started > READ_BACK_BUDGET_MS) {
+			const status = isObject(body) && typeof body.status === 'string' ? `, status "${body.status.slice(0, 40)}"` : '';
+			return { done: false, statusCode, message: `The service has not finished moderation ${id} yet (HTTP ${statusCode}${status})` };
+		}
+		await clock.sleep(pause);
+	}
+}

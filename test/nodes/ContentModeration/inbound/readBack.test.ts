@@ -1,0 +1,89 @@
+/** The one read-back rule (inbound/readBack.ts): what is a completion, which callbacks are read, and how long, on a fake clock. */
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	carriesFullResult,
+	isCompletion,
+	READ_AGAIN_DELAYS_MS,
+	READ_BACK_BUDGET_MS,
+	readBack,
+} from '@package/nodes/ContentModeration/inbound/readBack';
+import type { ApiClient } from '@package/nodes/ContentModeration/transport/client';
+import { imageResult, textResult } from '@test/helpers/callbackBodies';
+import { FakeClock, flush } from '@test/helpers/fakeClock';
+
+/** A client whose reads answer `answers` in turn (the last one again), each taking `readMs` on `clock`. */
+function scripted(clock: FakeClock, answers: Array<{ statusCode: number; body: unknown }>, readMs = 0) {
+	const paths: string[] = [];
+	const client = {
+		request: async ({ path }: { path: string }) => {
+			paths.push(path);
+			if (readMs > 0) await clock.sleep(readMs);
+			return { headers: {}, ...answers[Math.min(paths.length - 1, answers.length - 1)] };
+		},
+	} as unknown as ApiClient;
+	return { client, paths };
+}
+
+/** Runs `promise` to its end, moving the fake clock on in small steps; the time it took. */
+async function settle<T>(clock: FakeClock, promise: Promise<T>): Promise<{ value: T; ms: number }> {
+	const start = clock.now();
+	let value: T | undefined;
+	let done = false;
+	void promise.then((v) => ((value = v), (done = true)));
+	for (let i = 0; i < 1_000 && !done; i++) await clock.advance(50);
+	await flush();
+	if (!done) throw new Error('never settled');
+	return { value: value as T, ms: clock.now() - start };
+}
+
+const processing = { statusCode: 200, body: { id: 'r1', status: 'processing' } };
+
+test('a completion: not 202, not status processing, and a verdict (isSafe true or false)', () => {
+	expect(isCompletion(200, { id: 'x', isSafe: false })).toBe(true);
+	expect(isCompletion(200, { id: 'x', status: 'processing' })).toBe(false);
+	expect(isCompletion(200, { id: 'x', status: 'processing', isSafe: true })).toBe(false);
+	expect(isCompletion(202, { id: 'x', isSafe: true })).toBe(false);
+	expect(isCompletion(200, { isSafe: 'true' })).toBe(false);
+	expect(isCompletion(200, null)).toBe(false);
+	expect(isCompletion(200, '')).toBe(false);
+});
+
+test('a callback carrying every field of its kind needs no read; one missing any does', () => {
+	expect(carriesFullResult(imageResult(), 'image')).toBe(true);
+	expect(carriesFullResult(textResult(), 'text')).toBe(true);
+	const { hash, ...noHash } = imageResult();
+	expect(hash).toBeDefined();
+	expect(carriesFullResult(noHash, 'image')).toBe(false);
+	expect(carriesFullResult({ id: 'r1', isSafe: true }, undefined)).toBe(false);
+	// A text result has no description or hash: read as an image it would look incomplete.
+	expect(carriesFullResult(textResult(), undefined)).toBe(false);
+});
+
+test('read again while unfinished, within the budget, then done with the id it was read by', async () => {
+	const clock = new FakeClock();
+	const result = { ...imageResult(), id: undefined } as IDataObject;
+	const { client, paths } = scripted(clock, [{ statusCode: 202, body: {} }, processing, { statusCode: 200, body: result }]);
+	const { value } = await settle(clock, readBack(client, 'r1', undefined, 0, clock));
+	expect(value).toEqual({ done: true, statusCode: 200, result: { ...result, id: 'r1' } });
+	expect(paths).toEqual(['/image/r1', '/image/r1', '/image/r1']);
+});
+
+test('still unfinished when the budget runs out: not a completion, its message names the id and status', async () => {
+	const clock = new FakeClock();
+	const { client, paths } = scripted(clock, [processing]);
+	const { value, ms } = await settle(clock, readBack(client, 'r1', 'text', 0, clock));
+	expect(value).toEqual({ done: false, statusCode: 200, message: 'The service has not finished moderation r1 yet (HTTP 200, status "processing")' });
+	expect(paths).toEqual(Array(READ_AGAIN_DELAYS_MS.length + 1).fill('/text/r1'));
+	expect(ms).toBeLessThanOrEqual(READ_BACK_BUDGET_MS);
+});
+
+test('slow reads: no read again that would end past the budget, so fewer reads', async () => {
+	const clock = new FakeClock();
+	const { client, paths } = scripted(clock, [processing], 1_000);
+	const { value, ms } = await settle(clock, readBack(client, 'r1', 'image', 0, clock));
+	expect(value.done).toBe(false);
+	// 1 s read, 0.3 s pause, 1 s read; a 0.7 s pause and another 1 s read would end at 4 s: not taken.
+	expect(paths).toHaveLength(2);
+	expect(ms).toBeLessThanOrEqual(READ_BACK_BUDGET_MS);
+});
