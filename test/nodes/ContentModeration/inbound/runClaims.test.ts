@@ -1,9 +1,10 @@
 /**
- * The claims of one node run (RunClaims in inbound/deliveries.ts), as the router settles them: a completion
+ * The claims of one node run (inbound/runClaims.ts), as the router settles them: a completion
  * counts as passed on only when the run succeeds with it among the outputs; items of one run with the same
  * completion take it in turns. On a fake clock.
  */
-import { DeliveryRegistry, RunClaims } from '@package/nodes/ContentModeration/inbound/deliveries';
+import { DeliveryRegistry } from '@package/nodes/ContentModeration/inbound/deliveries';
+import { RunClaims } from '@package/nodes/ContentModeration/inbound/runClaims';
 import { FakeClock, flush } from '@test/helpers/fakeClock';
 
 function setup() {
@@ -14,67 +15,115 @@ function setup() {
 test('passed on in a run that succeeds: a repeat in a later run', async () => {
 	const { run } = setup();
 	const first = run();
-	expect(await first.isRepeat('k', 0)).toBe(false);
+	expect(await first.turn('k', 0)).toBe('pass');
 	first.itemDone(0, true);
 	first.commit();
-	expect(await run().isRepeat('k', 0)).toBe(true);
+	expect(await run().turn('k', 0)).toBe('repeat');
 });
 
 test('a run that fails passes nothing on, its items passed on or not: the completion is free again', async () => {
 	const { registry, run } = setup();
 	const failed = run();
-	expect(await failed.isRepeat('x', 0)).toBe(false);
+	expect(await failed.turn('x', 0)).toBe('pass');
 	failed.itemDone(0, true);
-	expect(await failed.isRepeat('y', 1)).toBe(false);
+	expect(await failed.turn('y', 1)).toBe('pass');
 	failed.release();
 	expect(registry.inFlight).toBe(0);
 	const next = run();
-	expect([await next.isRepeat('x', 0), await next.isRepeat('y', 1)]).toEqual([false, false]);
+	expect([await next.turn('x', 0), await next.turn('y', 1)]).toEqual(['pass', 'pass']);
 });
 
 test('a run that succeeds without the item (it failed, On Error: continue) frees the completion', async () => {
 	const { run } = setup();
 	const first = run();
-	await first.isRepeat('k', 0);
+	await first.turn('k', 0);
 	first.itemDone(0, false);
 	first.commit();
-	expect(await run().isRepeat('k', 0)).toBe(false);
+	expect(await run().turn('k', 0)).toBe('pass');
 });
 
 test('items of one run with one completion: the next waits for the first, a repeat if it passed on, else it takes over', async () => {
 	const { run } = setup();
 	const claims = run();
-	expect(await claims.isRepeat('k', 0)).toBe(false);
-	let second: boolean | undefined;
-	void claims.isRepeat('k', 1).then((repeat) => (second = repeat));
+	expect(await claims.turn('k', 0)).toBe('pass');
+	let second: string | undefined;
+	void claims.turn('k', 1).then((repeat) => (second = repeat));
 	await flush();
 	expect(second).toBeUndefined();
 	claims.itemDone(0, false);
 	await flush();
-	expect(second).toBe(false);
-	const third = claims.isRepeat('k', 2);
+	expect(second).toBe('pass');
+	const third = claims.turn('k', 2);
 	claims.itemDone(1, true);
-	expect(await third).toBe(true);
+	expect(await third).toBe('repeat');
 	claims.commit();
-	expect(await run().isRepeat('k', 0)).toBe(true);
+	expect(await run().turn('k', 0)).toBe('repeat');
 });
 
 test('another run holding the completion: this one waits for its outcome', async () => {
 	const { run } = setup();
 	const holder = run();
-	await holder.isRepeat('k', 0);
-	const waiting = run().isRepeat('k', 0);
+	await holder.turn('k', 0);
+	const waiting = run().turn('k', 0);
 	holder.itemDone(0, true);
 	holder.commit();
-	expect(await waiting).toBe(true);
+	expect(await waiting).toBe('repeat');
 });
 
 test('an item still waiting when its run ends holds nothing afterwards', async () => {
 	const { registry, run } = setup();
 	const claims = run();
-	await claims.isRepeat('k', 0);
-	const late = claims.isRepeat('k', 1);
+	await claims.turn('k', 0);
+	const late = claims.turn('k', 1);
 	claims.release();
 	await late;
 	expect(registry.inFlight).toBe(0);
+});
+
+test('two runs taking the same completions in opposite order both get through: taken in one sorted order', async () => {
+	const { run } = setup();
+	const [a, b] = [run(), run()];
+	const taking = [a.takeAll(['x', 'y']), b.takeAll(['y', 'x'])];
+	await flush();
+	// One run holds both; the other waits for the first key only, holding nothing.
+	expect([await a.turn('x', 0), await a.turn('y', 1)]).toEqual(['pass', 'pass']);
+	a.itemDone(0, true);
+	a.itemDone(1, true);
+	a.commit();
+	await Promise.all(taking);
+	expect([await b.turn('y', 0), await b.turn('x', 1)]).toEqual(['repeat', 'repeat']);
+});
+
+test('a wait for another execution ends at the bound: the item is busy, holds nothing, and the holder keeps it', async () => {
+	const clock = new FakeClock();
+	const registry = new DeliveryRegistry(clock, { rememberMs: 60_000, maxRemembered: 100 });
+	const holder = new RunClaims(registry, undefined, 30_000);
+	await holder.takeAll(['k']);
+	const waiter = new RunClaims(registry, undefined, 30_000);
+	let turn: string | undefined;
+	void waiter.takeAll(['k', 'm']).then(async () => (turn = await waiter.turn('k', 0)));
+	await clock.advance(29_999);
+	expect(turn).toBeUndefined();
+	await clock.advance(1);
+	await flush();
+	expect(turn).toBe('busy');
+	// Keys after the bound are not waited for, but a free one is still taken.
+	expect(await waiter.turn('m', 1)).toBe('pass');
+	waiter.release();
+	expect(registry.inFlight).toBe(1);
+});
+
+test('a wait for another execution ends when this execution is cancelled', async () => {
+	const clock = new FakeClock();
+	const registry = new DeliveryRegistry(clock, { rememberMs: 60_000, maxRemembered: 100 });
+	await new RunClaims(registry).takeAll(['k']);
+	const cancel = new AbortController();
+	const waiter = new RunClaims(registry, cancel.signal);
+	const taking = waiter.takeAll(['k']);
+	await clock.advance(1_000);
+	cancel.abort();
+	await clock.advance(250);
+	await taking;
+	expect(await waiter.turn('k', 0)).toBe('busy');
+	expect(clock.now() - 1_000_000).toBeLessThan(2_000);
 });

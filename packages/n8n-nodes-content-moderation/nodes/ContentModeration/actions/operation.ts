@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { RunClaims } from '../inbound/deliveries';
+import type { RunClaims } from '../inbound/runClaims';
 import type { ApiClient } from '../transport/client';
 import type { VerdictFacts } from '../verdict/outputs';
 
@@ -28,6 +28,11 @@ export interface Operation {
 	toolDescription: string;
 	/** Checks the item's inputs, sends its request(s) through the run's client and returns its result (or NO_ITEM). */
 	execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject | typeof NO_ITEM>;
+	/**
+	 * The completion an item would pass on (Callback > Receive), taken for the whole run before any item
+	 * runs; undefined when there is none (or the item fails: its `execute` then says why).
+	 */
+	claimKey?(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<string | undefined>;
 	/** Present on operations whose result carries a moderation, so Route by Verdict is offered. */
 	verdict?: VerdictFacts;
 	/**

@@ -8,7 +8,8 @@ import { createApiClient } from '../transport/client';
 import { redactError, redactValue } from '../redaction/redact';
 import { DEFAULT_RETRY_SETTINGS } from '../retry/policy';
 import { isVerdictRoutingOn, routeByVerdict } from '../verdict/outputs';
-import { RunClaims } from '../inbound/deliveries';
+import { deliveries } from '../inbound/deliveries';
+import { RunClaims } from '../inbound/runClaims';
 import { NO_ITEM, type NodeRun } from './operation';
 import { resources } from './resources';
 
@@ -17,7 +18,7 @@ import { resources } from './resources';
  * the run's claims on completions (committed only when the run succeeds).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const claims = new RunClaims();
+	const claims = new RunClaims(deliveries, this.getExecutionCancelSignal());
 	try {
 		const outputs = await runItems.call(this, claims);
 		claims.commit();
@@ -53,6 +54,13 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 	});
 	const nodeRun: NodeRun = { client, maxImageBytes, claims };
 	const routing = isVerdictRoutingOn.call(this, operation.verdict);
+	const indexes = this.getInputData().map((_, itemIndex) => itemIndex);
+	const { claimKey } = operation;
+	if (claimKey !== undefined) {
+		// Before any item runs, in one order for every run: two runs never wait on each other (runClaims.ts).
+		const keys = await Promise.all(indexes.map(async (itemIndex) => await claimKey.call(this, itemIndex, nodeRun).catch(() => undefined)));
+		await claims.takeAll(keys);
+	}
 
 	/** All work for one input item: its output items paired to it, or one error item under continueOnFail. */
 	const processItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
@@ -80,7 +88,6 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 
 	// Results keep input order whatever the concurrency. Up to the cap items run at once; the client's
 	// limiter decides how many of their requests are in flight (items wait for it in input order).
-	const indexes = this.getInputData().map((_, itemIndex) => itemIndex);
 	const results = (await mapConcurrent(indexes, concurrency.limit, processItem)).flat();
 	const settled = await operation.settle?.call(this, results, routing);
 	if (settled) return settled;

@@ -1,7 +1,7 @@
 /**
  * Which completions this n8n process has already started a workflow for (the trigger) or passed on
  * (Callback > Receive): the registry that lets a sender's repeated delivery start or pass on nothing, and
- * the claims a delivery takes on its completion while it is handled.
+ * the claims a delivery takes on its completion while it is handled (a node run's: runClaims.ts).
  *
  * Only a SHA-256 of the key is kept (receiver, event, id, result kind or decision): no payload, no secret.
  * Memory is bounded twice: an entry is forgotten REMEMBER_MS after its start, and beyond MAX_REMEMBERED the
@@ -32,6 +32,14 @@ export const MAX_REMEMBERED = 50_000;
  */
 export const OUTCOME_WAIT_MS = 120_000;
 
+/**
+ * The longest wait for a completion another delivery or execution holds: past it the waiter gives up
+ * (`busy`) instead of hanging. Longer than a node run of a few dozen callbacks takes to read them back.
+ */
+export const CLAIM_WAIT_MS = 30_000;
+/** A waiter looks again this often (for its bound, its cancel and an outcome n8n never gave). */
+const WAIT_SLICE_MS = 250;
+
 export interface DeliveryLimits {
 	rememberMs: number;
 	maxRemembered: number;
@@ -56,6 +64,9 @@ export type Claim =
 	| { kind: 'duplicate' }
 	/** Another delivery of it is being handled right now: wait for `settled`, then claim again. */
 	| { kind: 'inFlight'; settled: Promise<void> };
+
+/** What a bounded wait for a claim gives: held, a duplicate, or `busy` (still handled elsewhere at the bound, or cancelled). */
+export type Taken = HeldClaim | { kind: 'duplicate' } | { kind: 'busy' };
 
 /** The hash of a key's parts (JSON values, each encoded as JSON); the parts themselves are not kept. */
 export function deliveryKey(parts: ReadonlyArray<unknown>): string {
@@ -82,7 +93,7 @@ export class DeliveryRegistry {
 	private readonly awaitingN8n = new Map<string, { until: number; finish: (started: boolean) => void }>();
 
 	constructor(
-		private readonly clock: Clock = systemClock,
+		readonly clock: Clock = systemClock,
 		private readonly limits: DeliveryLimits = { rememberMs: REMEMBER_MS, maxRemembered: MAX_REMEMBERED },
 		private readonly outcomeWaitMs = OUTCOME_WAIT_MS,
 	) {
@@ -158,88 +169,21 @@ export class DeliveryRegistry {
 		};
 	}
 
-	/** Claims `key`, waiting while another delivery of it is handled: held, or a duplicate. */
-	async claimWhenFree(key: string): Promise<HeldClaim | { kind: 'duplicate' }> {
+	/**
+	 * Claims `key`, waiting while another delivery of it is handled, at most `timeoutMs` and not past
+	 * `signal`'s abort: held, a duplicate, or busy.
+	 */
+	async claimWhenFree(key: string, timeoutMs = CLAIM_WAIT_MS, signal?: AbortSignal): Promise<Taken> {
+		const deadline = this.clock.now() + timeoutMs;
 		for (;;) {
 			const claim = this.claim(key);
 			if (claim.kind !== 'inFlight') return claim;
-			await claim.settled;
+			const left = deadline - this.clock.now();
+			if (left <= 0 || signal?.aborted === true) return { kind: 'busy' };
+			await Promise.race([claim.settled, this.clock.sleep(Math.min(left, WAIT_SLICE_MS))]);
 		}
 	}
 }
 
 /** The registry of this process. */
 export const deliveries = new DeliveryRegistry();
-
-/** One completion's state within a node run. */
-interface RunKey {
-	/** The registry's claim, held by the run until it ends. */
-	claim?: HeldClaim;
-	/** Passed on by an item of this run, or already before it: later items with the key are repeats. */
-	passedOn: boolean;
-	/** Settles when the last item that asked for the key is done with it: items take the key in turns. */
-	tail: Promise<void>;
-}
-
-/**
- * The claims of one node run (Callback > Receive), for the router to settle: a completion counts as passed
- * on only when the run succeeds with its item among the outputs (`commit`); a run that fails frees every
- * completion it held (`release`), so a delivery of it again passes on. Items of one run with the same
- * completion take it in turns: the first passes it on, the next are repeats, unless the first failed.
- */
-export class RunClaims {
-	private readonly keys = new Map<string, RunKey>();
-	/** Per item that asked for a key: the key, and the end of its turn. */
-	private readonly turns = new Map<number, { key: string; done: () => void }>();
-	private closed = false;
-
-	constructor(private readonly registry: DeliveryRegistry = deliveries) {}
-
-	/** Whether item `itemIndex`'s completion `key` was passed on already (a repeat); else the item holds it. */
-	async isRepeat(key: string, itemIndex: number): Promise<boolean> {
-		const state = this.keys.get(key) ?? { passedOn: false, tail: Promise.resolve() };
-		this.keys.set(key, state);
-		const previous = state.tail;
-		let done: () => void = () => {};
-		state.tail = new Promise<void>((resolve) => (done = resolve));
-		this.turns.set(itemIndex, { key, done });
-		await previous;
-		if (!state.passedOn && state.claim === undefined) {
-			const claim = await this.registry.claimWhenFree(key);
-			if (claim.kind === 'held' && this.closed) claim.release();
-			else if (claim.kind === 'held') state.claim = claim;
-			else state.passedOn = true;
-		}
-		if (!state.passedOn && !this.closed) return false;
-		this.itemDone(itemIndex, false);
-		return true;
-	}
-
-	/** Item `itemIndex` is done: `passedOn` when it outputs its completion. The next item with its key may go. */
-	itemDone(itemIndex: number, passedOn: boolean): void {
-		const turn = this.turns.get(itemIndex);
-		if (turn === undefined) return;
-		this.turns.delete(itemIndex);
-		const state = this.keys.get(turn.key);
-		if (passedOn && state !== undefined) state.passedOn = true;
-		turn.done();
-	}
-
-	/** The run succeeded: completions an item passed on count as passed on; the others are free again. */
-	commit(): void {
-		this.close((state) => (state.passedOn ? state.claim?.commit() : state.claim?.release()));
-	}
-
-	/** The run failed: every completion it held is free again. */
-	release(): void {
-		this.close((state) => state.claim?.release());
-	}
-
-	private close(settle: (state: RunKey) => void): void {
-		if (this.closed) return;
-		this.closed = true;
-		for (const state of this.keys.values()) settle(state);
-		for (const turn of this.turns.values()) turn.done();
-		this.turns.clear();
-	}
-}

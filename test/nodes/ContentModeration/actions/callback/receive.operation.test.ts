@@ -1,9 +1,11 @@
 /** Callback > Receive through n8n-core's engine against the mock: the item n8n's Webhook node outputs, checked and completed. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { call } from '@dev/mock/client';
+import { mockImageUrl, SAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { imageResult } from '@test/helpers/callbackBodies';
 import { dumpRun, moderationNode, runWorkflow } from '@test/helpers/engine';
-import { nodeError, output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
+import { NODE_NAME, nodeError, output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
 
 const mock = useMock();
 const SECRET = 'cb-secret/5d1e88a0';
@@ -51,8 +53,8 @@ describe('Callback > Receive', () => {
 		expect(JSON.stringify(output(run))).not.toContain(SECRET_TOKEN);
 	});
 
-	it('passes a flat result that carries its verdict on as it came, without a request', async () => {
-		const result = { id: 'a7d3c9e2-0000-4000-8000-000000000001', isSafe: false, summary: 'flagged', suggestedActions: { reject: true } };
+	it('passes a flat result that carries all its fields on as it came, without a request', async () => {
+		const result = imageResult('a7d3c9e2-0000-4000-8000-000000000001', { isSafe: false });
 		const run = await receive([webhookItem(result, {}, { 'x-callback-token': SECRET })]);
 		expect(run.status).toBe('success');
 		expect(output(run)[0].json).toEqual({ ...result, event: 'moderation.completed' });
@@ -89,5 +91,36 @@ describe('Callback > Receive', () => {
 		// A JSON body that is a string is not read a second time.
 		const jsonString = await receive([webhookItem(JSON.stringify({ id: 'a7d3c9e2', isSafe: true }))]);
 		expect(nodeError(jsonString).message).toBe('Not a moderation callback: Body is a JSON string: expected the callback as a JSON object');
+	});
+
+	it('a result still processing fails its item (On Error routes it) and passes nothing on; delivered again once done, it passes the verdict on', async () => {
+		const image = mockImageUrl({}, `receive-held-${Date.now()}`);
+		const release = mock.service.holdResultsOf((subject) => subject === image);
+		try {
+			const submitted = await call(mock.service.url, 'POST', '/image', { token: SECRET_TOKEN, json: { image, options: { defer: true } } });
+			const id = submitted.body.id as string;
+			const published = async () =>
+				await runWorkflow({
+					nodes: [moderationNode({ resource: 'callback', operation: 'receive' }, { onError: 'continueErrorOutput' })],
+					credentials: { contentModerationApi: { baseUrl: mock.service.url, accessToken: SECRET_TOKEN, callbackSecret: SECRET } },
+					items: [webhookItem({ event: 'moderation.completed', data: { id } })],
+					mode: 'webhook',
+				});
+
+			const first = await published();
+			expect(first.status).toBe('success');
+			expect(first.outputOf(NODE_NAME, 0)).toEqual([]);
+			const [failed] = first.outputOf(NODE_NAME, 1);
+			expect(failed.json.error).toMatch(new RegExp(`not finished moderation ${id}`));
+			expect(failed.pairedItem).toEqual({ item: 0 });
+			expect(requests().filter((r) => r === `GET /image/${id}`).length).toBeGreaterThan(1);
+
+			release();
+			await mock.service.whenIdle(10_000);
+			const again = await published();
+			expect(again.outputOf(NODE_NAME, 0).map((item) => item.json)).toEqual([expect.objectContaining({ id, isSafe: true, event: 'moderation.completed' })]);
+		} finally {
+			release();
+		}
 	});
 });

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { moderationNode, runWorkflow } from '@test/helpers/engine';
+import { imageResult, textResult } from '@test/helpers/callbackBodies';
 import { output, SECRET_TOKEN } from '@test/helpers/nodeRun';
 
 import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
@@ -17,10 +18,7 @@ const SECRET = 'cb-secret/repeats-2d7e';
 const webhookItem = (body: unknown) => ({
 	json: { headers: { 'content-type': 'application/json' }, params: {}, query: { token: SECRET }, body } as IDataObject,
 });
-const completion = (id = randomUUID(), extra: IDataObject = {}) => ({
-	event: 'moderation.completed',
-	data: { id, isSafe: true, confidence: 97, description: 'a cat', ...extra },
-});
+const completion = (id = randomUUID()) => ({ event: 'moderation.completed', data: imageResult(id) as IDataObject & { id: string } });
 
 async function run(items: Array<{ json: IDataObject }>, mode: 'webhook' | 'trigger' | 'manual', parameters: INodeParameters = {}, name?: string) {
 	return await runWorkflow({
@@ -112,7 +110,7 @@ describe('Callback > Receive loses no completion', () => {
 	test('an image result and a text result with one id are two completions', async () => {
 		const id = randomUUID();
 		expect(await receive([completion(id)], 'webhook')).toHaveLength(1);
-		const text = { event: 'moderation.completed', data: { id, isSafe: true, filteredContent: 'hi', content: 'hi' } };
+		const text = { event: 'moderation.completed', data: textResult(id) };
 		expect(await receive([text], 'webhook')).toHaveLength(1);
 		expect(await receive([text], 'webhook')).toEqual([]);
 	});

@@ -2,13 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkToken } from '../../inbound/token';
-import { parseCallback, RESULT_EVENT, resultKind } from '../../inbound/envelope';
+import { kindOf, parseCallback, RESULT_EVENT } from '../../inbound/envelope';
+import { carriesFullResult, readBack } from '../../inbound/readBack';
+import { mediaType } from '../../inbound/requestBody';
 import { requestSettingsCollection } from '../../descriptions/options';
 import { isObject } from '../../helpers/json';
-import { getImage, getText } from '../../transport/endpoints';
-import { hasAnalysis } from '../../verdict/rules';
 import { NO_ITEM, type NodeRun } from '../operation';
-import { isRepeat } from './repeats';
+import { isRepeat, repeatKey } from './repeats';
 
 const properties: INodeProperties[] = [
 	{
@@ -24,7 +24,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to read the full result (GET /image/{ID} or GET /text/{ID}) when a moderation.completed callback carries no verdict (isSafe)',
+			'Whether to read the full result (GET /image/{ID} or GET /text/{ID}) when a moderation.completed callback misses some of its fields. A result still unfinished fails the item, and a delivery of the callback again passes it on.',
 	},
 	{
 		displayName: 'Pass On Repeated Deliveries',
@@ -55,12 +55,15 @@ export const description = updateDisplayOptions({ show: { resource: ['callback']
 const WEBHOOK_HINT =
 	"Connect n8n's Webhook node (HTTP Method POST) directly before this node: its output item carries the callback's body, headers and query.";
 
-/**
- * One callback as n8n's Webhook node outputs it ({headers, query, body}): the credential's Callback Secret
- * checked, the `{event, data}` envelope unwrapped (flat bodies read as results), a result without a
- * verdict completed with one read. The output is the data with `event`; headers and query are not copied.
- */
-export async function execute(this: IExecuteFunctions, itemIndex: number, { client, claims }: NodeRun): Promise<IDataObject | typeof NO_ITEM> {
+interface Received {
+	event: string;
+	data: IDataObject;
+	/** '' when the callback carries no usable id. */
+	id: string;
+}
+
+/** The item as n8n's Webhook node outputs it ({headers, query, body}): its token checked, its body read. */
+async function inspect(this: IExecuteFunctions, itemIndex: number, client: NodeRun['client']): Promise<Received> {
 	const received = this.getInputData()[itemIndex].json;
 	const headers = isObject(received.headers) ? received.headers : {};
 	const query = isObject(received.query) ? received.query : {};
@@ -81,17 +84,30 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 		throw new NodeOperationError(this.getNode(), 'The input item has no body', { itemIndex, description: WEBHOOK_HINT });
 	}
 	// The trigger's rules: what it refuses is refused here too. The Webhook node parsed a JSON body.
-	const contentType = String(headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-	const parsed = parseCallback(received.body, contentType === 'application/json');
+	const parsed = parseCallback(received.body, mediaType(headers['content-type']) === 'application/json');
 	if (!parsed.ok) {
 		throw new NodeOperationError(this.getNode(), `Not a moderation callback: ${parsed.message}`, {
 			itemIndex,
 			description: WEBHOOK_HINT,
 		});
 	}
-	const { event, body: data } = parsed;
 	// No usable id: nothing to recognise a repeat by, and nothing to read back.
-	const id = data.id ?? '';
+	return { event: parsed.event, data: parsed.body, id: parsed.body.id ?? '' };
+}
+
+/** The item's completion, taken by the router for the whole run before any item runs. */
+export async function claimKey(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<string | undefined> {
+	const { event, data, id } = await inspect.call(this, itemIndex, client);
+	return repeatKey(this, event, { ...data, id });
+}
+
+/**
+ * One callback: the credential's Callback Secret checked, the `{event, data}` envelope unwrapped (flat
+ * bodies read as results), a result missing its fields completed with a read (inbound/readBack.ts). The
+ * output is the data with `event`; headers and query are not copied.
+ */
+export async function execute(this: IExecuteFunctions, itemIndex: number, { client, claims }: NodeRun): Promise<IDataObject | typeof NO_ITEM> {
+	const { event, data, id } = await inspect.call(this, itemIndex, client);
 	// Passed on once Receive outputs it in a run that succeeds: a later failure in the workflow does not let
 	// a repeat through.
 	if (await isRepeat.call(this, claims, itemIndex, event, { ...data, id })) {
@@ -101,7 +117,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 	return await complete.call(this, itemIndex, client, event, data, id);
 }
 
-/** The data with `event`, completed with one read when a result came without its verdict. */
+/** The data with `event`, completed with a read when a result came without all its fields. */
 async function complete(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -110,10 +126,17 @@ async function complete(
 	data: IDataObject,
 	id: string,
 ): Promise<IDataObject> {
-	const read = event === RESULT_EVENT && !hasAnalysis(data) && id !== '' && this.getNodeParameter('fetchFullResult', itemIndex, true) === true;
+	const kind = kindOf(data);
+	const read = event === RESULT_EVENT && id !== '' && !carriesFullResult(data, kind) && this.getNodeParameter('fetchFullResult', itemIndex, true) === true;
 	if (!read) return { ...data, event };
-	// Only an id: an image unless the data shows a text (the trigger reads images the same way).
-	const response = resultKind(data) === 'text' ? await getText(client, id, itemIndex) : await getImage(client, id, itemIndex);
-	// The image result has no id of its own: the callback's stays.
-	return { ...data, ...response.body, id: response.body.id ?? id, event };
+	const reading = await readBack(client, id, kind, itemIndex);
+	if (!reading.done) {
+		// Not a completion: the item fails (its claim is released), so a delivery of it again passes the verdict on.
+		throw new NodeOperationError(this.getNode(), reading.message, {
+			itemIndex,
+			description:
+				'The callback carried only part of the result and the service has no verdict for it yet. Nothing was passed on: a delivery of the callback again passes the verdict on. Route this error (On Error) to read the result later with Image > Get or Text > Get.',
+		});
+	}
+	return { ...data, ...reading.result, event };
 }

@@ -2,18 +2,28 @@
  * Callback > Receive's memory of the completions it passed on, in the process's delivery registry
  * (inbound/deliveries.ts): in a production execution a completion delivered again passes nothing on, or
  * passes on marked `duplicate: true` when the option says so. Manual executions always pass on. Whether
- * a completion counts as passed on is settled with the node run by the router (the run's claims).
+ * a completion counts as passed on is settled with the node run by the router (inbound/runClaims.ts).
  */
 import type { IDataObject, IExecuteFunctions, WorkflowExecuteMode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { completionKey, type RunClaims } from '../../inbound/deliveries';
+import { completionKey } from '../../inbound/deliveries';
+import type { RunClaims } from '../../inbound/runClaims';
 
 /** Executions n8n started from a published workflow's webhook or trigger; 'manual' and 'retry' always pass on. */
 const PRODUCTION_MODES: ReadonlyArray<WorkflowExecuteMode> = ['webhook', 'trigger'];
 
+/** The key of the item's completion, or undefined when repeats are not told apart (no id, not production). */
+export function repeatKey(ctx: IExecuteFunctions, event: string, data: IDataObject & { id: string }): string | undefined {
+	if (data.id === '' || !PRODUCTION_MODES.includes(ctx.getMode())) return undefined;
+	// Per workflow and node, by id (a rename keeps it): another workflow (or another Receive) passes it on too.
+	return completionKey([String(ctx.getWorkflow().id ?? ''), 'receive', ctx.getNode().id], event, data);
+}
+
 /**
  * Whether this item's completion was passed on already in this process; otherwise the run holds it until
- * the run ends. An item of the same run with the same completion waits for this one's outcome.
+ * the run ends. An item of the same run with the same completion waits for this one's outcome. Held by
+ * another execution past the bound: the item fails, so that it can be routed.
  */
 export async function isRepeat(
 	this: IExecuteFunctions,
@@ -22,8 +32,13 @@ export async function isRepeat(
 	event: string,
 	data: IDataObject & { id: string },
 ): Promise<boolean> {
-	if (data.id === '' || !PRODUCTION_MODES.includes(this.getMode())) return false;
-	// Per workflow and node, by id (a rename keeps it): another workflow (or another Receive) passes it on too.
-	const key = completionKey([String(this.getWorkflow().id ?? ''), 'receive', this.getNode().id], event, data);
-	return await claims.isRepeat(key, itemIndex);
+	const key = repeatKey(this, event, data);
+	if (key === undefined) return false;
+	const turn = await claims.turn(key, itemIndex);
+	if (turn !== 'busy') return turn === 'repeat';
+	throw new NodeOperationError(this.getNode(), `Another execution is still handling moderation ${data.id}`, {
+		itemIndex,
+		description:
+			'This item did not pass the completion on: another execution of this workflow holds it, and passes it on unless that execution fails (a delivery of it again then does). Route this error (On Error) to read the result later with Image > Get or Text > Get.',
+	});
 }
