@@ -129,6 +129,19 @@ describe('one workflow per completion', () => {
 		expect(server.executions).toHaveLength(1);
 	});
 
+	test('a delivery the verdict filter leaves out holds nothing: its next delivery is not held back, and it is counted nowhere', async () => {
+		const server = await trigger({ events: 'flagged' });
+		const body = result(imageResult());
+		const answers = [];
+		for (let i = 0; i < 2; i++) answers.push(await postCallback(server.webhookUrl, body));
+		// A claim the first delivery kept would make the second wait for it, then answer 503.
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+		expect(answers.map((answer) => (answer.body as IDataObject).ignored)).toEqual([expect.any(String), expect.any(String)]);
+		expect(deliveries.inFlight).toBe(0);
+		expect(deliveries.size).toBe(0);
+		expect(server.executions).toHaveLength(0);
+	});
+
 	test('a malformed first delivery (400) does not hold back a good one', async () => {
 		const server = await trigger();
 		const id = randomUUID();

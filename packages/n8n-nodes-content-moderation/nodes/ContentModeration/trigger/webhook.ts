@@ -38,7 +38,7 @@ function secretOwner(ctx: IWebhookFunctions): string {
  * database or queue failure). Watched where n8n ends the response: it does so also when the sender has
  * already gone, where no 'finish' event comes.
  */
-async function executionStarted(response: Response): Promise<boolean> {
+export async function executionStarted(response: Response): Promise<boolean> {
 	if (response.writableEnded) return response.statusCode < 400;
 	return await new Promise<boolean>((resolve) => {
 		const end = response.end;
