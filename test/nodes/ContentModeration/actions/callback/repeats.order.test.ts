@@ -14,8 +14,8 @@ import { output, SECRET_TOKEN } from '@test/helpers/nodeRun';
 import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
 
 const SECRET = 'cb-secret/order-41c9a7';
-/** Far beyond what these runs take (no request leaves them: the callbacks carry full results). */
-const ENDS_WITHIN_MS = 10_000;
+/** Far beyond what these runs take (no request leaves them: the callbacks carry full results), also on a loaded machine. */
+const ENDS_WITHIN_MS = 20_000;
 
 const webhookItem = (id: string) => ({
 	json: { headers: { 'content-type': 'application/json' }, params: {}, query: { token: SECRET }, body: { event: 'moderation.completed', data: imageResult(id) } } as IDataObject,
