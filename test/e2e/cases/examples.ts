@@ -93,9 +93,21 @@ async function reviewLoop(ctx: E2eContext): Promise<string> {
 export async function atVolume(ctx: E2eContext): Promise<string> {
 	const hook = AT_VOLUME.nodes.find((n: any) => n.type === 'n8n-nodes-base.webhook')!;
 	const url = `${ctx.stack.webhookUrl}/webhook/${hook.parameters.path}?token=${encodeURIComponent(ctx.stack.callbackSecret)}`;
+	// A full result, as the service sends it: Receive reads back only a result missing fields.
 	const completion = (id: string, isSafe: boolean) => ({
 		event: 'moderation.completed',
-		data: { id, isSafe, confidence: 95, description: 'e2e 09', riskScores: { overall: isSafe ? 3 : 88 } },
+		data: {
+			id,
+			isSafe,
+			confidence: 95,
+			description: 'e2e 09',
+			summary: { totalFlags: isSafe ? 0 : 1, contentRating: isSafe ? 'G' : 'R', language: 'en', profanity: false },
+			riskScores: { overall: isSafe ? 3 : 88 },
+			topics: [],
+			nsfwCategories: [],
+			suggestedActions: { reject: !isSafe, review: false },
+			hash: `e2e-09-${id}`,
+		},
 	});
 	const safe = completion(randomUUID(), true);
 	const before = (await finishedExecutions(ctx.db, AT_VOLUME.id)).length;
