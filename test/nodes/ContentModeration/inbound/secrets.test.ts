@@ -4,7 +4,7 @@
  */
 import { inspect } from 'node:util';
 
-import { CredentialReadError, REREAD_INTERVAL_MS, SECRET_TRUST_MS, SecretCache } from '@package/nodes/ContentModeration/inbound/secrets';
+import { CredentialReadError, REREAD_INTERVAL_MS, SECRET_TRUST_MS, SecretCache, type SecretCheck } from '@package/nodes/ContentModeration/inbound/secrets';
 import { FakeClock } from '@test/helpers/fakeClock';
 
 const SECRET = 'cb-secret/3f9a7c';
@@ -149,7 +149,7 @@ describe('the secret cache', () => {
 		await clock.advance(REREAD_INTERVAL_MS);
 		const answers = await Promise.all(calls);
 		// Warm, a call without a token is refused by what is known; every other call gets the read's error.
-		for (const answer of answers) expect(answer instanceof CredentialReadError || answer.check?.ok === false).toBe(true);
+		for (const answer of answers) expect(answer instanceof CredentialReadError || !(answer as SecretCheck).check.ok).toBe(true);
 		expect(answers.filter((answer) => answer instanceof CredentialReadError).length).toBeGreaterThan(0);
 	});
 

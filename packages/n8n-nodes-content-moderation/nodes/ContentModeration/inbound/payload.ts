@@ -61,15 +61,18 @@ function endpointFor(kind: DataKind | undefined): { label: string; read: typeof 
  * callback misses result fields: GET /text/{id} for a text result, GET /image/{id} otherwise (a body with
  * only an id is what flat image callbacks sent). The read result wins over the callback's fields; extra
  * callback fields are kept. Without an id nothing can be read: the callback is passed on as it came, its
- * warning saying so. A review decision (a queue item) is passed on as it came.
+ * warning saying so. A review decision (a queue item) is passed on as it came. `readBack` (a call accepted
+ * without a Callback Secret): a result is always read, and only its id and warning are taken from the call.
  */
 export async function completeResult(
 	body: CallbackBody,
 	client: ApiClient | undefined,
 	kind: DataKind | undefined = kindOf(body),
 	repeatNote = '',
+	readBack = false,
 ): Promise<CompletedResult> {
 	const { label, read } = endpointFor(kind);
+	if (readBack && kind !== 'queueItem') body = { id: body.id, ...(body.warning === undefined ? {} : { warning: body.warning }) };
 	if (body.id === null) {
 		const missing =
 			kind === 'queueItem' || isComplete(body, kind) ? '' : `, and the result fields it misses could not be read with ${label}`;
@@ -80,7 +83,7 @@ export async function completeResult(
 			},
 		};
 	}
-	if (kind === 'queueItem' || isComplete(body, kind) || client === undefined) return { result: body };
+	if (kind === 'queueItem' || (!readBack && isComplete(body, kind)) || client === undefined) return { result: body };
 
 	try {
 		const response = await read(client, body.id);

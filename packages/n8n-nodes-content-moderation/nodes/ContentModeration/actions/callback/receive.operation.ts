@@ -2,6 +2,16 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkToken } from '../../inbound/token';
+import { completeResult } from '../../inbound/payload';
+import {
+	ACCEPT_WITHOUT_SECRET,
+	acceptWithoutSecretOption,
+	isStrongSecret,
+	SECRET_REQUIRED_DESCRIPTION,
+	secretRequiredMessage,
+	secretStanding,
+	TEST_URL_NOTE,
+} from '../../inbound/secretRule';
 import { parseCallback, RESULT_EVENT, resultKind } from '../../inbound/envelope';
 import { requestSettingsCollection } from '../../descriptions/options';
 import { isObject } from '../../helpers/json';
@@ -49,7 +59,7 @@ export const option: INodePropertyOptions = {
 
 export const description = updateDisplayOptions({ show: { resource: ['callback'], operation: ['receive'] } }, [
 	...properties,
-	...requestSettingsCollection(),
+	...requestSettingsCollection([acceptWithoutSecretOption]),
 ]);
 
 const WEBHOOK_HINT =
@@ -66,6 +76,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 	const query = isObject(received.query) ? received.query : {};
 
 	const secret = await client.callbackSecret();
+	const accept = this.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, itemIndex, false) === true;
+	const standing = secretStanding(isStrongSecret(secret), this.getMode() === 'manual', accept);
+	if (standing === 'refused') {
+		throw new NodeOperationError(this.getNode(), secretRequiredMessage(), { itemIndex, description: SECRET_REQUIRED_DESCRIPTION });
+	}
 	if (secret !== '') {
 		const check = checkToken([secret], query, headers);
 		if (!check.ok) {
@@ -98,7 +113,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 		if (this.getNodeParameter('passOnRepeats', itemIndex, false) !== true) return NO_ITEM;
 		return { ...data, event, duplicate: true };
 	}
-	return await complete.call(this, itemIndex, client, event, data, id);
+	const output = await complete.call(this, itemIndex, client, event, data, id, standing === 'readBack');
+	return standing === 'testUrl' ? { ...output, callbackSecretNotice: TEST_URL_NOTE } : output;
 }
 
 /** The data with `event`, completed with one read when a result came without its verdict. */
@@ -109,7 +125,17 @@ async function complete(
 	event: string,
 	data: IDataObject,
 	id: string,
+	readBack: boolean,
 ): Promise<IDataObject> {
+	if (readBack && event === RESULT_EVENT) {
+		// Accepted without a Callback Secret: the result as the service gives it, not as the call claims.
+		const { result, error } = await completeResult({ ...data, id: id === '' ? null : id }, client, resultKind(data), '', true);
+		if (error !== undefined || id === '') {
+			const message = String(error?.message ?? 'The callback carries no ID to read its result back with');
+			throw new NodeOperationError(this.getNode(), message, { itemIndex, description: acceptWithoutSecretOption.description });
+		}
+		return { ...result, event };
+	}
 	const read = event === RESULT_EVENT && !hasAnalysis(data) && id !== '' && this.getNodeParameter('fetchFullResult', itemIndex, true) === true;
 	if (!read) return { ...data, event };
 	// Only an id: an image unless the data shows a text (the trigger reads images the same way).
