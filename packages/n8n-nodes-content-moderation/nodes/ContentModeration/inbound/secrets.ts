@@ -78,7 +78,7 @@ function decide(known: KnownSecret, given: readonly unknown[]): SecretCheck {
 	return { known, check: known.hasSecret ? checkGivenToken(known.accepts, given) : { ok: true } };
 }
 
-/** What a failed read answers its callers: the cause (which may quote the credential) stays out. */
+/** What a failed read answers its callers. */
 export class CredentialReadError extends Error {
 	constructor() {
 		super('The Content Moderation API credential could not be read');
@@ -149,12 +149,10 @@ export class SecretCache {
 			if (waitMs > 0) await this.clock.sleep(waitMs);
 			const readAt = this.clock.now();
 			this.lastReads.set(trigger, readAt);
-			let known: KnownSecret;
-			try {
-				known = knownFrom(await read());
-			} catch {
-				throw new CredentialReadError();
-			}
+			// The cause may quote the credential: it stays out of what the callers get.
+			const data = await read().catch(() => undefined);
+			if (data === undefined) throw new CredentialReadError();
+			const known = knownFrom(data);
 			this.entries.set(trigger, { readAt, known });
 			return known;
 		})();
