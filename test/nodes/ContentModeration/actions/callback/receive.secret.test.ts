@@ -71,7 +71,10 @@ describe('Callback > Receive without a usable Callback Secret', () => {
 	it('with Accept Callbacks Without a Secret: an id the service does not know fails the item', async () => {
 		await moderatedId(SAFE_IMAGE_URL);
 		const run = await receive(webhookItem({ event: 'moderation.completed', data: { id: '00000000-0000-4000-8000-00000000dead', isSafe: true } }), '', 'webhook', { acceptWithoutSecret: true });
-		expect(nodeError(run).context?.itemIndex).toBe(0);
+		const error = nodeError(run);
+		expect(error.context?.itemIndex).toBe(0);
+		expect(error.httpCode).toBe('404');
+		expect(error.description).toMatch(/read back from the service/);
 		expect(run.status).not.toBe('success');
 	});
 });

@@ -1,5 +1,5 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkToken } from '../../inbound/token';
 import { completeResult } from '../../inbound/payload';
@@ -130,9 +130,11 @@ async function complete(
 	if (readBack && event === RESULT_EVENT) {
 		// Accepted without a Callback Secret: the result as the service gives it, not as the call claims.
 		const { result, error } = await completeResult({ ...data, id: id === '' ? null : id }, client, resultKind(data), '', true);
-		if (error !== undefined || id === '') {
-			const message = String(error?.message ?? 'The callback carries no ID to read its result back with');
-			throw new NodeOperationError(this.getNode(), message, { itemIndex, description: acceptWithoutSecretOption.description });
+		const description = acceptWithoutSecretOption.description;
+		if (id === '') throw new NodeOperationError(this.getNode(), 'The callback carries no ID to read its result back with', { itemIndex, description });
+		if (error !== undefined) {
+			const { message, httpCode } = error as { message: string; httpCode?: string | null };
+			throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex, message, httpCode: httpCode ?? undefined, description });
 		}
 		return { ...result, event };
 	}
