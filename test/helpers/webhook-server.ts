@@ -236,7 +236,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 export async function postCallback(
 	url: string,
 	body: unknown,
-	init: { query?: Record<string, string>; headers?: Record<string, string>; contentType?: string | null } = {},
+	init: { query?: Record<string, string>; headers?: Record<string, string>; contentType?: string | null; timeoutMs?: number } = {},
 ): Promise<{ status: number; body: unknown }> {
 	const target = new URL(url);
 	for (const [key, value] of Object.entries(init.query ?? {})) target.searchParams.append(key, value);
@@ -249,7 +249,7 @@ export async function postCallback(
 		headers,
 		// Bytes, not a string: fetch would add text/plain to a string sent without a content type.
 		body: contentType === null ? new TextEncoder().encode(text) : text,
-		signal: AbortSignal.timeout(10_000),
+		signal: AbortSignal.timeout(init.timeoutMs ?? 10_000),
 	});
 	const answer = await response.text();
 	let parsed: unknown = answer;
