@@ -13,7 +13,7 @@ import { startMockService, type MockService } from '../../dev/mock/server';
 import { E2eContext, e2eWorkflows } from './context';
 import { cases, runPhase } from './cases';
 import { CALLBACK_THEN_GET } from './cases/sharedLimiter';
-import { COMPLETIONS_RECEIVE, COMPLETIONS_TRIGGER, COMPLETIONS_TRIGGER_PLAIN, COMPLETIONS_WEBHOOK } from './cases/completions';
+import { COMPLETIONS_RECEIVE, COMPLETIONS_TRIGGER, COMPLETIONS_WEBHOOK } from './cases/completions';
 import { onlyCases, selectPhases, SUITES } from './suites';
 
 const started = Date.now();
@@ -37,7 +37,7 @@ async function main(): Promise<number> {
 			serviceToken: mock.token,
 			callbackSecret: newCallbackSecret('e2e-cb'),
 			extraWorkflows: e2eWorkflows(),
-			publish: [CALLBACK_THEN_GET.id, COMPLETIONS_TRIGGER.id, COMPLETIONS_TRIGGER_PLAIN.id, COMPLETIONS_WEBHOOK.id, COMPLETIONS_RECEIVE.id],
+			publish: [CALLBACK_THEN_GET.id, COMPLETIONS_TRIGGER.id, COMPLETIONS_WEBHOOK.id, COMPLETIONS_RECEIVE.id],
 			// E2E_PRODUCTION_LIMIT=N: n8n's N8N_CONCURRENCY_PRODUCTION_LIMIT for this run (case 16's comparison).
 			// E2E_N8N_ENV='{"NAME":"value"}': more n8n settings for this run.
 			n8nEnv: {

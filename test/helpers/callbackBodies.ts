@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { deliveries } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/inbound/deliveries';
-import { startTriggerServer, type TriggerServer } from './webhook-server';
+import { startTriggerServer, TEST_CALLBACK_SECRET, type TriggerServer } from './webhook-server';
 
 export const SECRET = 'cb-secret-events-5c1e';
 
@@ -67,6 +67,8 @@ export const review = (data: IDataObject) => ({ event: 'queue.review.completed',
 export interface TriggerOptions {
 	baseUrl?: string;
 	secret?: string;
+	/** Another trigger node (default: the server's WEBHOOK_ID). */
+	webhookId?: string;
 }
 
 /**
@@ -87,12 +89,13 @@ export function useEnvelopeTriggers(): {
 		parameters: INodeParameters = {},
 		options: TriggerOptions = {},
 	): Promise<TriggerServer> {
+		// Unless a test sets its own secret, a strong one that the server's URL carries.
+		const secret = options.secret ?? TEST_CALLBACK_SECRET;
 		const server = await startTriggerServer({
 			parameters,
-			credentials:
-				options.baseUrl === undefined && options.secret === undefined
-					? undefined
-					: { baseUrl: options.baseUrl ?? 'http://127.0.0.1:9', accessToken: 'tok-events-1', callbackSecret: options.secret ?? '' },
+			credentials: { baseUrl: options.baseUrl ?? 'http://127.0.0.1:9', accessToken: 'tok-events-1', callbackSecret: secret },
+			token: options.secret === undefined ? secret : undefined,
+			webhookId: options.webhookId,
 		});
 		servers.push(server);
 		return server;

@@ -13,13 +13,16 @@ import { webhookContext } from './engine/webhookContext';
 
 const NAME = 'Content Moderation Trigger';
 
-/** One trigger node (newest version) with a credential; returns a function running its webhook() once. */
-export async function triggerFor(baseUrl: string, accessToken: string, callbackSecret: string, parameters: INodeParameters) {
+/**
+ * One trigger node (newest version) with a credential; returns a function running its webhook() once.
+ * `mode` 'manual': the editor's test URL (a published trigger refuses a secret under 16 characters).
+ */
+export async function triggerFor(baseUrl: string, accessToken: string, callbackSecret: string, parameters: INodeParameters, mode: 'webhook' | 'manual' = 'webhook') {
 	const prepared = await prepareWorkflow({
 		nodes: [triggerNode(parameters, { name: NAME, withCredentials: true })],
 		credentials: { [CREDENTIAL_TYPE]: { baseUrl, accessToken, callbackSecret } },
 		webhookBaseUrl: 'http://n8n.test',
-		mode: 'webhook',
+		mode,
 	});
 	const node = prepared.workflow.getNode(NAME);
 	if (!node) throw new Error('no trigger');
@@ -36,7 +39,7 @@ export async function triggerFor(baseUrl: string, accessToken: string, callbackS
 			additionalData: prepared.additionalData,
 			req: req as IncomingMessage,
 			res: res as ServerResponse,
-			mode: 'webhook',
+			mode,
 			runExecutionData: null,
 			webhookId: node.webhookId,
 		});

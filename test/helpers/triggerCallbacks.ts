@@ -7,9 +7,9 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startMockService, type MockService } from '../../dev/mock/server';
 import { deliveries } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/inbound/deliveries';
-import { startTriggerServer, type TriggerServer } from './webhook-server';
+import { startTriggerServer, TEST_CALLBACK_SECRET, type TriggerServer } from './webhook-server';
 
-export const CALLBACK_TOKEN = 'cb-secret-7f3a';
+export const CALLBACK_TOKEN = 'cb-secret-7f3a-90c1';
 
 /** A well-formed id the mock has not issued. */
 export const UNKNOWN_ID = '00000000-0000-4000-8000-00000000abcd';
@@ -20,7 +20,8 @@ export interface TriggerCallbacks {
 	readonly servers: TriggerServer[];
 	/**
 	 * A trigger node's webhook served over HTTP, with the mock as its credential unless `withCredential` is
-	 * false, and that credential's Callback Secret when `callbackSecret` is given.
+	 * false (then served as the editor's test URL: a published trigger needs one), and that credential's
+	 * Callback Secret when `callbackSecret` is given; else a strong one that `webhookUrl` carries.
 	 */
 	trigger(parameters: INodeParameters, withCredential?: boolean, callbackSecret?: string): Promise<TriggerServer>;
 	/**
@@ -57,9 +58,12 @@ export function useTriggerCallbacks(): TriggerCallbacks {
 		},
 		async trigger(parameters, withCredential = true, callbackSecret) {
 			const mock = fixture.mock;
+			const secret = callbackSecret ?? TEST_CALLBACK_SECRET;
 			const server = await startTriggerServer({
 				parameters,
-				credentials: withCredential ? { baseUrl: mock.url, accessToken: mock.token, ...(callbackSecret ? { callbackSecret } : {}) } : undefined,
+				credentials: withCredential ? { baseUrl: mock.url, accessToken: mock.token, callbackSecret: secret } : undefined,
+				token: withCredential && callbackSecret === undefined ? secret : undefined,
+				mode: withCredential ? 'webhook' : 'manual',
 			});
 			servers.push(server);
 			return server;

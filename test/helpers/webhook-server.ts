@@ -56,7 +56,7 @@ export interface TriggerCall {
 export interface TriggerServer {
 	/** Base URL of the server, like an n8n instance's */
 	baseUrl: string;
-	/** The production webhook URL: `<base>/webhook/<webhookId>/callback` */
+	/** The production webhook URL: `<base>/webhook/<webhookId>/callback`, with `?token=` when one was given */
 	webhookUrl: string;
 	/** The URL the trigger itself reports through `getNodeWebhookUrl('default')` (set after the first call) */
 	reportedUrl?: string;
@@ -78,7 +78,14 @@ export interface TriggerServerOptions {
 	webhookId?: string;
 	/** The typeVersion the workflow holds for the trigger (default: the one it declares); n8n parses bodies by it */
 	typeVersion?: number;
+	/** A token `webhookUrl` carries (`?token=`): the tests' own Callback Secret, so that their calls pass. */
+	token?: string;
+	/** n8n's mode of the call: 'webhook' (a published workflow, the default) or 'manual' (the test URL). */
+	mode?: 'webhook' | 'manual';
 }
+
+/** A Callback Secret long enough for a published trigger (inbound/secretRule.ts). */
+export const TEST_CALLBACK_SECRET = 'cb-test-secret/5e2a9c71';
 
 /** n8n's reading of a request before the node runs: the query, and the body as n8n's parseRequestBody leaves it. */
 async function prepareRequest(req: IncomingMessage, typeVersion: number) {
@@ -137,7 +144,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 			],
 			credentials: options.credentials ? { [CREDENTIAL_TYPE]: options.credentials } : {},
 			webhookBaseUrl: baseUrl,
-			mode: 'webhook',
+			mode: options.mode ?? 'webhook',
 		});
 		const { workflow, core } = prepared;
 		const node = workflow.getNode(TRIGGER_NAME);
@@ -154,7 +161,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 			additionalData: prepared.additionalData,
 			req,
 			res,
-			mode: 'webhook',
+			mode: options.mode ?? 'webhook',
 			runExecutionData: null,
 			webhookId,
 		});
@@ -209,7 +216,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 
 	return {
 		baseUrl,
-		webhookUrl: `${baseUrl}${webhookPath}`,
+		webhookUrl: `${baseUrl}${webhookPath}${options.token === undefined ? '' : `?token=${encodeURIComponent(options.token)}`}`,
 		get reportedUrl() {
 			return state.reportedUrl;
 		},
@@ -229,7 +236,7 @@ export async function startTriggerServer(options: TriggerServerOptions): Promise
 export async function postCallback(
 	url: string,
 	body: unknown,
-	init: { query?: Record<string, string>; headers?: Record<string, string>; contentType?: string | null } = {},
+	init: { query?: Record<string, string>; headers?: Record<string, string>; contentType?: string | null; timeoutMs?: number } = {},
 ): Promise<{ status: number; body: unknown }> {
 	const target = new URL(url);
 	for (const [key, value] of Object.entries(init.query ?? {})) target.searchParams.append(key, value);
@@ -242,7 +249,7 @@ export async function postCallback(
 		headers,
 		// Bytes, not a string: fetch would add text/plain to a string sent without a content type.
 		body: contentType === null ? new TextEncoder().encode(text) : text,
-		signal: AbortSignal.timeout(10_000),
+		signal: AbortSignal.timeout(init.timeoutMs ?? 10_000),
 	});
 	const answer = await response.text();
 	let parsed: unknown = answer;

@@ -59,8 +59,8 @@ describe('npm run pictures checks', () => {
 	});
 
 	it('finds a secret in the page, plain or URL-encoded', () => {
-		const secret = 'cb/0123abcd';
-		expect(secretsIn('…/callback?token=cb%2F0123abcd', [secret, 'key-1'])).toEqual([secret]);
+		const secret = 'cb/0123abcd-4e5f6a';
+		expect(secretsIn('…/callback?token=cb%2F0123abcd-4e5f6a', [secret, 'key-1'])).toEqual([secret]);
 		expect(secretsIn('"token": "key-1"', [secret, 'key-1'])).toEqual(['key-1']);
 		expect(secretsIn('/webhook/5c0a/callback', [secret, 'key-1'])).toEqual([]);
 	});

@@ -53,7 +53,7 @@ export class ContentModerationApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Optional. A secret of your choice for deferred moderations, 16 or more random characters: the Content Moderation node adds it to the Callback URL it sends (?token=…), and a Content Moderation Trigger using this credential accepts only callbacks that carry it. The service sees it as part of that URL.',
+				'Required to receive callbacks: a secret of your choice, 16 or more random characters (e.g. the output of "openssl rand -hex 16"). A published Content Moderation Trigger, and Callback > Receive in a published workflow, accept callbacks only with it; the Content Moderation node adds it to the Callback URL it sends (?token=…). Not needed to moderate without callbacks. The service sees it as part of that URL.',
 		},
 	];
 

@@ -26,8 +26,8 @@ import { Inspector } from './inspector';
 import { formatSummary, summarise, type ProfileSummary } from './profile';
 import { TreeMonitor } from './proc';
 import { report } from './report';
-import { CALLBACKS, CONNECTIONS, LATENCY_MS, N8N_ENV, OUT_DIR, PAIRS, PROFILE, TRIGGER_CREDENTIAL, WANTED_KEYS, WANTED_VARIANTS } from './settings';
-import { createModerations, publish, ServiceTraffic, settle, textSupported } from './setup';
+import { CALLBACKS, CONNECTIONS, LATENCY_MS, N8N_ENV, OUT_DIR, PAIRS, PROFILE, WANTED_KEYS, WANTED_VARIANTS } from './settings';
+import { createModerations, installBareTrigger, publish, ServiceTraffic, settle, textSupported } from './setup';
 import { executionsPerSecond, type RunFigures } from './stats';
 import { benchWorkflows, callbackBody, type BenchWorkflow, type Variant, type WorkflowKey } from './workflows';
 
@@ -52,8 +52,7 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 		`\nn8n-cost: n8n ${N8N_VERSION}, ${CALLBACKS} callbacks at once over ${CONNECTIONS} connections, ${PAIRS} pairs, ` +
 			`mock at ${LATENCY_MS} ms, variants ${WANTED_VARIANTS.join(',')}, workflows ${WANTED_KEYS.join(',')}` +
 			(Object.keys(N8N_ENV).length ? `, n8n env ${JSON.stringify(N8N_ENV)}` : '') +
-			(PROFILE ? ', CPU profiles' : '') +
-			(TRIGGER_CREDENTIAL ? '' : ", A's trigger without its credential (A')"),
+			(PROFILE ? ', CPU profiles' : ''),
 	);
 	const traffic = new ServiceTraffic();
 	const running: Running = {};
@@ -74,6 +73,7 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 		const n8n = await createN8n({ env, log });
 		running.stack = { n8n, stop: () => n8n.stop() } as Stack;
 		await installPackage(n8n.userFolder, log);
+		if (WANTED_KEYS.includes('A0')) installBareTrigger(n8n.userFolder);
 
 		const variants = [...WANTED_VARIANTS];
 		if (variants.includes('text')) {
@@ -88,7 +88,7 @@ export async function n8nCost(ctx: { result: Record<string, unknown>; panels: Pa
 		const byVariant = new Map(
 			variants.map((v) => [
 				v,
-				benchWorkflows(v, mock.url, mock.token, secret, TRIGGER_CREDENTIAL).filter((w) => WANTED_KEYS.includes(w.key)),
+				benchWorkflows(v, mock.url, mock.token, secret).filter((w) => WANTED_KEYS.includes(w.key)),
 			]),
 		);
 		const all = [...byVariant.values()].flat();

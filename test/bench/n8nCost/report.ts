@@ -7,7 +7,7 @@ import { LABELS, VARIANTS, WORKFLOW_KEYS, type WorkflowKey } from './workflows';
 import { CALLBACKS, CONNECTIONS, LATENCY_MS, N8N_ENV, PAIRS } from './settings';
 import { N8N_VERSION } from '../../../dev/n8n/install';
 
-const COLORS: Record<WorkflowKey, string> = { A: '#d62728', B: '#1f77b4', C: '#2ca02c', D: '#9467bd' };
+const COLORS: Record<WorkflowKey, string> = { A: '#d62728', A0: '#ff7f0e', B: '#1f77b4', C: '#2ca02c', D: '#9467bd' };
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 export function report(
@@ -35,11 +35,12 @@ export function report(
 			]),
 		);
 		const ratios: Record<string, ReturnType<typeof pairRatios>> = {};
-		for (const k of ['A', 'C', 'D'] as const) {
-			if (of(k).length === 0) continue;
-			ratios[`${k}/B`] = pairRatios(of(k), of('B'));
-			const line = costLine(ratios[`${k}/B`], k, 'B');
-			if (variant === 'image' && k === 'A') closing = line;
+		// A/A0: the package's trigger against the barest community trigger, both before the same Image > Get.
+		for (const [x, y] of [['A', 'B'], ['A0', 'B'], ['A', 'A0'], ['C', 'B'], ['D', 'B']] as const) {
+			if (of(x).length === 0 || of(y).length === 0) continue;
+			ratios[`${x}/${y}`] = pairRatios(of(x), of(y));
+			const line = costLine(ratios[`${x}/${y}`], x, y);
+			if (variant === 'image' && x === 'A' && y === 'B') closing = line;
 			else lines.push(`${variant}: ${line.replace(/^n8n cost: /, '')}`);
 		}
 		summary[variant] = { medians, ratios };

@@ -1,4 +1,5 @@
 /** The n8n-cost bench's setting up: the service traffic it watches, moderations, publishing, a quiet n8n. */
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -67,4 +68,12 @@ export async function settle(pid: number, maxMs = 15_000): Promise<void> {
 		await pause(1000);
 		if (m.stop().cpuSeconds < 0.1) return;
 	}
+}
+
+/** The bare community trigger of workflow A0 (fixture/), installed beside the package as a user installs one. */
+export const BARE_TRIGGER_TYPE = 'n8n-nodes-bench-bare-trigger.bareTrigger';
+
+export function installBareTrigger(userFolder: string): void {
+	const args = ['install', '--install-links', '--legacy-peer-deps', '--no-audit', '--no-fund', join(__dirname, 'fixture')];
+	execFileSync('npm', args, { cwd: join(userFolder, '.n8n', 'nodes'), stdio: 'ignore', env: { ...process.env, HOME: userFolder } });
 }

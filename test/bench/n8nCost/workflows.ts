@@ -4,33 +4,39 @@
  *   B  n8n's Webhook -> HTTP Request (GET /image/{id} with the bearer header)
  *   C  n8n's Webhook -> Content Moderation (Callback > Receive: checks the secret, unwraps, completes with GET)
  *   D  Content Moderation Trigger alone, Fetch Full Result on (the GET in the webhook call, no expression)
+ *   A0 a bare community trigger (fixture/: the body as its item) -> the same Image > Get: n8n's floor for
+ *      any community trigger (an isolate per call: only n8n's own Webhook node is spared one)
  * and, for texts, a Webhook -> Text > Moderate workflow (TA) against a Webhook -> HTTP Request POST /text twin (TB).
  */
 import { ACTION_TYPE, TRIGGER_TYPE } from '../../../dev/n8n/package';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../../dev/n8n/stack';
 import { ownNodeVersion } from '../../helpers/engine/node-types';
+import { BARE_TRIGGER_TYPE } from './setup';
 
 export type Variant = 'image' | 'envelope' | 'text';
-export type WorkflowKey = 'A' | 'B' | 'C' | 'D';
+export type WorkflowKey = 'A' | 'A0' | 'B' | 'C' | 'D';
 
 export const VARIANTS: Variant[] = ['image', 'envelope', 'text'];
-export const WORKFLOW_KEYS: WorkflowKey[] = ['A', 'B', 'C', 'D'];
+export const WORKFLOW_KEYS: WorkflowKey[] = ['A', 'A0', 'B', 'C', 'D'];
 
 export const LABELS: Record<Variant, Record<WorkflowKey, string>> = {
 	image: {
 		A: 'A: Content Moderation Trigger -> Image > Get',
+		A0: 'A0: a bare community trigger -> Image > Get',
 		B: "B: n8n's Webhook -> HTTP Request GET /image/{id}",
 		C: "C: n8n's Webhook -> Callback > Receive",
 		D: 'D: Content Moderation Trigger alone (Fetch Full Result)',
 	},
 	envelope: {
 		A: 'A: Content Moderation Trigger -> Image > Get ({event, data})',
+		A0: 'A0: a bare community trigger -> Image > Get ({event, data})',
 		B: "B: n8n's Webhook -> HTTP Request GET /image/{data.id}",
 		C: "C: n8n's Webhook -> Callback > Receive ({event, data})",
 		D: 'D: Content Moderation Trigger alone (Fetch Full Result, {event, data})',
 	},
 	text: {
 		A: "A: n8n's Webhook -> Text > Moderate",
+		A0: '(none for texts)',
 		B: "B: n8n's Webhook -> HTTP Request POST /text",
 		C: '(none for texts)',
 		D: '(none for texts)',
@@ -72,16 +78,14 @@ const webhookNode = (path: string) =>
 	});
 
 /** An n8n workflow id: 16 characters. */
-const wfId = (variant: Variant, key: WorkflowKey) => `cmCost${variant.slice(0, 3)}${key}`.padEnd(16, '0');
+const wfId = (variant: Variant, key: WorkflowKey) => `cmCost${variant.slice(0, 3)}${key === 'A0' ? 'F' : key}`.padEnd(16, '0');
 
 /**
  * Every workflow of `variant`. `serviceUrl`/`token` are written into HTTP Request as a user would (a plain
  * Authorization header); `secret` is the Callback Secret the package's workflows check.
  */
-export function benchWorkflows(variant: Variant, serviceUrl: string, token: string, secret: string, triggerCredential = true): BenchWorkflow[] {
+export function benchWorkflows(variant: Variant, serviceUrl: string, token: string, secret: string): BenchWorkflow[] {
 	const q = `?token=${encodeURIComponent(secret)}`;
-	// A': the trigger without its credential (no secret to check), for what the credential read costs.
-	const triggerExtra = triggerCredential ? { credentials } : {};
 	const bearer = { sendHeaders: true, headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${token}` }] } };
 	const idExpr = variant === 'envelope' ? '$json.body.data.id' : '$json.body.id';
 	if (variant === 'text') {
@@ -125,6 +129,7 @@ export function benchWorkflows(variant: Variant, serviceUrl: string, token: stri
 		];
 	}
 	const triggerHook = `cost-${variant}-a-hook`;
+	const bareHook = `cost-${variant}-a0-hook`;
 	const b = `cost-${variant}-b`;
 	const c = `cost-${variant}-c`;
 	const triggerAlone = `cost-${variant}-d-hook`;
@@ -133,11 +138,23 @@ export function benchWorkflows(variant: Variant, serviceUrl: string, token: stri
 			variant,
 			key: 'A',
 			id: wfId(variant, 'A'),
-			path: `${triggerHook}/callback${triggerCredential ? q : ''}`,
+			path: `${triggerHook}/callback${q}`,
 			json: workflow(wfId(variant, 'A'), `n8n cost: ${variant} A`, [
 				// The GET is the action node's: the trigger passes the callback on as it came.
-				node('Trigger', TRIGGER_TYPE, ownNodeVersion(TRIGGER_TYPE), { fetchFullResult: false, options: {} }, 0, { webhookId: triggerHook, ...triggerExtra }),
+				node('Trigger', TRIGGER_TYPE, ownNodeVersion(TRIGGER_TYPE), { fetchFullResult: false, options: {} }, 0, { webhookId: triggerHook, credentials }),
 				node('Get Result', ACTION_TYPE, ownNodeVersion(ACTION_TYPE), { resource: 'image', operation: 'get', imageId: '={{ $json.id }}' }, 220, {
+					credentials,
+				}),
+			]),
+		},
+		{
+			variant,
+			key: 'A0',
+			id: wfId(variant, 'A0'),
+			path: `${bareHook}/callback`,
+			json: workflow(wfId(variant, 'A0'), `n8n cost: ${variant} A0`, [
+				node('Trigger', BARE_TRIGGER_TYPE, 2, {}, 0, { webhookId: bareHook }),
+				node('Get Result', ACTION_TYPE, ownNodeVersion(ACTION_TYPE), { resource: 'image', operation: 'get', imageId: `={{ ${idExpr.replace('.body', '')} }}` }, 220, {
 					credentials,
 				}),
 			]),

@@ -10,6 +10,7 @@ import { editor } from './editor';
 import { atVolume, examplesRun } from './examples';
 import { installedAsReadmeSays, restartKeepsData } from './installed';
 import { nodesPanel } from './nodesPanel';
+import { publishWithoutSecret } from './publishing';
 import { secrets } from './secrets';
 import { mockCompletions, retryingSender, sequentialAcks } from './completions';
 import { commentsByWebhook, textGuardrail } from './textModeration';
@@ -67,7 +68,8 @@ export const cases: E2eCase[] = [
 		run: callbackBodies,
 	},
 	{ id: 47, name: "example 09: n8n's Webhook + Callback > Receive publishes or holds by verdict, a repeat passes nothing on, the secret in none of Receive's items", run: atVolume },
-	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node, the trigger without and with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },
+	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node and the trigger with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },
+	{ id: 49, name: 'publishing a trigger whose credential has no Callback Secret of 16+ characters fails with the fix; Accept Callbacks Without a Secret publishes it', run: publishWithoutSecret },
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData, restarts: true },
 ];
 

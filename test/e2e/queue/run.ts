@@ -15,7 +15,7 @@ import { newCallbackSecret } from '../../../dev/n8n/stack';
 import { startMockService } from '../../../dev/mock/server';
 import { cases, runPhase } from '../cases';
 import { CALLBACK_THEN_GET } from '../cases/sharedLimiter';
-import { COMPLETIONS_RECEIVE, COMPLETIONS_TRIGGER, COMPLETIONS_TRIGGER_PLAIN, COMPLETIONS_WEBHOOK } from '../cases/completions';
+import { COMPLETIONS_RECEIVE, COMPLETIONS_TRIGGER, COMPLETIONS_WEBHOOK } from '../cases/completions';
 import { E2eContext, e2eWorkflows } from '../context';
 import { onlyCases, selectPhases, SUITES } from '../suites';
 import { SLOW_TRIGGER } from './bursts';
@@ -46,7 +46,7 @@ async function main(): Promise<number> {
 			callbackSecret: newCallbackSecret('queue-cb'),
 			extraWorkflows: e2eWorkflows(),
 			db: DB_SETTINGS,
-			publish: [SLOW_TRIGGER.id, CALLBACK_THEN_GET.id, COMPLETIONS_TRIGGER.id, COMPLETIONS_TRIGGER_PLAIN.id, COMPLETIONS_WEBHOOK.id, COMPLETIONS_RECEIVE.id],
+			publish: [SLOW_TRIGGER.id, CALLBACK_THEN_GET.id, COMPLETIONS_TRIGGER.id, COMPLETIONS_WEBHOOK.id, COMPLETIONS_RECEIVE.id],
 			// E2E_N8N_ENV='{"NAME":"value"}': more n8n settings for every process of this run.
 			n8nEnv: {
 				...(process.env.E2E_N8N_ENV ? (JSON.parse(process.env.E2E_N8N_ENV) as Record<string, string>) : {}),

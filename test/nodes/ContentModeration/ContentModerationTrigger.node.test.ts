@@ -1,5 +1,5 @@
 /** The trigger's description: the contract teammates and n8n's lint build on. */
-import type { IHookFunctions, INode, INodeParameters, INodeProperties } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { ContentModerationTrigger } from '@package/nodes/ContentModeration/ContentModerationTrigger.node';
@@ -35,13 +35,6 @@ test('the credential is optional', () => {
 	expect(description.credentials).toEqual([{ name: 'contentModerationApi', required: false }]);
 });
 
-test('the lifecycle methods are stubs that succeed', async () => {
-	const hooks = {} as IHookFunctions;
-	for (const method of ['checkExists', 'create', 'delete'] as const) {
-		await expect(trigger.webhookMethods.default[method].call(hooks)).resolves.toBe(true);
-	}
-});
-
 /** The parameters n8n runs the trigger with: saved values of displayed fields, defaults. */
 function shown(parameters: INodeParameters): INodeParameters {
 	const node: INode = { id: '1', name: 't', type: description.name, typeVersion: description.version as number, position: [0, 0], parameters };
@@ -63,28 +56,7 @@ test('parameters: events, verdict filter, fetch full result, options; no token f
 	// A token typed into the workflow's JSON by hand is not a parameter n8n runs the trigger with.
 	expect(shown({ callbackToken: 'typed-5e21' })).not.toHaveProperty('callbackToken');
 	expect(property('fetchFullResult').description).toMatch(/credential/);
-	expect(property('options').options?.map((o) => o.name)).toEqual(['includeRequest']);
-});
-
-test('the notice says where to paste the URL, how review decisions come, and to use the Callback Secret', () => {
-	const notices = description.properties.filter((p) => p.type === 'notice');
-	expect(notices.map((p) => p.name)).toEqual(['notice', 'burstNotice']);
-	const text = notices[0].displayName;
-	expect(text).toMatch(/Production URL/);
-	expect(text).toMatch(/Callback URL of Image or Text > Moderate/);
-	expect(text).toMatch(/publish this workflow/);
-	expect(text).toMatch(/account webhook/);
-	expect(text).toMatch(/\?token=/);
-	expect(text).toMatch(/Callback Secret of the credential/);
-});
-
-test('the trigger\'s panel points a user who expects bursts to Webhook + Callback > Receive or to lazy isolate acquisition', () => {
-	const notice = new ContentModerationTrigger().description.properties.find((p) => p.name === 'burstNotice');
-	expect(notice?.type).toBe('notice');
-	expect(notice?.displayOptions).toBeUndefined();
-	expect(notice?.displayName).toMatch(/Webhook node followed by Content Moderation > Callback > Receive/);
-	expect(notice?.displayName).toMatch(/N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true/);
-	expect(notice?.displayName).toMatch(/200 at once/);
+	expect(property('options').options?.map((o) => o.name)).toEqual(['acceptWithoutSecret', 'includeRequest']);
 });
 
 /** The subtitle as the editor shows it: its expression over the parameters n8n gives it (hidden ones unset). */

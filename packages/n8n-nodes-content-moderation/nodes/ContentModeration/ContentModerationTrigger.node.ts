@@ -9,7 +9,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './transport/client';
 import { handleCallback } from './trigger/webhook';
 import { EVENT_OPTIONS, EVENT_SELECTION_OPTIONS } from './trigger/events';
-import { unregisteredWebhookMethods } from './helpers/webhookMethods';
+import { triggerWebhookMethods } from './trigger/publishing';
+import { acceptWithoutSecretOption } from './inbound/secretRule';
 
 export class ContentModerationTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -100,6 +101,7 @@ export class ContentModerationTrigger implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
+					acceptWithoutSecretOption,
 					{
 						displayName: 'Include Headers and Query',
 						name: 'includeRequest',
@@ -113,8 +115,8 @@ export class ContentModerationTrigger implements INodeType {
 		],
 	};
 
-	// The service has no API to register a callback: the user pastes the URL into the action node.
-	webhookMethods = unregisteredWebhookMethods;
+	// Nothing to register (the user pastes the URL); publishing is refused without a Callback Secret.
+	webhookMethods = triggerWebhookMethods;
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await handleCallback.call(this);

@@ -12,7 +12,7 @@ import { SAFE_IMAGE_URL, SAFE_TEXT } from '@dev/mock/fixtures';
 import { ContentModeration } from '@package/nodes/ContentModeration/ContentModeration.node';
 import { resources } from '@package/nodes/ContentModeration/actions/resources';
 import { ContentModerationTrigger } from '@package/nodes/ContentModeration/ContentModerationTrigger.node';
-import { startTriggerServer, postCallback } from '@test/helpers/webhook-server';
+import { startTriggerServer, postCallback, TEST_CALLBACK_SECRET } from '@test/helpers/webhook-server';
 import { moderationNode, runWorkflow } from '@test/helpers/engine';
 import { output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
 
@@ -124,7 +124,8 @@ describe('output schemas match real outputs', () => {
 		await mock.service.whenIdle(10_000);
 		const server = await startTriggerServer({
 			parameters: { events: 'all' },
-			credentials: { baseUrl: mock.service.url, accessToken: mock.service.token },
+			credentials: { baseUrl: mock.service.url, accessToken: mock.service.token, callbackSecret: TEST_CALLBACK_SECRET },
+			token: TEST_CALLBACK_SECRET,
 		});
 		try {
 			await postCallback(server.webhookUrl, { event: 'moderation.completed', data: { id } });

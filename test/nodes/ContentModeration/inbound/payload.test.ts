@@ -9,6 +9,7 @@ import { call } from '@dev/mock/client';
 import { mockImageUrl, REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { CALLBACK_TOKEN, expectReceivedAt, UNKNOWN_ID, useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
 import { postCallback, WEBHOOK_ID } from '@test/helpers/webhook-server';
+import { TEST_URL_NOTE } from '@package/nodes/ContentModeration/inbound/secretRule';
 
 const callbacks = useTriggerCallbacks();
 const { trigger, moderate, imageReads } = callbacks;
@@ -143,9 +144,9 @@ describe('payload', () => {
 	});
 
 	test.each([
-		['Fetch Full Result off', { events: 'all', fetchFullResult: false }, true],
-		['no credential, Fetch Full Result on', { events: 'all', fetchFullResult: true }, false],
-	])('%s: an id-only body is passed on as received, nothing read', async (_name, parameters, withCredential) => {
+		['Fetch Full Result off', { events: 'all', fetchFullResult: false }, true, {}],
+		['no credential, Fetch Full Result on (the test URL)', { events: 'all', fetchFullResult: true }, false, { callbackSecretNotice: TEST_URL_NOTE }],
+	])('%s: an id-only body is passed on as received, nothing read', async (_name, parameters, withCredential, notice) => {
 		const server = await trigger(parameters, withCredential);
 		const result = await moderate(SAFE_IMAGE_URL);
 		mock.reset();
@@ -154,7 +155,7 @@ describe('payload', () => {
 
 		expect(mock.requests).toHaveLength(0);
 		const { receivedAt, ...rest } = server.executions[0][0].json;
-		expect(rest).toEqual({ id: result.id, event: 'moderation.completed' });
+		expect(rest).toEqual({ id: result.id, event: 'moderation.completed', ...notice });
 		expect(typeof receivedAt).toBe('string');
 	});
 
@@ -162,7 +163,7 @@ describe('payload', () => {
 		const server = await trigger({ events: 'all' });
 		await postCallback(server.webhookUrl, await moderate(SAFE_IMAGE_URL));
 		expect(server.reportedUrl).toBe(`${server.baseUrl}/webhook/${WEBHOOK_ID}/callback`);
-		expect(server.reportedUrl).toBe(server.webhookUrl);
+		expect(server.reportedUrl).toBe(server.webhookUrl.split('?')[0]);
 	});
 
 	test('Include Headers and Query adds them, with the token and authorization redacted', async () => {

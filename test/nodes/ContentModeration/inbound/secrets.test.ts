@@ -4,7 +4,7 @@
  */
 import { inspect } from 'node:util';
 
-import { REREAD_INTERVAL_MS, SecretCache } from '@package/nodes/ContentModeration/inbound/secrets';
+import { CredentialReadError, REREAD_INTERVAL_MS, SECRET_TRUST_MS, SecretCache, type SecretCheck } from '@package/nodes/ContentModeration/inbound/secrets';
 import { FakeClock } from '@test/helpers/fakeClock';
 
 const SECRET = 'cb-secret/3f9a7c';
@@ -107,16 +107,50 @@ describe('the secret cache', () => {
 		expect(state.reads).toBe(2);
 	});
 
-	test('reads under way at once are one read; a failed read is not kept', async () => {
-		const { state, ok } = setup();
+	test('reads under way at once are one read; a failed read answers every caller with an error naming no secret', async () => {
+		const { clock, state, ok } = setup();
 		const all = await Promise.all(Array.from({ length: 50 }, async () => await ok(SECRET)));
 		expect(all.every(Boolean)).toBe(true);
 		expect(state.reads).toBe(1);
 		state.fail = true;
-		await expect(ok(SECRET, 't2')).rejects.toThrow('credential gone');
+		const failed = await Promise.allSettled(Array.from({ length: 5 }, async () => await ok(SECRET, 't2')));
+		expect(state.reads).toBe(2);
+		for (const answer of failed) {
+			expect(answer).toEqual({ status: 'rejected', reason: expect.any(CredentialReadError) });
+			expect(JSON.stringify(inspect((answer as PromiseRejectedResult).reason))).not.toMatch(/cb-secret|at-secret|credential gone/);
+		}
+		// Nothing was kept: once the interval is over, the next call reads again.
 		state.fail = false;
-		expect(await ok(SECRET, 't2')).toBe(true);
+		const next = ok(SECRET, 't2');
+		await clock.advance(REREAD_INTERVAL_MS);
+		expect(await next).toBe(true);
 		expect(state.reads).toBe(3);
+	});
+
+	test.each([
+		['cold', 0],
+		['warm', 1],
+		['expired', 2],
+	])('15 calls in a row against a credential that fails, %s: at most two reads in the first second', async (_name, before) => {
+		const { clock, state, check } = setup();
+		// Warm: read a second ago; expired: read longer ago than the trust window.
+		if (before > 0) await check(SECRET);
+		clock.time += before === 1 ? REREAD_INTERVAL_MS : SECRET_TRUST_MS;
+		state.fail = true;
+		const readsBefore = state.reads;
+		// In a row: each call sent as soon as the one before was answered or is waiting (the same millisecond).
+		const calls: Array<Promise<Awaited<ReturnType<typeof check>> | Error>> = [];
+		for (let i = 0; i < 15; i++) {
+			calls.push(check(i % 3 === 0 ? undefined : `wrong-${i}`).catch((error: Error) => error));
+			await clock.advance(0);
+		}
+		await clock.advance(REREAD_INTERVAL_MS);
+		expect(state.reads - readsBefore).toBeLessThanOrEqual(2);
+		await clock.advance(REREAD_INTERVAL_MS);
+		const answers = await Promise.all(calls);
+		// Warm, a call without a token is refused by what is known; every other call gets the read's error.
+		for (const answer of answers) expect(answer instanceof CredentialReadError || !(answer as SecretCheck).check.ok).toBe(true);
+		expect(answers.filter((answer) => answer instanceof CredentialReadError).length).toBeGreaterThan(0);
 	});
 
 	test('triggers are separate; the oldest go first beyond the bound, expired ones when the cache is next used', async () => {

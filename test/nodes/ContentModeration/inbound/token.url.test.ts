@@ -1,4 +1,4 @@
-import { tokensInUrl, withCallbackSecret } from '@package/nodes/ContentModeration/inbound/token';
+import { checkToken, redactHeaders, tokensInUrl, withCallbackSecret } from '@package/nodes/ContentModeration/inbound/token';
 
 describe('withCallbackSecret', () => {
 	it('adds the secret as ?token=, encoded, keeping the rest of the URL byte for byte', () => {
@@ -18,5 +18,28 @@ describe('tokensInUrl', () => {
 		expect(tokensInUrl('https://x/w?token=a%20b&y=1&TOKEN=c').sort()).toEqual(['a b', 'a%20b', 'c']);
 		expect(tokensInUrl('https://x/w?token=')).toEqual([]);
 		expect(tokensInUrl('https://x/w?token=%E0%A4%A')).toEqual(['%E0%A4%A']);
+	});
+});
+
+describe('a token that is not one string', () => {
+	const SECRET = 'cb-secret/array-51f0';
+	it('is refused: ?token[]=<secret> (parsed as a one-element array), a number, an object', () => {
+		for (const token of [[SECRET], [SECRET, SECRET], { 0: SECRET }, 42]) {
+			expect(checkToken([SECRET], { token } as never, {}).ok).toBe(false);
+			expect(checkToken([SECRET], {}, { 'x-callback-token': token } as never).ok).toBe(false);
+		}
+	});
+});
+
+describe('redactHeaders', () => {
+	it('replaces credential headers whatever the case of their names (headers handed over unnormalized)', () => {
+		const headers = { Authorization: 'Bearer a', 'X-Callback-Token': 'b', COOKIE: 'c', 'Proxy-Authorization': 'd', Accept: 'e' };
+		expect(redactHeaders(headers)).toEqual({
+			Authorization: '[redacted]',
+			'X-Callback-Token': '[redacted]',
+			COOKIE: '[redacted]',
+			'Proxy-Authorization': '[redacted]',
+			Accept: 'e',
+		});
 	});
 });

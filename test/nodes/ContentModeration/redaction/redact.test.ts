@@ -26,6 +26,20 @@ describe('redact', () => {
 		expect(redact(`before ${form} after`, [SECRET])).toBe(`before ${MASK} after`);
 	});
 
+	test('base64url, for a secret whose base64 has + and / (base64url: - and _)', () => {
+		const secret = 'cb/sé?>~secret-9';
+		const url = Buffer.from(secret).toString('base64url');
+		expect(url).not.toBe(Buffer.from(secret).toString('base64').replace(/=+$/, ''));
+		expect(redact(`before ${url} after`, [secret])).toBe(`before ${MASK} after`);
+	});
+
+	test('a secret under MIN_MASKED_LENGTH: masked as a whole value or a URL token value, nowhere else', () => {
+		const text = '/cb?token=k3y-6c&x=1, ?TOKEN=k3y-6c#f, "?token=k3y-6c", and token=k3y-6cz, k3y-6c in a text';
+		expect(redact(text, ['k3y-6c'])).toBe('/cb?token=***&x=1, ?TOKEN=***#f, "?token=***", and token=k3y-6cz, k3y-6c in a text');
+		expect(redact('k3y-6c', ['k3y-6c'])).toBe(MASK);
+		expect(redactValue({ uri: '/cb?token=k3y%2F6c' }, ['k3y/6c'])).toEqual({ uri: '/cb?token=***' });
+	});
+
 	test('every secret given, ignoring empty and non-string ones', () => {
 		expect(redact('a-secret b-secret', ['a-secret', '', undefined, 42, 'b-secret'])).toBe('*** ***');
 		expect(redact('nothing here', [])).toBe('nothing here');

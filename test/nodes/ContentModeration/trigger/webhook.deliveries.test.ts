@@ -10,9 +10,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
 import { imageResult, queueItem, result, review, SECRET, textResult, useEnvelopeTriggers } from '@test/helpers/callbackBodies';
-import { postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
+import { postCallback } from '@test/helpers/webhook-server';
 
-const { trigger, servers } = useEnvelopeTriggers();
+const { trigger } = useEnvelopeTriggers();
 
 describe('one workflow per completion', () => {
 	test('the same callback twice: one execution, the second answer says duplicate', async () => {
@@ -63,8 +63,7 @@ describe('one workflow per completion', () => {
 		const body = result(imageResult());
 		await postCallback(one.webhookUrl, body);
 		// Another trigger node (another webhook id) in the same process.
-		const other = await startTriggerServer({ parameters: {}, webhookId: randomUUID() });
-		servers.push(other);
+		const other = await trigger({}, { webhookId: randomUUID() });
 		const answer = await postCallback(other.webhookUrl, body);
 		expect(answer.body).not.toHaveProperty('duplicate');
 		expect([one.executions.length, other.executions.length]).toEqual([1, 1]);

@@ -7,7 +7,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { HarnessCredentialsHelper } from '@test/helpers/engine/credentials';
-import { findLeaks } from '@test/helpers/leaks';
+import { everyString, findLeaks } from '@test/helpers/leaks';
 import { startScriptedServer, type ScriptedServer } from '@test/helpers/scripted-server';
 import { postCallback, startTriggerServer, WEBHOOK_ID, type TriggerServer } from '@test/helpers/webhook-server';
 
@@ -31,9 +31,10 @@ afterAll(async () => {
 	await service.stop();
 });
 
-/** `callbackSecret` null: the credential has none. */
+/** `callbackSecret` null: the credential has none (then served as the editor's test URL). */
 async function trigger(parameters: INodeParameters, callbackSecret: string | null = CALLBACK_SECRET) {
 	const server = await startTriggerServer({
+		mode: callbackSecret === null ? 'manual' : 'webhook',
 		parameters: { events: 'all', options: { includeRequest: true }, ...parameters },
 		credentials: {
 			baseUrl: service.url,
@@ -130,12 +131,31 @@ test('refused as a bad body with the right secret: the 400 answer holds no secre
 	expect(findLeaks(outputs(server), SECRETS)).toEqual([]);
 });
 
-test('no secret configured: a token the caller sends (query, or only in a proxy header) is still hidden', async () => {
+test('no secret configured (the test URL): a token the caller sends (query, or only in a proxy header) is still hidden', async () => {
 	const server = await trigger({}, null);
 	const headers = { ...proxyHeaders(server, 'caller-tok-1'), 'X-Original-Uri': '/webhook/x/callback?token=stripped-tok-2' };
 	await postCallback(server.webhookUrl, { id: 'job-3', isSafe: true }, { query: { token: 'caller-tok-1' }, headers });
 	expect(server.executions).toHaveLength(1);
 	expect(findLeaks(outputs(server), [...SECRETS, 'caller-tok-1', 'stripped-tok-2'])).toEqual([]);
+});
+
+test.each([
+	['the test URL', 'manual', {}],
+	['published, Accept Callbacks Without a Secret', 'webhook', { acceptWithoutSecret: true }],
+] as const)('a 6-character secret, %s: the token inside proxy headers is masked, the rest of the item kept', async (_name, mode, options) => {
+	const server = await startTriggerServer({
+		mode,
+		parameters: { events: 'all', options: { includeRequest: true, ...options } },
+		credentials: { baseUrl: service.url, accessToken: ACCESS_TOKEN, callbackSecret: 'k3y-6c' },
+	});
+	servers.push(server);
+	const body = { id: `job-6-${mode}`, isSafe: true };
+	const answer = await postCallback(server.webhookUrl, body, { query: { token: 'k3y-6c' }, headers: proxyHeaders(server, 'k3y-6c') });
+	expect(answer.status).toBe(200);
+	const headers = server.executions[0][0].json.headers as Record<string, string>;
+	expect(headers['x-forwarded-uri']).toBe(`/webhook/${WEBHOOK_ID}/callback?token=***&source=proxy`);
+	expect(headers.referer).toBe(`${server.baseUrl}/webhook/${WEBHOOK_ID}/callback?token=***&source=proxy`);
+	expect(everyString(server.executions).filter((text) => /token=k3y-6c|^k3y-6c$/.test(text))).toEqual([]);
 });
 
 test('the same body carrying both secrets (plain, URL-encoded, base64), cold then warm: masked both times', async () => {

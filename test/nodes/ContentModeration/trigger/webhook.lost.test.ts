@@ -14,8 +14,9 @@ import type { IDataObject, INodeType, IWebhookResponseData } from 'n8n-workflow'
 import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
 import { prepareWorkflow, triggerNode } from '@test/helpers/engine';
 import { webhookContext } from '@test/helpers/engine/webhookContext';
-import { postCallback } from '@test/helpers/webhook-server';
+import { postCallback, TEST_CALLBACK_SECRET } from '@test/helpers/webhook-server';
 import { executionStarted } from '@package/nodes/ContentModeration/trigger/webhook';
+import { CREDENTIAL_TYPE } from '@dev/n8n/package';
 
 const WEBHOOK_ID = '5d1e7a3c-2b4f-4c6d-8e9f-0a1b2c3d4e5f';
 const NAME = 'Completion Received';
@@ -52,12 +53,12 @@ async function fakeN8n(): Promise<FakeN8n> {
 		const request = req as IncomingMessage & { body?: unknown; query: IDataObject; params: IDataObject; rawBody: Buffer };
 		request.rawBody = Buffer.concat(chunks);
 		request.body = JSON.parse(request.rawBody.toString('utf-8'));
-		request.query = {};
+		request.query = { token: TEST_CALLBACK_SECRET };
 		request.params = {};
 
 		const { workflow, core, additionalData } = await prepareWorkflow({
-			nodes: [triggerNode({ fetchFullResult: false }, { name: NAME, webhookId: WEBHOOK_ID })],
-			credentials: {},
+			nodes: [triggerNode({ fetchFullResult: false }, { name: NAME, webhookId: WEBHOOK_ID, withCredentials: true })],
+			credentials: { [CREDENTIAL_TYPE]: { baseUrl: 'http://127.0.0.1:9', accessToken: 'tok-lost-1', callbackSecret: TEST_CALLBACK_SECRET } },
 			webhookBaseUrl: baseUrl,
 			mode: 'webhook',
 		});

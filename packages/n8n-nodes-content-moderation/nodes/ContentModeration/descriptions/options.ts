@@ -28,7 +28,7 @@ export function optionsCollection(own: INodeProperties[], { sendsImages = false 
 	return [collection(withRequestSettings([actorIdOption, ...own], sendsImages))];
 }
 
-/** The Options of an operation with none of its own: the request settings. */
-export function requestSettingsCollection(): INodeProperties[] {
-	return [collection(withRequestSettings([], false))];
+/** The Options of an operation that sends no content: its own options (if any) and the request settings. */
+export function requestSettingsCollection(own: INodeProperties[] = []): INodeProperties[] {
+	return [collection(withRequestSettings(own, false))];
 }

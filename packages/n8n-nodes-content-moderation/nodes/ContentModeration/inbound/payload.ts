@@ -27,15 +27,18 @@ export type CompletedResult =
  * Reads the full result through `client` (none: no credential selected or Fetch Full Result off) when the
  * callback misses result fields (readBack.ts): the read result wins over the callback's fields; extra
  * callback fields are kept. Without an id nothing can be read: the callback is passed on as it came, its
- * warning saying so. A review decision (a queue item) is passed on as it came.
+ * warning saying so. A review decision (a queue item) is passed on as it came. `distrust` (a call accepted
+ * without a Callback Secret): a result is always read, and only its id and warning are taken from the call.
  */
 export async function completeResult(
 	body: CallbackBody,
 	client: ApiClient | undefined,
 	kind: DataKind | undefined = kindOf(body),
 	repeatNote = '',
+	distrust = false,
 ): Promise<CompletedResult> {
-	const full = kind === 'queueItem' || carriesFullResult(body, kind);
+	if (distrust && kind !== 'queueItem') body = { id: body.id, ...(body.warning === undefined ? {} : { warning: body.warning }) };
+	const full = kind === 'queueItem' || (!distrust && carriesFullResult(body, kind));
 	if (body.id === null) {
 		const missing = full ? '' : `, and the result fields it misses could not be read with GET /${kind === 'text' ? 'text' : 'image'}/{id}`;
 		return {

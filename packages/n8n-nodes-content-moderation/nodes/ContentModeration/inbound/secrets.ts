@@ -9,15 +9,16 @@
  * masks them in what leaves. The secrets live only in the entry's closures: inspecting or serializing the
  * registry shows none, nothing logs them, and they go with the entry when it expires or is evicted.
  *
- * Reads: with nothing known the trigger reads at once (reads under way at once for one trigger are one
- * read). A call without a token while a secret is known is refused without a read. A wrong token is
- * checked against the next read, which comes at most once per REREAD_INTERVAL_MS per trigger and is shared
- * by every caller waiting for it: a new secret works within that interval, and wrong tokens cost at most
- * one read per interval.
+ * Reads: at most one per REREAD_INTERVAL_MS per trigger, whether the last succeeded or failed, on a cold,
+ * warm or expired cache; a read under way or waiting for its turn is shared by every caller. With nothing
+ * known a call waits for that read. A call without a token while a secret is known is refused without a
+ * read. A wrong token is checked against the next read: a new secret works within that interval, and wrong
+ * tokens (or a credential that cannot be read) cost at most one read per interval.
  */
 import { BoundedMap } from '../helpers/boundedMap';
 import { systemClock, type Clock } from '../helpers/clock';
 import { redactionFor, type Redaction } from '../redaction/redact';
+import { isStrongSecret } from './secretRule';
 import { checkGivenToken, sameSecret, secretDigest, type TokenCheck } from './token';
 
 /** The longest an old Callback Secret keeps working after it was changed or removed (README: Trigger). */
@@ -38,6 +39,8 @@ export interface CredentialSecrets {
 /** A trigger's credential as last read. */
 export interface KnownSecret {
 	hasSecret: boolean;
+	/** A Callback Secret long enough to accept callbacks in production (inbound/secretRule.ts). */
+	strong: boolean;
 	/** Constant time for a token of any length (sameSecret). */
 	accepts(token: string): boolean;
 	/** The redaction of the credential's secrets plus `more` (what the call carried as tokens). */
@@ -61,6 +64,7 @@ function knownFrom(read: CredentialSecrets): KnownSecret {
 	let own: Redaction | undefined;
 	return {
 		hasSecret: digest !== undefined,
+		strong: isStrongSecret(read.callbackSecret),
 		accepts: (token) => digest !== undefined && sameSecret(token, digest),
 		redaction: (more) => {
 			if (more.every((value) => value === '' || secrets.includes(value))) return (own ??= redactionFor(secrets));
@@ -74,8 +78,17 @@ function decide(known: KnownSecret, given: readonly unknown[]): SecretCheck {
 	return { known, check: known.hasSecret ? checkGivenToken(known.accepts, given) : { ok: true } };
 }
 
+/** What a failed read answers its callers. */
+export class CredentialReadError extends Error {
+	constructor() {
+		super('The Content Moderation API credential could not be read');
+	}
+}
+
 export class SecretCache {
 	private readonly entries: BoundedMap<string, Entry>;
+	/** When each trigger's last read started, whatever it gave: the next waits REREAD_INTERVAL_MS from it. */
+	private readonly lastReads: BoundedMap<string, number>;
 	/** A read under way or waiting for its turn, per trigger: every caller shares it. */
 	private readonly reading = new Map<string, Promise<KnownSecret>>();
 
@@ -86,6 +99,7 @@ export class SecretCache {
 		maxTriggers = MAX_TRIGGERS,
 	) {
 		this.entries = new BoundedMap(maxTriggers);
+		this.lastReads = new BoundedMap(maxTriggers);
 	}
 
 	/** Triggers remembered now. */
@@ -96,6 +110,7 @@ export class SecretCache {
 	/** Forgets everything, as a new process would. */
 	clear(): void {
 		this.entries.clear();
+		this.lastReads.clear();
 		this.reading.clear();
 	}
 
@@ -112,28 +127,32 @@ export class SecretCache {
 
 	/**
 	 * Checks the tokens a call carries (`givenTokens`) against `trigger`'s credential, reading it with `read`
-	 * only as the header says. Rejects when the read fails (nothing is kept: the next call reads again).
+	 * only as the header says. Rejects with a CredentialReadError when the read fails.
 	 */
 	async check(trigger: string, given: readonly unknown[], read: () => Promise<CredentialSecrets>): Promise<SecretCheck> {
 		const cached = this.lookup(trigger);
-		const known = cached ?? (await this.read(trigger, read, 0));
+		const known = cached ?? (await this.read(trigger, read));
 		const first = decide(known, given);
 		// The right token, no token at all, or a wrong one against a read made for this call: decided.
 		if (first.check.ok || given.length === 0 || cached === undefined) return first;
-		// A wrong token against the cache: the next read decides (the secret may have changed), no sooner
-		// than rereadMs after the last.
-		const last = this.entries.get(trigger)?.readAt;
-		return decide(await this.read(trigger, read, last === undefined ? 0 : last + this.rereadMs - this.clock.now()), given);
+		// A wrong token against the cache: the next read decides (the secret may have changed).
+		return decide(await this.read(trigger, read), given);
 	}
 
-	/** One read for `trigger` after `waitMs`, or the one under way or waiting, joined. */
-	private async read(trigger: string, read: () => Promise<CredentialSecrets>, waitMs: number): Promise<KnownSecret> {
+	/** One read for `trigger`, no sooner than rereadMs after the last, or the one under way or waiting, joined. */
+	private async read(trigger: string, read: () => Promise<CredentialSecrets>): Promise<KnownSecret> {
 		const pending = this.reading.get(trigger);
 		if (pending !== undefined) return await pending;
 		const reading = (async () => {
+			const last = this.lastReads.get(trigger);
+			const waitMs = last === undefined ? 0 : last + this.rereadMs - this.clock.now();
 			if (waitMs > 0) await this.clock.sleep(waitMs);
 			const readAt = this.clock.now();
-			const known = knownFrom(await read());
+			this.lastReads.set(trigger, readAt);
+			// The cause may quote the credential: it stays out of what the callers get.
+			const data = await read().catch(() => undefined);
+			if (data === undefined) throw new CredentialReadError();
+			const known = knownFrom(data);
 			this.entries.set(trigger, { readAt, known });
 			return known;
 		})();

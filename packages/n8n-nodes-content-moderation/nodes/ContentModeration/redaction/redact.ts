@@ -66,8 +66,8 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * A secret shorter than this is masked only where a whole string (a value or a key) is one of its forms:
- * masking every occurrence of a short text would garble everything. The credential asks for 16 or more.
+ * A secret shorter than this is masked only where a whole string (a value or a key) is one of its forms,
+ * or a URL's `token` value: masking every occurrence of a short text would garble everything.
  */
 export const MIN_MASKED_LENGTH = 8;
 
@@ -79,8 +79,11 @@ function formPattern(form: string): string {
 	);
 }
 
+/** A URL's token parameter (inbound/token.ts), its name in any case. */
+const TOKEN_VALUE_AT = '[?&][tT][oO][kK][eE][nN]=';
+
 interface Patterns {
-	/** Replaces every form of a long secret (global); undefined when there is none. */
+	/** Replaces every form of a long secret, and of a short one as a URL's token value (global); undefined when there is none. */
 	all?: RegExp;
 	/** Forms of short secrets, masked only as whole strings. */
 	whole: Set<string>;
@@ -100,11 +103,13 @@ function patternFor(secrets: readonly unknown[]): Patterns | undefined {
 	// JSON escape: testing one JSON text finds every string (and key) that needs redacting.
 	const inJson = (form: string) => JSON.stringify(form).slice(1, -1);
 	const any = [...long, ...long.map(inJson), ...short.flatMap((f) => [`"${inJson(f)}"`, `"${inJson(inJson(f))}"`])];
+	const shortInUrl = (forms: string[]) => `(?<=${TOKEN_VALUE_AT})(?:${byLength(forms)})(?=[&#"'\\s\\\\]|$)`;
+	// Longest first, so that a form containing another is replaced whole.
+	const all = [...(long.length > 0 ? [byLength(long)] : []), ...(short.length > 0 ? [shortInUrl(short)] : [])];
 	return {
-		// Longest first, so that a form containing another is replaced whole.
-		all: long.length > 0 ? new RegExp(byLength(long), 'g') : undefined,
+		all: all.length > 0 ? new RegExp(all.join('|'), 'g') : undefined,
 		whole: new Set(short),
-		any: new RegExp(byLength(any)),
+		any: new RegExp([byLength(any), ...(short.length > 0 ? [shortInUrl([...short, ...short.map(inJson)])] : [])].join('|')),
 	};
 }
 

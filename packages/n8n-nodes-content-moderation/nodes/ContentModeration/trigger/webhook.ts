@@ -9,11 +9,12 @@ import type { CallbackBody } from '../inbound/payload';
 import { completeResult, parseCallbackBody } from '../inbound/payload';
 import { CALLBACK_READ_RETRY } from '../inbound/readBack';
 import { refuse } from '../inbound/refusal';
-import { secretCache, type KnownSecret } from '../inbound/secrets';
-import { givenTokens, givenTokenStrings, redactHeaders, redactQuery, tokensInUrl } from '../inbound/token';
+import { TEST_URL_NOTE, type SecretStanding } from '../inbound/secretRule';
+import { givenTokenStrings, redactHeaders, redactQuery, tokensInUrl } from '../inbound/token';
 
 import type { EventFilter, EventSelection } from './events';
 import { eventIgnoreReason, ignoreReason } from './events';
+import { checkSecret } from './secretCheck';
 
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
@@ -51,8 +52,6 @@ export async function executionStarted(response: Response): Promise<boolean> {
 
 const NO_ID_REPEATS = ' A delivery of it again starts the workflow again.';
 
-type Checked = { known?: KnownSecret } | { refused: IWebhookResponseData };
-
 /** What one call brought, and what it may use: the client (when a credential is selected), the redaction. */
 interface Call {
 	client?: ApiClient;
@@ -60,21 +59,7 @@ interface Call {
 	query: IDataObject;
 	/** The redaction of the credential's secrets, the call's tokens and `more`. */
 	redaction(more?: string[]): Redaction;
-}
-
-/** The Callback Secret check, from what the secret cache knows; the credential is read only as it says. */
-async function checkSecret(ctx: IWebhookFunctions, client: ApiClient | undefined, query: IDataObject, headers: IDataObject): Promise<Checked> {
-	if (client === undefined) return {};
-	try {
-		const { known, check } = await secretCache.check(secretOwner(ctx), givenTokens(query, headers), async () => ({
-			callbackSecret: await client.callbackSecret(),
-			secrets: await client.credentialSecrets(),
-		}));
-		return check.ok ? { known } : { refused: refuse(ctx, 401, check.message) };
-	} catch {
-		// Without the credential its secret cannot be checked: refuse rather than let anyone in.
-		return { refused: refuse(ctx, 500, 'The Content Moderation API credential of this trigger could not be read') };
-	}
+	standing: SecretStanding;
 }
 
 /**
@@ -91,14 +76,14 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 	// The credential (when selected) gives the Callback Secret and reads full results.
 	const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
 	const client = hasCredential ? createApiClient(this, { retry: CALLBACK_READ_RETRY }) : undefined;
-	const checked = await checkSecret(this, client, query, headers);
+	const checked = await checkSecret(this, client, secretOwner(this), query, headers);
 	if ('refused' in checked) return checked.refused;
 	// The one redaction of what leaves: the credential's secrets (known with or without a read this call)
 	// and everything the call carried as a token (also a token the trigger does not check).
 	const carried = givenTokenStrings(query, headers);
 	const redaction = (more: string[] = []): Redaction =>
 		checked.known?.redaction([...carried, ...more]) ?? redactionFor([...carried, ...more]);
-	const call: Call = { client, headers, query, redaction };
+	const call: Call = { client, headers, query, redaction, standing: checked.standing };
 
 	const parsed = await parseCallbackBody.call(this);
 	if (!parsed.ok) {
@@ -139,7 +124,7 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 /** The completion read back when needed, filtered by verdict, and returned as the workflow's one item. */
 async function startWorkflow(
 	this: IWebhookFunctions,
-	{ client, headers, query, redaction }: Call,
+	{ client, headers, query, redaction, standing }: Call,
 	event: string,
 	body: CallbackBody,
 	ack: IDataObject,
@@ -147,8 +132,10 @@ async function startWorkflow(
 ): Promise<IWebhookResponseData> {
 	// Only results are read back; a review decision (a queue item) or another event passes as it came.
 	const kind = event === RESULT_EVENT ? kindOf(body) : 'queueItem';
-	const fetchFullResult = this.getNodeParameter('fetchFullResult', true) as boolean;
-	const completed = await completeResult(body, fetchFullResult ? client : undefined, kind, NO_ID_REPEATS);
+	// Accepted without a secret by the option: a result is read back, not trusted from the call.
+	const distrust = standing === 'readBack';
+	const fetchFullResult = distrust || (this.getNodeParameter('fetchFullResult', true) as boolean);
+	const completed = await completeResult(body, fetchFullResult ? client : undefined, kind, NO_ID_REPEATS, distrust);
 	// Not finished yet: nothing starts and nothing is recorded; a non-2xx answer makes the sender try again.
 	if ('unfinished' in completed) return refuse(this, 503, `${completed.unfinished}; try this callback again`);
 	const { result, error } = completed;
@@ -166,6 +153,7 @@ async function startWorkflow(
 	// (for example read the result later with Image > Get).
 	const item: IDataObject = { ...result, receivedAt: new Date().toISOString(), event };
 	if (error !== undefined) item.error = error;
+	if (standing === 'testUrl') item.callbackSecretNotice = TEST_URL_NOTE;
 	if (body.id === null) ack.warning = 'No id: a delivery of this completion again starts the workflow again';
 
 	const options = this.getNodeParameter('options', {}) as { includeRequest?: boolean };

@@ -5,6 +5,16 @@ import { checkToken } from '../../inbound/token';
 import { kindOf, parseCallback, RESULT_EVENT } from '../../inbound/envelope';
 import { carriesFullResult, readBack } from '../../inbound/readBack';
 import { mediaType } from '../../inbound/requestBody';
+import {
+	ACCEPT_WITHOUT_SECRET,
+	acceptWithoutSecretOption,
+	isStrongSecret,
+	SECRET_REQUIRED_DESCRIPTION,
+	secretRequiredMessage,
+	secretStanding,
+	TEST_URL_NOTE,
+	type SecretStanding,
+} from '../../inbound/secretRule';
 import { requestSettingsCollection } from '../../descriptions/options';
 import { isObject } from '../../helpers/json';
 import { NO_ITEM, type NodeRun } from '../operation';
@@ -49,7 +59,7 @@ export const option: INodePropertyOptions = {
 
 export const description = updateDisplayOptions({ show: { resource: ['callback'], operation: ['receive'] } }, [
 	...properties,
-	...requestSettingsCollection(),
+	...requestSettingsCollection([acceptWithoutSecretOption]),
 ]);
 
 const WEBHOOK_HINT =
@@ -60,6 +70,7 @@ interface Received {
 	data: IDataObject;
 	/** '' when the callback carries no usable id. */
 	id: string;
+	standing: SecretStanding;
 }
 
 /** The item as n8n's Webhook node outputs it ({headers, query, body}): its token checked, its body read. */
@@ -69,6 +80,11 @@ async function inspect(this: IExecuteFunctions, itemIndex: number, client: NodeR
 	const query = isObject(received.query) ? received.query : {};
 
 	const secret = await client.callbackSecret();
+	const accept = this.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, itemIndex, false) === true;
+	const standing = secretStanding(isStrongSecret(secret), this.getMode() === 'manual', accept);
+	if (standing === 'refused') {
+		throw new NodeOperationError(this.getNode(), secretRequiredMessage(), { itemIndex, description: SECRET_REQUIRED_DESCRIPTION });
+	}
 	if (secret !== '') {
 		const check = checkToken([secret], query, headers);
 		if (!check.ok) {
@@ -92,7 +108,7 @@ async function inspect(this: IExecuteFunctions, itemIndex: number, client: NodeR
 		});
 	}
 	// No usable id: nothing to recognise a repeat by, and nothing to read back.
-	return { event: parsed.event, data: parsed.body, id: parsed.body.id ?? '' };
+	return { event: parsed.event, data: parsed.body, id: parsed.body.id ?? '', standing };
 }
 
 /** The item's completion, taken by the router for the whole run before any item runs. */
@@ -107,14 +123,15 @@ export async function claimKey(this: IExecuteFunctions, itemIndex: number, { cli
  * output is the data with `event`; headers and query are not copied.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number, { client, claims }: NodeRun): Promise<IDataObject | typeof NO_ITEM> {
-	const { event, data, id } = await inspect.call(this, itemIndex, client);
+	const { event, data, id, standing } = await inspect.call(this, itemIndex, client);
 	// Passed on once Receive outputs it in a run that succeeds: a later failure in the workflow does not let
 	// a repeat through.
 	if (await isRepeat.call(this, claims, itemIndex, event, { ...data, id })) {
 		if (this.getNodeParameter('passOnRepeats', itemIndex, false) !== true) return NO_ITEM;
 		return { ...data, event, duplicate: true };
 	}
-	return await complete.call(this, itemIndex, client, event, data, id);
+	const output = await complete.call(this, itemIndex, client, event, data, id, standing === 'readBack');
+	return standing === 'testUrl' ? { ...output, callbackSecretNotice: TEST_URL_NOTE } : output;
 }
 
 /** The data with `event`, completed with a read when a result came without all its fields. */
@@ -125,9 +142,18 @@ async function complete(
 	event: string,
 	data: IDataObject,
 	id: string,
+	distrust: boolean,
 ): Promise<IDataObject> {
 	const kind = kindOf(data);
-	const read = event === RESULT_EVENT && id !== '' && !carriesFullResult(data, kind) && this.getNodeParameter('fetchFullResult', itemIndex, true) === true;
+	if (distrust && event === RESULT_EVENT && id === '') {
+		const description = acceptWithoutSecretOption.description;
+		throw new NodeOperationError(this.getNode(), 'The callback carries no ID to read its result back with', { itemIndex, description });
+	}
+	// Accepted without a Callback Secret: always read, and the result is the service's, not the call's.
+	const read =
+		event === RESULT_EVENT &&
+		id !== '' &&
+		(distrust || (!carriesFullResult(data, kind) && this.getNodeParameter('fetchFullResult', itemIndex, true) === true));
 	if (!read) return { ...data, event };
 	const reading = await readBack(client, id, kind, itemIndex);
 	if (!reading.done) {
@@ -138,5 +164,5 @@ async function complete(
 				'The callback carried only part of the result and the service has no verdict for it yet. Nothing was passed on: a delivery of the callback again passes the verdict on. Route this error (On Error) to read the result later with Image > Get or Text > Get.',
 		});
 	}
-	return { ...data, ...reading.result, event };
+	return distrust ? { ...reading.result, event } : { ...data, ...reading.result, event };
 }
