@@ -6,6 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { imageResult } from '@test/helpers/callbackBodies';
 import { moderationNode, runWorkflow } from '@test/helpers/engine';
 import { nodeError, output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
 import { SECRET_REQUIRED_DESCRIPTION, secretRequiredMessage, TEST_URL_NOTE } from '@package/nodes/ContentModeration/inbound/secretRule';
@@ -53,7 +54,8 @@ describe('Callback > Receive without a usable Callback Secret', () => {
 	});
 
 	it('in a manual execution: accepted, the output says production will require one', async () => {
-		const data = { id: 'x-2', isSafe: true, summary: 'ok' };
+		// A whole result: one missing fields would be read back (inbound/readBack.ts).
+		const data = imageResult('x-2');
 		const run = await receive(webhookItem({ event: 'moderation.completed', data }), '', 'manual');
 		expect(output(run)[0].json).toEqual({ ...data, event: 'moderation.completed', callbackSecretNotice: TEST_URL_NOTE });
 	});
@@ -74,7 +76,7 @@ describe('Callback > Receive without a usable Callback Secret', () => {
 		const error = nodeError(run);
 		expect(error.context?.itemIndex).toBe(0);
 		expect(error.httpCode).toBe('404');
-		expect(error.description).toMatch(/read back from the service/);
+		expect(error.message).toMatch(/answered 404/);
 		expect(run.status).not.toBe('success');
 	});
 });
