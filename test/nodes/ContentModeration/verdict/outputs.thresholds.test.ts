@@ -2,7 +2,7 @@
  * Thresholds given by expressions, through n8n-core's engine: numbers and numeric texts are read, anything
  * else fails the item before its request, naming the threshold; such an item never reaches Safe.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { moderationNode, runWorkflow } from '@test/helpers/engine';
 import { pairedIndex } from '@test/helpers/fixtures';
@@ -11,7 +11,7 @@ import { FLAGGED, imageUrl, moderate, NODE, SAFE, useRoutingMock } from '@test/h
 const routing = useRoutingMock();
 const RISKY = imageUrl('risky', { risk: 95, categories: { violence_gore: 80 } });
 
-async function run(parameters: INodeParameters, threshold: unknown, onError?: 'continueErrorOutput' | 'continueRegularOutput') {
+async function run(parameters: INodeParameters, threshold: IDataObject[string], onError?: 'continueErrorOutput' | 'continueRegularOutput') {
 	return await runWorkflow({
 		nodes: [moderationNode(moderate(parameters), onError ? { onError } : {})],
 		credentials: routing.credentials(),
