@@ -8,6 +8,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { moderationNode, runWorkflow } from '@test/helpers/engine';
 import { pairedIndex } from '@test/helpers/fixtures';
+import { nodeError, useMock } from '@test/helpers/nodeRun';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '@test/helpers/scripted-server';
 
 const PROXY_503: ScriptedReply = { status: 503, raw: { text: 'upstream connect error or disconnect/reset before headers', contentType: 'text/plain' } };
@@ -68,5 +69,17 @@ describe('what is still retried', () => {
 		const result = await run([PROXY_503, OK], { resource: 'text', operation: 'get', textId: 'a1b2c3' });
 		expect(result.status).toBe('success');
 		expect(server!.requests.map((r) => r.method)).toEqual(['GET', 'GET']);
+	});
+});
+
+describe('the mock: a proxy answering 503 after the service acted (proxyFaultRate)', () => {
+	const mock = useMock({ proxyFaultRate: 1 });
+
+	it('Queue > Add Item: the service added the item once, the node sent it once and says to check', async () => {
+		const run = await mock.run(POSTS[2][1]);
+		const posts = mock.service.requests.filter((r) => r.method === 'POST');
+		expect(posts.map((r) => r.status)).toEqual([503]);
+		expect(mock.service.submissions.size).toBe(1);
+		expect(nodeError(run).description).toContain('may have been acted on');
 	});
 });
