@@ -1,7 +1,7 @@
 /**
  * A user name and password in the credential's Base URL, through n8n-core's engine: refused before any
  * request, with an error that says what to remove, and the password nowhere in the run (every error
- * property, output item, description, stack), under On Error too.
+ * property, output item, description, stack) nor in n8n's log lines, under On Error too.
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { SAFE_TEXT } from '@dev/mock/fixtures';
 import { findLeaks } from '@test/helpers/leaks';
 import { nodeError, output, useMock } from '@test/helpers/nodeRun';
+
+// n8n-core logs the node's error message; at debug level its log lines are written here and read below.
+const logLevel = process.env.N8N_LOG_LEVEL;
+process.env.N8N_LOG_LEVEL = 'debug';
+afterAll(() => {
+	if (logLevel === undefined) delete process.env.N8N_LOG_LEVEL;
+	else process.env.N8N_LOG_LEVEL = logLevel;
+});
 
 const mock = useMock();
 const PASSWORD = 'proxy-pass-5150-quokka';
@@ -25,10 +33,28 @@ async function closedPort(): Promise<number> {
 
 const leaks = (value: unknown) => findLeaks(value, [PASSWORD, `moderator:${PASSWORD}`]);
 
+/** What `run` wrote to stdout and stderr (n8n's log lines). */
+async function logLines<T>(run: () => Promise<T>): Promise<{ result: T; lines: string }> {
+	const written: string[] = [];
+	const capture = (chunk: string | Uint8Array) => {
+		written.push(String(chunk));
+		return true;
+	};
+	const spies = [jest.spyOn(process.stdout, 'write').mockImplementation(capture), jest.spyOn(process.stderr, 'write').mockImplementation(capture)];
+	try {
+		return { result: await run(), lines: written.join('') };
+	} finally {
+		for (const spy of spies) spy.mockRestore();
+	}
+}
+
 describe('a user name and password in the Base URL', () => {
 	it('is refused before any request, naming what to remove, and the password shows nowhere', async () => {
 		const baseUrl = mock.service.url.replace('http://', `http://moderator:${PASSWORD}@`);
-		const run = await mock.run(moderate, undefined, { baseUrl });
+		const { result: run, lines } = await logLines(() => mock.run(moderate, undefined, { baseUrl }));
+		// n8n logs the node's error message: the log holds the refusal, not the password.
+		expect(lines).toContain('holds a user name or password');
+		expect(leaks(lines)).toEqual([]);
 		expect(mock.service.requests).toEqual([]);
 		const error = nodeError(run);
 		expect(error.message).toContain('holds a user name or password (user:password@): remove it');
@@ -38,7 +64,9 @@ describe('a user name and password in the Base URL', () => {
 
 	it.each(['continueRegularOutput', 'continueErrorOutput'] as const)('On Error %s: one error item, paired, without the password', async (onError) => {
 		const baseUrl = `http://moderator:${PASSWORD}@127.0.0.1:${await closedPort()}`;
-		const run = await mock.run(moderate, [{ json: {} }, { json: {} }], { baseUrl, onError });
+		const { result: run, lines } = await logLines(() => mock.run(moderate, [{ json: {} }, { json: {} }], { baseUrl, onError }));
+		expect(lines).toContain('Running node "Content Moderation" finished');
+		expect(leaks(lines)).toEqual([]);
 		const items = onError === 'continueErrorOutput' ? run.outputOf('Content Moderation', 1) : output(run);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(String(items[0].json.error)).toContain('holds a user name or password');
