@@ -1,24 +1,23 @@
 /**
  * A user name and password in the credential's Base URL, through n8n-core's engine: refused before any
  * request, with an error that says what to remove, and the password nowhere in the run (every error
- * property, output item, description, stack) nor in n8n's log lines, under On Error too.
+ * property, output item, description, stack) nor in what n8n logs, under On Error too.
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
 import { SAFE_TEXT } from '@dev/mock/fixtures';
-import { findLeaks } from '@test/helpers/leaks';
+import { LoggerProxy } from 'n8n-workflow';
+
+import { loadCore } from '@test/helpers/engine/core';
+import { everyString, findLeaks } from '@test/helpers/leaks';
 import { nodeError, output, useMock } from '@test/helpers/nodeRun';
 
-// n8n-core logs the node's error message; at debug level its log lines are written here and read below.
-const logLevel = process.env.N8N_LOG_LEVEL;
-process.env.N8N_LOG_LEVEL = 'debug';
-afterAll(() => {
-	if (logLevel === undefined) delete process.env.N8N_LOG_LEVEL;
-	else process.env.N8N_LOG_LEVEL = logLevel;
-});
-
 const mock = useMock();
+// n8n sets up its LoggerProxy with the first execution: one run first, so that the spies below see its calls.
+beforeAll(async () => {
+	await mock.run({ resource: 'text', operation: 'get', textId: 'warm-up' });
+});
 const PASSWORD = 'proxy-pass-5150-quokka';
 const moderate = { resource: 'text', operation: 'moderate', text: SAFE_TEXT };
 
@@ -33,16 +32,20 @@ async function closedPort(): Promise<number> {
 
 const leaks = (value: unknown) => findLeaks(value, [PASSWORD, `moderator:${PASSWORD}`]);
 
-/** What `run` wrote to stdout and stderr (n8n's log lines). */
+/**
+ * What `run` made n8n log: LoggerProxy (the engine's lines) and ErrorReporter.error, whose log line is
+ * the reported error's message, stack and causes (n8n-core errors/error-reporter.js).
+ */
 async function logLines<T>(run: () => Promise<T>): Promise<{ result: T; lines: string }> {
-	const written: string[] = [];
-	const capture = (chunk: string | Uint8Array) => {
-		written.push(String(chunk));
-		return true;
-	};
-	const spies = [jest.spyOn(process.stdout, 'write').mockImplementation(capture), jest.spyOn(process.stderr, 'write').mockImplementation(capture)];
+	const logged: unknown[] = [];
+	const keep = (...args: unknown[]) => void logged.push(args);
+	const { core } = await loadCore();
+	const spies = [
+		...(['debug', 'info', 'warn', 'error'] as const).map((level) => jest.spyOn(LoggerProxy, level).mockImplementation(keep)),
+		jest.spyOn(core.ErrorReporter.prototype, 'error').mockImplementation(keep),
+	];
 	try {
-		return { result: await run(), lines: written.join('') };
+		return { result: await run(), lines: everyString(logged).filter((text) => text !== 'length').join('\n') };
 	} finally {
 		for (const spy of spies) spy.mockRestore();
 	}
@@ -71,6 +74,13 @@ describe('a user name and password in the Base URL', () => {
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(String(items[0].json.error)).toContain('holds a user name or password');
 		expect(leaks(run.run)).toEqual([]);
+	});
+
+	it('the lines n8n logs for the failed run (at an address nothing answers) hold no password', async () => {
+		const baseUrl = `http://moderator:${PASSWORD}@127.0.0.1:${await closedPort()}`;
+		const { result: run, lines } = await logLines(() => mock.run(moderate, undefined, { baseUrl }));
+		expect(leaks(lines)).toEqual([]);
+		expect(lines).toContain(nodeError(run).message);
 	});
 
 	it('a Base URL that does not parse is not repeated when it holds an @', async () => {
