@@ -13,6 +13,7 @@ const USAGE = `Usage: npm run mock -- [flags]
   --metadata-key K       request key read as metadata: meta, metadata or both (default both)
   --fault-rate F         fraction of requests answered 503 + Retry-After (default 0)
   --throttle-rate F      fraction of requests answered 429 + Retry-After (default 0)
+  --proxy-fault-rate F   fraction of requests acted on, then answered 503 by a proxy: text, no Retry-After (default 0)
   --retry-after S        Retry-After seconds for faults and throttling (default 1)
   --fault-seed N         faults and throttling at random from this seed (default 0 = evenly spread)
   --capacity N           requests worked on at once; more are answered 503 at once, no Retry-After (default 0 = none)
@@ -32,6 +33,7 @@ const NUMBER_FLAGS = {
 	'text-moderate-ms': 'textModerateMs',
 	'fault-rate': 'faultRate',
 	'throttle-rate': 'throttleRate',
+	'proxy-fault-rate': 'proxyFaultRate',
 	'retry-after': 'retryAfterSeconds',
 	'fault-seed': 'faultSeed',
 	capacity: 'capacity',

@@ -14,6 +14,7 @@ export class TrafficGate {
 	private random: (() => number) | undefined;
 	private faultCredit = 0;
 	private throttleCredit = 0;
+	private proxyCredit = 0;
 	private windowStart = 0;
 	private windowCount = 0;
 	private tokens: number | undefined;
@@ -51,13 +52,18 @@ export class TrafficGate {
 		return undefined;
 	}
 
-	private fires(kind: 'fault' | 'throttle', rate: number): boolean {
+	/** Whether a proxy answers this request, after the service acted on it (proxyFaultRate). */
+	proxyFault(): boolean {
+		return this.fires('proxy', this.options.proxyFaultRate);
+	}
+
+	private fires(kind: 'fault' | 'throttle' | 'proxy', rate: number): boolean {
 		if (rate <= 0) return false;
 		if (this.options.faultSeed > 0) {
 			this.random ??= seeded(this.options.faultSeed);
 			return this.random() < rate;
 		}
-		const key = kind === 'fault' ? 'faultCredit' : 'throttleCredit';
+		const key = (`${kind}Credit`) as 'faultCredit' | 'throttleCredit' | 'proxyCredit';
 		this[key] += rate;
 		if (this[key] < 1 - 1e-9) return false;
 		this[key] -= 1;
@@ -84,6 +90,7 @@ export class TrafficGate {
 		this.tokens = undefined;
 		this.faultCredit = 0;
 		this.throttleCredit = 0;
+		this.proxyCredit = 0;
 		this.windowStart = 0;
 		this.windowCount = 0;
 	}

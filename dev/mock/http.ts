@@ -16,6 +16,8 @@ export interface Reply {
 	headers?: Record<string, string>;
 	/** Work the service does before answering, added to the latency */
 	workMs?: number;
+	/** Sent as text/plain instead of `body` as JSON (a proxy's page). */
+	text?: string;
 }
 
 type Handler = (params: Record<string, string>, request: ParsedRequest) => Reply;

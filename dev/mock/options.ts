@@ -41,6 +41,11 @@ export interface MockServiceOptions {
 	faultRate?: number;
 	/** Fraction (0..1) of requests answered 429 with Retry-After, before anything else happens */
 	throttleRate?: number;
+	/**
+	 * Fraction (0..1) of requests the service acts on and a proxy in front of it then answers 503 with a
+	 * text page, no Retry-After (an upstream reset before its headers): what must never be sent again
+	 */
+	proxyFaultRate?: number;
 	/** Retry-After seconds on faults and throttles (0 allowed) */
 	retryAfterSeconds?: number;
 	/**
@@ -94,6 +99,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	metadataKey: 'both',
 	faultRate: 0,
 	throttleRate: 0,
+	proxyFaultRate: 0,
 	retryAfterSeconds: 1,
 	faultSeed: 0,
 	capacity: 0,
@@ -119,6 +125,7 @@ export type RuntimeOptions = Pick<
 	| 'metadataKey'
 	| 'faultRate'
 	| 'throttleRate'
+	| 'proxyFaultRate'
 	| 'retryAfterSeconds'
 	| 'faultSeed'
 	| 'capacity'
@@ -131,7 +138,7 @@ export type RuntimeOptions = Pick<
 >;
 
 function checkOptions(options: ResolvedOptions): void {
-	for (const key of ['faultRate', 'throttleRate'] as const) {
+	for (const key of ['faultRate', 'throttleRate', 'proxyFaultRate'] as const) {
 		const value = options[key];
 		if (!(value >= 0 && value <= 1)) throw new RangeError(`${key} must be between 0 and 1`);
 	}

@@ -15,6 +15,10 @@ import { waitFor } from '../wait';
 
 // Every choice the mock makes where the spec says "not shown" is written down in docs/service-interface.md.
 
+
+/** What an Envoy proxy answers when its upstream reset the connection before its headers. */
+const PROXY_PAGE = 'upstream connect error or disconnect/reset before headers. reset reason: connection termination';
+
 export type { MockServiceOptions } from './options';
 export type { Decision, QueueItem } from './endpoints';
 
@@ -115,6 +119,8 @@ export async function startMockService(
 			try {
 				authenticate(request.headers, options.token);
 				reply = dispatch(routes, method, path, request);
+				// The service acted; the proxy in front of it lost the answer.
+				if (!control && gate.proxyFault()) reply = { status: 503, text: PROXY_PAGE, workMs: reply.workMs };
 			} catch (error) {
 				if (error instanceof MockApiError) reply = errorReply(error);
 				else reply = errorReply(new MockApiError(500, 'internal_error', `Mock failure: ${(error as Error).message}`));
@@ -131,10 +137,10 @@ export async function startMockService(
 				time,
 			});
 			if (res.destroyed || res.writableEnded) return;
-			const payload = answer.body === undefined ? '' : JSON.stringify(answer.body);
+			const payload = answer.text ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
 			res.writeHead(answer.status, {
 				...answer.headers,
-				'content-type': 'application/json; charset=utf-8',
+				'content-type': answer.text === undefined ? 'application/json; charset=utf-8' : 'text/plain',
 				'content-length': Buffer.byteLength(payload),
 			});
 			res.end(payload);

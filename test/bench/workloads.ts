@@ -21,7 +21,7 @@ import { Pool } from 'undici';
 import { mapConcurrent } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/pool';
 import { installDir, N8N_VERSION } from '../../dev/n8n/install';
 import { ACTION_TYPE } from '../../dev/n8n/package';
-import { loadNodeType, moderateUrlParameters, moderationNode, runWorkflow } from '../helpers/engine';
+import { loadNodeType, moderateUrlParameters, moderationNode, runWorkflow, type NodeOptions } from '../helpers/engine';
 
 const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
 
@@ -83,11 +83,12 @@ export async function runOurNodeWith(
 	target: Target,
 	items: INodeExecutionData[],
 	requestOptions: Record<string, unknown>,
+	nodeOptions: NodeOptions = {},
 ): Promise<NodeRunOutcome> {
 	ourNode ??= ourNodeType();
 	const run = await runWorkflow({
 		nodeTypes: { [ACTION_TYPE]: ourNode },
-		nodes: [moderationNode(moderateUrlParameters({ options: requestOptions as IDataObject as never }))],
+		nodes: [moderationNode(moderateUrlParameters({ options: requestOptions as IDataObject as never }), nodeOptions)],
 		credentials: { contentModerationApi: { baseUrl: target.url, accessToken: target.token } },
 		items,
 		mode: 'manual',

@@ -1,6 +1,7 @@
 /** The credential as the vendor's users know it, and its Test button's probe against the rebuilt mock. */
 import { ContentModerationApi } from '@package/credentials/ContentModerationApi.credentials';
 import { startMockService, type MockService } from '@dev/mock/server';
+import { prepareWorkflow } from '@test/helpers/engine';
 
 const credential = new ContentModerationApi();
 const field = (name: string) => credential.properties.find((p) => p.name === name);
@@ -36,5 +37,19 @@ describe('Content Moderation API credential', () => {
 		expect(rule?.properties.message).toContain('HTTP 400');
 		expect(rule?.properties.message).toContain('Base URL');
 		expect(credential.test.request.ignoreHttpStatusErrors).toMatchObject({ except: expect.arrayContaining([400, 401, 403]) });
+	});
+
+	it('never sends a user name or password in the Base URL: the test fails naming what to remove', async () => {
+		// The test's baseURL as n8n resolves it: n8n-workflow's expression engine with $credentials.
+		const { workflow } = await prepareWorkflow({ nodes: [] });
+		const resolve = (baseUrl: string) =>
+			workflow.expression.getParameterValue(String(credential.test.request.baseURL), null, 0, 0, 'Start', [], 'manual', {
+				$credentials: { baseUrl },
+			} as never);
+		expect(resolve(' https://api.contentmod.io// ')).toBe('https://api.contentmod.io');
+		expect(resolve('https://api.example.com/@team')).toBe('https://api.example.com/@team');
+		for (const withUser of ['http://moderator:pw-5150@127.0.0.1:4010', 'https://moderator@api.example.com/']) {
+			expect(resolve(withUser)).toBe('http://remove-user-and-password-from-the-base-url.invalid');
+		}
 	});
 });

@@ -11,6 +11,12 @@ const FAILING_STATUSES = [400, 402, 405, 406, 407, 408, 410, 429, 500, 501, 502,
 const REJECTED_TOKEN = 'The service rejected the secret key';
 /** A test image moderation id: well-formed (a UUID), so a service that validates ids answers 404, not 400. */
 const PROBE_ID = '00000000-0000-4000-8000-000000000000';
+/**
+ * The test's base URL: a user name or password in the Base URL is never sent (n8n's HTTP client would send
+ * it as Basic authentication in place of the Secret Key); the test then fails naming what to remove.
+ */
+const TEST_BASE_URL =
+	'/^[^/?#]*\\/\\/[^/?#]*@/.test($credentials.baseUrl.trim()) ? "http://remove-user-and-password-from-the-base-url.invalid" : $credentials.baseUrl.trim().replace(/\\/+$/, "")';
 
 export class ContentModerationApi implements ICredentialType {
 	name = 'contentModerationApi';
@@ -68,7 +74,7 @@ export class ContentModerationApi implements ICredentialType {
 	// image moderation that cannot exist: 401/403 is a wrong key, 404 is an accepted one.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{ $credentials.baseUrl.trim().replace(/\\/+$/, "") }}',
+			baseURL: `={{ ${TEST_BASE_URL} }}`,
 			url: `/image/${PROBE_ID}`,
 			method: 'GET',
 			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, ...FAILING_STATUSES] },

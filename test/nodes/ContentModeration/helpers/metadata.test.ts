@@ -41,4 +41,9 @@ describe('queueMetadataValue', () => {
 		expect(queueMetadataValue(42)).toBe('42');
 		for (const value of [undefined, null, '', ' ']) expect(queueMetadataValue(value)).toBeUndefined();
 	});
+
+	it('refuses a list or a boolean from an expression instead of sending "1,2" or "true"', () => {
+		expect((queueMetadataValue([1, 2]) as InputProblem).message).toBe('The Metadata must be a text, but the expression gave an array of 2 items');
+		expect((queueMetadataValue(true) as InputProblem).message).toBe('The Metadata must be a text, but the expression gave a boolean');
+	});
 });

@@ -18,6 +18,25 @@ describe('parseBaseUrl', () => {
 	});
 });
 
+describe('parseBaseUrl and a user name or password in the URL', () => {
+	it.each(['http://moderator:pw-5150@127.0.0.1:4010', 'https://moderator@api.example.com/', 'https://:pw-5150@api.example.com'])('refuses %s without repeating it', (value) => {
+		const parsed = parseBaseUrl(value);
+		expect(parsed).toEqual({
+			error: 'The Base URL of the Content Moderation API credential holds a user name or password (user:password@): remove it. The node signs every request with the Secret Key, which a password in the URL would replace.',
+		});
+	});
+
+	it.each(['moderator:pw-5150@api.example.com', 'http://moderator:pw 5150@exa mple.com'])('never repeats a value holding an @ (%s)', (value) => {
+		const parsed = parseBaseUrl(value) as { error: string };
+		expect(parsed.error).toMatch(/^The Base URL of the Content Moderation API credential (must start|is not a valid URL)/);
+		expect(parsed.error).not.toContain('pw');
+	});
+
+	it('keeps an @ in the path (not a user name)', () => {
+		expect(parseBaseUrl('https://api.example.com/@team')).toEqual({ url: 'https://api.example.com/@team' });
+	});
+});
+
 describe('pathSegment', () => {
 	it('encodes what would change the path', () => {
 		expect(pathSegment('a/b?c#d e')).toBe('a%2Fb%3Fc%23d%20e');

@@ -37,11 +37,14 @@ describe('httpOptions', () => {
 });
 
 describe('statusOutcome', () => {
-	it('undefined for a 2xx; the status and Retry-After otherwise', () => {
+	it('undefined for a 2xx; the status, Retry-After and whether the body is JSON otherwise', () => {
 		expect(statusOutcome({ statusCode: 200 })).toBeUndefined();
 		expect(statusOutcome({ statusCode: 204 })).toBeUndefined();
-		expect(statusOutcome({ statusCode: 429, headers: { 'retry-after': '3' } })).toEqual({ kind: 'status', statusCode: 429, retryAfter: '3' });
-		expect(statusOutcome({ statusCode: 404 })).toEqual({ kind: 'status', statusCode: 404, retryAfter: undefined });
+		expect(statusOutcome({ statusCode: 429, headers: { 'retry-after': '3' } })).toEqual({ kind: 'status', statusCode: 429, retryAfter: '3', jsonBody: false });
+		expect(statusOutcome({ statusCode: 404 })).toEqual({ kind: 'status', statusCode: 404, retryAfter: undefined, jsonBody: false });
+		expect(statusOutcome({ statusCode: 503, body: { error: { status: 503 } } })).toMatchObject({ jsonBody: true });
+		expect(statusOutcome({ statusCode: 503, body: 'upstream connect error or disconnect/reset before headers' })).toMatchObject({ jsonBody: false });
+		expect(statusOutcome({ statusCode: 503, body: Buffer.from('{}') })).toMatchObject({ jsonBody: false });
 	});
 });
 

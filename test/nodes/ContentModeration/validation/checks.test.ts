@@ -3,10 +3,13 @@ import {
 	checkHttpUrl,
 	checkId,
 	checkNotEmpty,
+	checkThreshold,
+	describeValue,
 	InputProblem,
 	isProblem,
 	normalizeBase64,
 	parseMetaJson,
+	textOf,
 } from '@package/nodes/ContentModeration/validation/checks';
 import { makePng } from '@dev/mock/png';
 
@@ -107,6 +110,49 @@ describe('checkNotEmpty', () => {
 	it('keeps text as typed and refuses blank text with the given hint', () => {
 		expect(checkNotEmpty(' hi ', 'Text', 'hint')).toBe(' hi ');
 		expect(problem(checkNotEmpty(' \n', 'Text', 'Enter the text')).description).toBe('Enter the text');
-		expect(problem(checkNotEmpty(null, 'Queue ID', 'x')).message).toBe('The Queue ID is empty');
+		expect(problem(checkNotEmpty(undefined, 'Queue ID', 'x')).message).toBe('The Queue ID is empty');
+		expect(problem(checkNotEmpty(null, 'Text', 'x')).message).toBe('The Text must be a text, but the expression gave null');
 	});
+});
+
+describe('describeValue', () => {
+	it('names the kind and size of a value, never its content', () => {
+		expect(describeValue({ body: 'secret words', user: 1 })).toBe('an object with keys body, user');
+		expect(describeValue({})).toBe('an empty object');
+		expect(describeValue([1, 2, 3])).toBe('an array of 3 items');
+		expect(describeValue(['x'])).toBe('an array of 1 item');
+		expect(describeValue(false)).toBe('a boolean');
+		expect(describeValue(7)).toBe('a number (7)');
+		expect(describeValue(null)).toBe('null');
+		expect(describeValue(Object.fromEntries('abcdefgh'.split('').map((k) => [k, 1])))).toBe('an object with keys a, b, c, d, e, f, …');
+	});
+});
+
+describe('textOf', () => {
+	it('takes a string as it is, undefined as empty, whole numbers only where asked', () => {
+		expect(textOf(' a ', 'Text', 'x')).toBe(' a ');
+		expect(textOf(undefined, 'Text', 'x')).toBe('');
+		expect(textOf(42, 'Actor ID', 'x', true)).toBe('42');
+		expect(problem(textOf(42, 'Text', '{{ $json.body.text }}')).message).toBe('The Text must be a text, but the expression gave a number (42)');
+		expect(problem(textOf(2 ** 53, 'Actor ID', 'x', true)).message).toContain('must be a text or a whole number');
+		expect(problem(textOf(false, 'Actor ID', 'x', true)).message).toBe('The Actor ID must be a text or a whole number, but the expression gave a boolean');
+		expect(problem(textOf({ a: 1 }, 'Text', '{{ $json.body.text }}')).description).toContain('{{ $json.body.text }}');
+	});
+});
+
+describe('checkThreshold', () => {
+	it('reads numbers and numeric texts from 0 to 100', () => {
+		expect(checkThreshold(70, 'Risk Score Threshold')).toBe(70);
+		expect(checkThreshold(' 70 ', 'Risk Score Threshold')).toBe(70);
+		expect(checkThreshold('0', 'Risk Score Threshold')).toBe(0);
+	});
+
+	it.each([['70%', '"70%"'], [NaN, 'a number (NaN)'], [{ v: 70 }, 'an object with keys v'], ['', '""'], [null, 'null'], [150, 'a number (150)'], [true, 'a boolean']])(
+		'refuses %p naming the threshold',
+		(value, words) => {
+			const refused = problem(checkThreshold(value, 'Risk Score Threshold'));
+			expect(refused.message).toBe(`The Risk Score Threshold must be a number from 0 to 100, but it is ${words}`);
+			expect(refused.description).toContain('0 turns the rule off');
+		},
+	);
 });

@@ -173,3 +173,13 @@ it('exports the spec category list', () => {
 	expect(NSFW_CATEGORIES).toContain('adult_content');
 	expect(NSFW_CATEGORIES).toContain('political_content');
 });
+
+describe('rules that could not be read', () => {
+	it('flag every result with the reason, a safe one too (fail closed)', () => {
+		const safe = { isSafe: true, suggestedActions: { reject: false, review: false }, riskScores: { overall: 1 } };
+		expect(decideVerdict(safe, { refused: 'The Risk Score Threshold must be a number' })).toEqual({
+			verdict: 'flagged',
+			reasons: ['The Risk Score Threshold must be a number'],
+		});
+	});
+});

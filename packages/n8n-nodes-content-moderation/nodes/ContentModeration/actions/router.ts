@@ -7,7 +7,7 @@ import { mapConcurrent } from '../helpers/pool';
 import { createApiClient } from '../transport/client';
 import { redactError, redactValue } from '../redaction/redact';
 import { DEFAULT_RETRY_SETTINGS } from '../retry/policy';
-import { isVerdictRoutingOn, routeByVerdict } from '../verdict/outputs';
+import { isVerdictRoutingOn, readRules, routeByVerdict } from '../verdict/outputs';
 import { deliveries } from '../inbound/deliveries';
 import { RunClaims } from '../inbound/runClaims';
 import { NO_ITEM, type NodeRun } from './operation';
@@ -67,6 +67,8 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 		try {
 			const refusal = routing ? operation.verdict?.refusal?.call(this, itemIndex) : undefined;
 			if (refusal) throw refusal;
+			// A threshold that is not a number fails the item before anything is sent.
+			if (routing) readRules.call(this, itemIndex, false);
 			const json = await operation.execute.call(this, itemIndex, nodeRun);
 			claims.itemDone(itemIndex, json !== NO_ITEM);
 			if (json === NO_ITEM) return [];

@@ -9,8 +9,8 @@ import { tokensInUrl, withCallbackSecret } from '../inbound/token';
 import { putMetadata } from '../helpers/metadata';
 import { addSecrets } from '../redaction/redact';
 import type { ApiClient } from '../transport/client';
-import { checkHttpUrl, checkNoPastedToken } from '../validation/checks';
-import { ensure, optionalString } from '../validation/parameters';
+import { checkHttpUrl, checkNoPastedToken, optionalText } from '../validation/checks';
+import { ensure, getActorId } from '../validation/parameters';
 import { WAIT_CALLBACK_MODE } from '../verdict/description';
 import { callbackUrl as waitCallbackUrl, resumeSecrets, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 
@@ -38,7 +38,7 @@ export async function submissionOptions(
 ): Promise<Submission> {
 	const options: IDataObject = {};
 	if (settings.meta !== undefined) putMetadata(options, settings.meta);
-	const actorId = optionalString(fields.actorId);
+	const actorId = getActorId(this, itemIndex, fields);
 	if (actorId !== undefined) options.actorId = actorId;
 
 	let secrets: string[] | undefined;
@@ -48,7 +48,7 @@ export async function submissionOptions(
 		secrets = resumeSecrets(url);
 	} else if (settings.deferred) {
 		// A callback URL makes the service answer with the id only, so Immediate never sends one.
-		const url = optionalString(fields.callbackUrl);
+		const url = ensure(this, itemIndex, optionalText(fields.callbackUrl, 'Callback URL', '{{ $json.callbackUrl }}'));
 		if (url !== undefined) {
 			// A token pasted into the URL is a secret too; the credential's is known once it is read.
 			addSecrets(client.secrets, ...tokensInUrl(url));

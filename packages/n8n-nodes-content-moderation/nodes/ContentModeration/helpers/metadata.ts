@@ -5,7 +5,7 @@
 import type { IDataObject, JsonValue } from 'n8n-workflow';
 
 import { isObject } from './json';
-import { InputProblem } from '../validation/checks';
+import { InputProblem, isProblem, textOf } from '../validation/checks';
 
 export const METADATA_KEYS = ['meta', 'metadata'] as const;
 
@@ -31,11 +31,15 @@ export function checkMetadataObject(value: unknown, field: string): IDataObject 
 	return Object.keys(parsed).length === 0 ? undefined : parsed;
 }
 
-/** A queue item's metadata: a JSON object written as text is sent as that object; any other text as it is. */
-export function queueMetadataValue(value: unknown): JsonValue | undefined {
+/**
+ * A queue item's metadata: a JSON object written as text is sent as that object; any other text as it is,
+ * a number as its text. A list or a boolean is refused rather than turned into text by accident.
+ */
+export function queueMetadataValue(value: unknown): JsonValue | undefined | InputProblem {
 	if (value === undefined || value === null) return undefined;
 	if (isObject(value)) return value as JsonValue;
-	const text = typeof value === 'string' ? value : String(value);
+	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : textOf(value, 'Metadata', '{{ $json.meta }}');
+	if (isProblem(text)) return text;
 	if (text.trim() === '') return undefined;
 	try {
 		const parsed: unknown = JSON.parse(text);

@@ -78,8 +78,11 @@ export function retryNote(failure: RetryFailure<unknown>): string | undefined {
 	if (stoppedBecause === 'retry-after-too-long' && retryAfterMs !== undefined && maxDelayMs !== undefined) {
 		return `The service asked to wait ${Math.ceil(retryAfterMs / 1000)} s before trying again, longer than the ${Math.round(maxDelayMs / 1000)} s this node waits at most; stopped after ${tries}.`;
 	}
+	if (!isReadMethod(method) && lastTry.kind === 'status' && lastTry.statusCode === 503) {
+		return `Not sent again: this 503 carries neither a Retry-After nor a JSON body, so it may come from a proxy in front of the service after the service received the ${method.toUpperCase()}, which may have been acted on. Before running the item again, check whether it was: read it by its id if you have one (Get), or look in the ContentMod dashboard.`;
+	}
 	if (!isReadMethod(method) && isRetryable('GET', lastTry)) {
-		return `Not sent again: a ${method.toUpperCase()} is retried only when the service cannot have acted on it (429, 503, connection refused), so nothing is submitted twice.`;
+		return `Not sent again: a ${method.toUpperCase()} is retried only when the service cannot have acted on it (429, a 503 with Retry-After or a JSON body, connection refused), so nothing is submitted twice.`;
 	}
 	return retries > 0 ? `Stopped after ${tries}.` : undefined;
 }

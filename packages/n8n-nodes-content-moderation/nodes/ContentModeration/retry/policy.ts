@@ -2,9 +2,11 @@
  * Retry policy for calls to the Content Moderation Service.
  *
  * The rule that matters most: a request that may have made the service act (a POST that submits a
- * moderation or adds a queue item) is sent again only when the service cannot have acted on it:
- *   - 429 (rate limited) and 503 (unavailable), with or without Retry-After: refusals, not acted on
- *     (docs/service-interface.md); a full service answers the sends over its capacity 503 at once;
+ * moderation or adds a queue item) is sent again only when the answer says it was not acted on:
+ *   - 429 (rate limited): a refusal;
+ *   - 503 with a Retry-After or a JSON body: the service refusing (docs/service-interface.md); a full
+ *     service answers the sends over its capacity 503 at once. A bare 503 (a proxy's page, "upstream
+ *     connect error or disconnect/reset before headers") may come after the service read the request;
  *   - connection refused (nothing reached the service).
  * Reads (GET) are also retried on any 5xx and on transient network errors (reset, timeout, ...).
  * Everything here is pure; the loop that sleeps between tries is loop.ts.
@@ -57,7 +59,7 @@ const TRANSIENT_NETWORK_CODES = new Set([
 
 /** What one try produced, reduced to what the policy needs. */
 export type TryOutcome =
-	| { kind: 'status'; statusCode: number; retryAfter?: unknown }
+	| { kind: 'status'; statusCode: number; retryAfter?: unknown; jsonBody?: boolean }
 	| { kind: 'network'; code?: string };
 
 export type RetryDecision =
@@ -104,8 +106,13 @@ export function isRetryable(method: string, outcome: TryOutcome): boolean {
 		return read && outcome.code !== undefined && TRANSIENT_NETWORK_CODES.has(outcome.code);
 	}
 	const { statusCode } = outcome;
-	if (statusCode === 429 || statusCode === 503) return true;
+	if (statusCode === 429 || (statusCode === 503 && isRefusal(outcome))) return true;
 	return read && statusCode >= 500 && statusCode <= 599;
+}
+
+/** Whether a 503 says the service refused (not acted on): it carries a Retry-After or a JSON body. */
+export function isRefusal(outcome: TryOutcome): boolean {
+	return outcome.kind === 'status' && (outcome.jsonBody === true || parseRetryAfter(outcome.retryAfter) !== undefined);
 }
 
 /**

@@ -1,21 +1,30 @@
 /**
  * Returns the base URL without trailing slashes, or an error text that names the credential field.
- * Free of n8n types so that the credential and its tests can share it.
+ * Free of n8n types so that the credential and its tests can share it. A user name or password in the URL
+ * (`user:password@`) is refused, and a value holding an `@` is never repeated in an error: n8n's HTTP
+ * client would send it as Basic authentication in place of the Secret Key, and it would show wherever the
+ * address is shown.
  */
 export function parseBaseUrl(raw: unknown): { url: string } | { error: string } {
 	const value = typeof raw === 'string' ? raw.trim() : '';
+	const field = 'of the Content Moderation API credential';
 	if (value === '') {
-		return { error: 'The Base URL of the Content Moderation API credential is empty' };
+		return { error: `The Base URL ${field} is empty` };
 	}
+	const named = value.includes('@') ? `The Base URL ${field}` : `The Base URL "${value}" ${field}`;
 	if (!/^https?:\/\//i.test(value)) {
-		return {
-			error: `The Base URL "${value}" of the Content Moderation API credential must start with http:// or https://`,
-		};
+		return { error: `${named} must start with http:// or https://` };
 	}
+	let url: URL;
 	try {
-		new URL(value);
+		url = new URL(value);
 	} catch {
-		return { error: `The Base URL "${value}" of the Content Moderation API credential is not a valid URL` };
+		return { error: `${named} is not a valid URL` };
+	}
+	if (url.username !== '' || url.password !== '') {
+		return {
+			error: `The Base URL ${field} holds a user name or password (user:password@): remove it. The node signs every request with the Secret Key, which a password in the URL would replace.`,
+		};
 	}
 	return { url: value.replace(/\/+$/, '') };
 }

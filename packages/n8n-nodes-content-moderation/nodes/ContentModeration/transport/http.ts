@@ -35,7 +35,9 @@ export function loadSignal(response: FullResponse, latencyMs: number): SendOutco
 /** A non-2xx response as the retry policy sees it; undefined for a success. */
 export function statusOutcome(response: FullResponse): TryOutcome | undefined {
 	if (response.statusCode >= 200 && response.statusCode <= 299) return undefined;
-	return { kind: 'status', statusCode: response.statusCode, retryAfter: response.headers?.['retry-after'] };
+	// n8n's helper parses a JSON answer into an object or a list; a proxy's page stays text.
+	const jsonBody = typeof response.body === 'object' && response.body !== null && !Buffer.isBuffer(response.body);
+	return { kind: 'status', statusCode: response.statusCode, retryAfter: response.headers?.['retry-after'], jsonBody };
 }
 
 export function httpOptions(baseUrl: string, request: ApiRequest, signal?: AbortSignal): IHttpRequestOptions {

@@ -15,9 +15,40 @@ export class InputProblem {
 	) {}
 }
 
+/** What an expression gave, in words for an error: its kind and size, never its content. */
+export function describeValue(value: unknown): string {
+	if (value === null || value === undefined) return String(value);
+	if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
+	if (typeof value === 'object') {
+		const keys = Object.keys(value).map((key) => (key.length > 40 ? `${key.slice(0, 40)}…` : key));
+		if (keys.length === 0) return 'an empty object';
+		return `an object with keys ${keys.slice(0, 6).join(', ')}${keys.length > 6 ? ', …' : ''}`;
+	}
+	return typeof value === 'number' ? `a number (${value})` : `a ${typeof value}`;
+}
+
+/**
+ * The text of a field as an expression gave it: a string as it is, undefined as '' (empty), and with
+ * `wholeNumbers` a whole number as its decimal text (a numeric user id; beyond 2^53 its digits are already
+ * lost). Anything else (object, array, boolean, null, a fraction) is refused, never turned into text by
+ * accident ("[object Object]", "false"). `example` is an expression that maps the right value.
+ */
+export function textOf(value: unknown, field: string, example: string, wholeNumbers = false): string | InputProblem {
+	if (typeof value === 'string') return value;
+	if (value === undefined) return '';
+	if (wholeNumbers && Number.isSafeInteger(value)) return String(value);
+	const wanted = wholeNumbers ? 'a text or a whole number' : 'a text';
+	return new InputProblem(
+		`The ${field} must be ${wanted}, but the expression gave ${describeValue(value)}`,
+		`Nothing was sent. Map the value itself, not the object or list around it, for example ${example}; check the input item in the Input panel.`,
+	);
+}
+
 /** An id read from a parameter: trimmed (expressions often add a newline), at least MIN_ID_LENGTH long. */
 export function checkId(value: unknown, field: string): string | InputProblem {
-	const id = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	const text = textOf(value, field, '{{ $json.id }}', true);
+	if (isProblem(text)) return text;
+	const id = text.trim();
 	if (id === '') {
 		return new InputProblem(`The ${field} is empty`, `Enter the ${field}, or map it from a previous node with an expression (for example {{ $json.id }}).`);
 	}
@@ -31,11 +62,34 @@ export function checkId(value: unknown, field: string): string | InputProblem {
 	return id;
 }
 
-/** A non-empty trimmed string (queue id, text). */
+/** A non-empty text to moderate (not trimmed: sent as typed). */
 export function checkNotEmpty(value: unknown, field: string, hint: string): string | InputProblem {
-	const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+	const text = textOf(value, field, '{{ $json.body.text }}');
+	if (isProblem(text)) return text;
 	if (text.trim() === '') return new InputProblem(`The ${field} is empty`, hint);
 	return text;
+}
+
+/** An optional text option (Actor ID, Callback URL): trimmed, undefined when empty or null (not sent). */
+export function optionalText(value: unknown, field: string, example: string, wholeNumbers = false): string | undefined | InputProblem {
+	if (value === null) return undefined;
+	const text = textOf(value, field, example, wholeNumbers);
+	if (isProblem(text)) return text;
+	return text.trim() === '' ? undefined : text.trim();
+}
+
+/**
+ * A verdict threshold, 0-100: a number or a numeric text (" 70 "). Anything else ("70%", an object, NaN,
+ * an empty value) is refused: a threshold that is not a number would silently turn its rule off.
+ */
+export function checkThreshold(value: unknown, field: string): number | InputProblem {
+	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	if (Number.isFinite(number) && number >= 0 && number <= 100) return number;
+	const given = typeof value === 'string' ? `"${value.slice(0, 40)}"` : describeValue(value);
+	return new InputProblem(
+		`The ${field} must be a number from 0 to 100, but it is ${given}`,
+		'Nothing was sent. Enter a number such as 70 (a text of digits such as "70" is read too; 0 turns the rule off), or fix the expression that gives it.',
+	);
 }
 
 /**
@@ -52,7 +106,9 @@ export function checkNoPastedToken(url: string, field: string): string | InputPr
 
 /** An absolute http(s) URL. */
 export function checkHttpUrl(value: unknown, field: string): string | InputProblem {
-	const text = typeof value === 'string' ? value.trim() : '';
+	const given = textOf(value, field, '{{ $json.image.url }}');
+	if (isProblem(given)) return given;
+	const text = given.trim();
 	const description = `Enter a full address starting with http:// or https://, for example https://example.com/photo.jpg.`;
 	if (text === '') return new InputProblem(`The ${field} is empty`, description);
 	let url: URL;
@@ -77,8 +133,9 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 export function normalizeBase64(value: unknown, field: string): string | InputProblem {
 	const description =
 		'Enter the image as base64 text (for example iVBORw0KGgo...). A "data:image/png;base64," prefix is accepted. To send a file, set Input Type to Binary File instead.';
-	const raw = typeof value === 'string' ? value.trim() : '';
-	const text = raw.replace(DATA_URI_PREFIX, '').replace(/\s+/g, '');
+	const raw = textOf(value, field, '{{ $json.image.data }}');
+	if (isProblem(raw)) return raw;
+	const text = raw.trim().replace(DATA_URI_PREFIX, '').replace(/\s+/g, '');
 	if (text === '') return new InputProblem(`The ${field} is empty`, description);
 	if (text.length % 4 !== 0 || !BASE64.test(text)) {
 		return new InputProblem(`The ${field} is not valid base64`, description);

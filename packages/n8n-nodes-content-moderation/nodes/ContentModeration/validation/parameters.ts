@@ -2,7 +2,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkHttpUrl, checkId, checkNotEmpty, InputProblem, isProblem, normalizeBase64 } from './checks';
+import { checkHttpUrl, checkId, checkNotEmpty, InputProblem, isProblem, normalizeBase64, optionalText } from './checks';
 
 type ImageInputType = 'url' | 'base64' | 'binary';
 
@@ -33,11 +33,9 @@ export function getText(ctx: IExecuteFunctions, itemIndex: number): string {
 	return ensure(ctx, itemIndex, checkNotEmpty(ctx.getNodeParameter('text', itemIndex, ''), 'Text', hint));
 }
 
-/** Optional string option: trimmed, undefined when empty so that it is not sent. */
-export function optionalString(value: unknown): string | undefined {
-	if (value === undefined || value === null) return undefined;
-	const text = String(value).trim();
-	return text === '' ? undefined : text;
+/** Options > Actor ID: a text or a whole number (a numeric user id), undefined when not set. */
+export function getActorId(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): string | undefined {
+	return ensure(ctx, itemIndex, optionalText(options.actorId, 'Actor ID', '{{ $json.user.id }}', true));
 }
 
 /**

@@ -6,6 +6,8 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPaired
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from '../helpers/errorItems';
+import { checkThreshold, InputProblem, textOf } from '../validation/checks';
+import { ensure } from '../validation/parameters';
 import { CUSTOM_CATEGORY, VERDICT_OUTPUT } from './description';
 import type { CategoryThreshold, VerdictKind, VerdictRules } from './rules';
 import { decideVerdict, hasAnalysis } from './rules';
@@ -27,10 +29,37 @@ export function isVerdictRoutingOn(this: IExecuteFunctions, facts: VerdictFacts 
 
 function categoryThresholds(this: IExecuteFunctions, itemIndex: number): CategoryThreshold[] {
 	const rows = this.getNodeParameter('categoryThresholds.thresholds', itemIndex, []) as IDataObject[];
-	return rows.map((row) => ({
-		category: String((row.category === CUSTOM_CATEGORY ? row.customCategory : row.category) ?? ''),
-		threshold: Number(row.threshold),
-	}));
+	return rows.map((row) => {
+		const field = row.category === CUSTOM_CATEGORY ? 'Custom Category of a Category Threshold' : 'Category of a Category Threshold';
+		const given = row.category === CUSTOM_CATEGORY ? row.customCategory : row.category;
+		const category = ensure(this, itemIndex, textOf(given, field, '{{ $json.category }}')).trim();
+		const threshold = ensure(this, itemIndex, checkThreshold(row.threshold, `Severity Threshold of the Category Threshold "${category}"`));
+		// A threshold without a category would be a rule silently off.
+		if (category === '' && threshold > 0) ensure(this, itemIndex, new InputProblem(`The ${field} is empty`, 'Type the category name exactly as the service returns it (for example sexual_activity), or remove the row.'));
+		return { category, threshold };
+	});
+}
+
+/**
+ * The item's verdict rules; throws a NodeOperationError for a threshold that is not a number. The router
+ * reads them before the item's request, so such an item fails instead of being judged with a rule off.
+ */
+export function readRules(this: IExecuteFunctions, itemIndex: number, reviewOutput: boolean): VerdictRules {
+	const risk = checkThreshold(this.getNodeParameter('riskThreshold', itemIndex, 0), 'Risk Score Threshold');
+	return {
+		riskThreshold: ensure(this, itemIndex, risk),
+		categoryThresholds: categoryThresholds.call(this, itemIndex),
+		reviewOutput,
+	};
+}
+
+/** The rules, or for an item whose rules cannot be read, rules that flag whatever comes (fail closed). */
+function planRules(this: IExecuteFunctions, itemIndex: number, reviewOutput: boolean): VerdictRules {
+	try {
+		return readRules.call(this, itemIndex, reviewOutput);
+	} catch (error) {
+		return { reviewOutput, refused: (error as Error).message };
+	}
 }
 
 /** Where each verdict goes: VERDICT_OUTPUT, or WAIT_CALLBACK_OUTPUT in the Wait for Callback mode. */
@@ -51,11 +80,7 @@ export function readRoutingPlan(this: IExecuteFunctions, order: OutputOrder = VE
 	return {
 		reviewOutput,
 		order: { safe: order.safe, flagged: order.flagged, review: order.review },
-		rules: indexes.map((itemIndex) => ({
-			riskThreshold: Number(this.getNodeParameter('riskThreshold', itemIndex, 0)),
-			categoryThresholds: categoryThresholds.call(this, itemIndex),
-			reviewOutput,
-		})),
+		rules: indexes.map((itemIndex) => planRules.call(this, itemIndex, reviewOutput)),
 		keepInput: indexes.map((itemIndex) => this.getNodeParameter('keepInput', itemIndex, true) === true),
 	};
 }

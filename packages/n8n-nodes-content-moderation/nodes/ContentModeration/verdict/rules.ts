@@ -31,6 +31,8 @@ export interface VerdictRules {
 	categoryThresholds?: CategoryThreshold[];
 	/** Whether a "review" verdict exists; without it review suggestions fall through to safe */
 	reviewOutput?: boolean;
+	/** Why the item's rules could not be read: every result is flagged with this reason (fail closed). */
+	refused?: string;
 }
 
 export type VerdictKind = 'safe' | 'flagged' | 'review';
@@ -75,6 +77,7 @@ export function flaggedReasons(result: IDataObject, rules: VerdictRules = {}): s
 	const reasons: string[] = [];
 	if (!isObject(result)) return reasons;
 
+	if (rules.refused !== undefined) reasons.push(rules.refused);
 	if (result.isSafe === false) reasons.push('isSafe is false');
 
 	const actions = isObject(result.suggestedActions) ? result.suggestedActions : {};

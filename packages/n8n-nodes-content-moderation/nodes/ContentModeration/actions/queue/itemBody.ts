@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, JsonValue } from 'n8n-workflow';
 import { putMetadata, queueMetadataValue } from '../../helpers/metadata';
 import type { ApiClient } from '../../transport/client';
 import { addQueueItem } from '../../transport/endpoints';
-import { getOptions, optionalString } from '../../validation/parameters';
+import { ensure, getActorId, getOptions } from '../../validation/parameters';
 
 /** POST /queues/{queueId} body (spec 4.3; the API reference types the metadata as an object). */
 export interface QueueItemBody extends IDataObject {
@@ -21,9 +21,9 @@ type ItemFields = Pick<QueueItemBody, 'meta' | 'metadata' | 'actorId'>;
 export function queueItemOptions(ctx: IExecuteFunctions, itemIndex: number): ItemFields {
 	const options = getOptions(ctx, itemIndex);
 	const fields: ItemFields = {};
-	const meta = queueMetadataValue(options.meta);
+	const meta = ensure(ctx, itemIndex, queueMetadataValue(options.meta));
 	if (meta !== undefined) putMetadata(fields, meta);
-	const actorId = optionalString(options.actorId);
+	const actorId = getActorId(ctx, itemIndex, options);
 	if (actorId !== undefined) fields.actorId = actorId;
 	return fields;
 }
