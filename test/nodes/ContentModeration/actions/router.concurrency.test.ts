@@ -132,7 +132,8 @@ describe('a run that fails', () => {
 
 describe('bytes in flight', () => {
 	it('sends large binary images only as many at a time as the byte budget holds', async () => {
-		mock.configure({ latencyMs: 300 });
+		// Longer than reading and encoding one image takes on a loaded machine, so the three overlap.
+		mock.configure({ latencyMs: 2000 });
 		// 13 MB images are 17.3 MB of base64: three fit in the 64 MB budget, four do not.
 		const imageBytes = 13 * 1024 * 1024;
 		const perBody = Math.ceil(imageBytes / 3) * 4;
