@@ -142,9 +142,12 @@ export async function runScenario(
 }
 
 /** The memory check in a child with --expose-gc, so the baseline is taken after a full collection. */
-export function memoryCheck(mode: string): Promise<Record<string, unknown>> {
+export const memoryCheck = (mode: string) => childCheck('memory.ts', [mode]);
+
+/** Runs `script` (in this folder) in a child with --expose-gc and resolves with the JSON line it prints last. */
+export function childCheck(script: string, args: string[]): Promise<Record<string, unknown>> {
 	return new Promise((res, rej) => {
-		const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(__dirname, 'memory.ts'), mode], {
+		const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(__dirname, script), ...args], {
 			cwd: ROOT,
 			env: process.env,
 			stdio: ['ignore', 'pipe', 'inherit'],
@@ -154,11 +157,11 @@ export function memoryCheck(mode: string): Promise<Record<string, unknown>> {
 		child.on('error', rej);
 		child.on('exit', (code) => {
 			const line = out.trim().split('\n').pop() ?? '';
-			if (code !== 0) return rej(new Error(`memory check exited ${code}: ${out.slice(-2000)}`));
+			if (code !== 0) return rej(new Error(`${script} ${args.join(' ')} exited ${code}: ${out.slice(-2000)}`));
 			try {
 				res(JSON.parse(line) as Record<string, unknown>);
 			} catch {
-				rej(new Error(`memory check printed no JSON: ${out.slice(-2000)}`));
+				rej(new Error(`${script} printed no JSON: ${out.slice(-2000)}`));
 			}
 		});
 	});

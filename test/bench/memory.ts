@@ -18,15 +18,14 @@
  * Prints one JSON line last.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
 
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { makePng } from '../../dev/mock/png';
 import { ACTION_TYPE } from '../../dev/n8n/package';
 import { binaryItem, moderationNode, runWorkflow } from '../helpers/engine';
 import { startMockProcess } from './mockProcess';
+import { imagesNode, MB, measureBatch, type Measurement } from './peak';
 import { ourNodeType } from './workloads';
 
 const IMAGE_BYTES = Number(process.env.BENCH_IMAGE_MB ?? 10) * 1024 * 1024;
@@ -38,54 +37,6 @@ const MODES: Record<string, { label: string; requestOptions: Record<string, unkn
 	many: { label: `50 executions at once, ${PER_EXECUTION} images each, default settings`, requestOptions: {}, executions: 50 },
 	one: { label: `1 execution, ${PER_EXECUTION} images, default settings`, requestOptions: {}, executions: 1 },
 };
-const MB = 1024 * 1024;
-
-declare const gc: (() => void) | undefined;
-
-function vmHwmBytes(): number | undefined {
-	try {
-		const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-		return m ? Number(m[1]) * 1024 : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-function resetPeak(): boolean {
-	try {
-		writeFileSync('/proc/self/clear_refs', '5');
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-interface Measurement {
-	baseline: number;
-	peakHwm?: number;
-	peakSampled: number;
-	ms: number;
-}
-
-/** Baseline after a full GC, then `work`, then the peak (VmHWM after clear_refs; a 1 ms sampler too). */
-async function measureBatch<T>(work: () => Promise<T>): Promise<{ measurement: Measurement; value: T }> {
-	if (typeof gc === 'function') {
-		gc();
-		gc();
-	}
-	const baseline = process.memoryUsage.rss();
-	const canReset = resetPeak();
-	let peakSampled = baseline;
-	const sampler = setInterval(() => (peakSampled = Math.max(peakSampled, process.memoryUsage.rss())), 1);
-	const started = Date.now();
-	try {
-		const value = await work();
-		peakSampled = Math.max(peakSampled, process.memoryUsage.rss());
-		return { value, measurement: { baseline, peakHwm: canReset ? vmHwmBytes() : undefined, peakSampled, ms: Date.now() - started } };
-	} finally {
-		clearInterval(sampler);
-	}
-}
 
 /** Our node with execute() wrapped by the measurement. */
 function measuredNode(onMeasured: (m: Measurement) => void, measure: () => boolean): INodeType {
@@ -98,30 +49,6 @@ function measuredNode(onMeasured: (m: Measurement) => void, measure: () => boole
 		return value;
 	};
 	return wrapped;
-}
-
-/** A node that emits `count` items, each with its own stored copy of `image` (read back from disk by ours). */
-function imagesNode(count: number, image: Buffer): INodeType {
-	return {
-		description: {
-			displayName: 'Make Images',
-			name: 'makeImages',
-			group: ['transform'],
-			version: 1,
-			description: 'Puts images into the binary store',
-			defaults: { name: 'Make Images' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
-			properties: [],
-		} as INodeTypeDescription,
-		async execute(this: IExecuteFunctions) {
-			const out: INodeExecutionData[] = [];
-			for (let i = 0; i < count; i++) {
-				out.push({ json: { index: i }, binary: { data: await this.helpers.prepareBinaryData(image, `img-${i}.png`, 'image/png') } });
-			}
-			return [out];
-		},
-	};
 }
 
 async function main() {

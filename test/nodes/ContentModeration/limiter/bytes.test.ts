@@ -1,43 +1,93 @@
-/** The process's byte budget: first come first served, one larger body alone, cancel. */
-import { ByteBudget } from '@package/nodes/ContentModeration/limiter/bytes';
+/**
+ * The process's byte budget, taken in the service limiter's turns beside the places: one larger body
+ * alone, small bodies never held back, a large body not starved by smaller ones, fair between runs.
+ */
+import { ByteBudget, SMALL_BODY_BYTES } from '@package/nodes/ContentModeration/limiter/bytes';
+import { ServiceLimiter, type LimiterShare, type Permit } from '@package/nodes/ContentModeration/limiter/limiter';
 import { AbortedWait } from '@package/nodes/ContentModeration/limiter/waiters';
-import { flush } from '@test/helpers/fakeClock';
+import { DEFAULT_RETRY_SETTINGS } from '@package/nodes/ContentModeration/retry/policy';
+import { FakeClock } from '@test/helpers/fakeClock';
+
+const MB = 1024 * 1024;
+const ok = { kind: 'success', latencyMs: 200 } as const;
+
+/** A limiter out of slow start (one timeout: 10 places, no rounds) on `budget`. */
+async function limiterWith(budget: ByteBudget, clock = new FakeClock()) {
+	const service = new ServiceLimiter(clock, { maxPauseMs: DEFAULT_RETRY_SETTINGS.maxDelayMs }, budget);
+	(await service.openShare({ adaptive: true, cap: 1 }).acquire()).release({ kind: 'overloaded' });
+	await clock.advance(1);
+	const admitted: string[] = [];
+	const permits = new Map<string, Permit>();
+	const send = (share: LimiterShare, label: string, bytes: number) =>
+		share.acquire(bytes).then((permit) => {
+			admitted.push(label);
+			permits.set(label, permit);
+		});
+	const end = async (label: string) => {
+		permits.get(label)!.release(ok);
+		await clock.advance(1);
+	};
+	return { service, clock, admitted, send, end, share: () => service.openShare({ adaptive: true, cap: 1000 }) };
+}
 
 describe('ByteBudget', () => {
-	it('holds body bytes within the budget, in order; one larger body goes alone', async () => {
-		const budget = new ByteBudget(1000);
-		const releaseA = await budget.reserve(600);
-		const order: string[] = [];
-		const b = budget.reserve(600).then((release) => (order.push('b'), release));
-		const c = budget.reserve(100).then((release) => (order.push('c'), release));
-		await flush();
-		// c would fit, but does not overtake b.
-		expect(order).toEqual([]);
-		expect(budget.bytesInFlight).toBe(600);
-		releaseA();
-		await flush();
-		expect(order).toEqual(['b', 'c']);
-		(await b)();
-		(await c)();
-		expect(budget.bytesInFlight).toBe(0);
-		const huge = await budget.reserve(5000);
-		expect(budget.bytesInFlight).toBe(5000);
+	it('holds bytes within the budget; one larger body goes alone; small bodies always fit', () => {
+		const budget = new ByteBudget(1000 * 1000);
+		expect(budget.fits(5 * MB)).toBe(true);
+		const huge = budget.take(5 * MB);
+		expect(budget.fits(SMALL_BODY_BYTES)).toBe(false);
+		expect(budget.fits(SMALL_BODY_BYTES - 1)).toBe(true);
+		let woken = 0;
+		budget.whenFreed(() => woken++);
 		huge();
 		huge();
-		expect(budget.bytesInFlight).toBe(0);
+		expect([budget.bytesInFlight, woken]).toEqual([0, 1]);
+	});
+});
+
+describe('bytes in the limiter\'s turns', () => {
+	it('a send waits for its bytes as for its place; a cancelled one leaves; bytes come back with the release', async () => {
+		const { send, share, admitted, end, clock } = await limiterWith(new ByteBudget(3 * MB));
+		const bulk = share();
+		for (const label of ['a', 'b', 'c']) void send(bulk, label, 1.4 * MB);
+		const controller = new AbortController();
+		const cancelled = new ServiceLimiter(clock, { maxPauseMs: 30_000 }).openShare({ adaptive: true, cap: 10 }, controller.signal);
+		await clock.advance(1);
+		expect(admitted).toEqual(['a', 'b']);
+		await end('a');
+		expect(admitted).toEqual(['a', 'b', 'c']);
+		controller.abort();
+		await expect(cancelled.acquire(MB)).rejects.toBeInstanceOf(AbortedWait);
 	});
 
-	it('a cancelled wait leaves the queue and lets the next one in', async () => {
-		const budget = new ByteBudget(1000);
-		const releaseA = await budget.reserve(900);
-		const controller = new AbortController();
-		const cancelled = budget.reserve(900, controller.signal);
-		let next = false;
-		void budget.reserve(50).then(() => (next = true));
-		controller.abort();
-		await expect(cancelled).rejects.toBeInstanceOf(AbortedWait);
-		await flush();
-		expect(next).toBe(true);
-		releaseA();
+	it('a one-image run waits behind at most one send of the bulk run, not its queue', async () => {
+		const { send, share, admitted, end, clock } = await limiterWith(new ByteBudget(4 * MB));
+		const bulk = share();
+		for (let i = 0; i < 20; i++) void send(bulk, `bulk${i}`, 1.3 * MB);
+		await clock.advance(1);
+		expect(admitted).toEqual(['bulk0', 'bulk1', 'bulk2']);
+		void send(share(), 'small', 1.3 * MB);
+		await end('bulk0');
+		await end('bulk1');
+		// Turns: the bulk run waited first, then the newcomer.
+		expect(admitted.slice(3)).toEqual(['bulk3', 'small']);
+	});
+
+	it('a large body keeps its turn for the bytes: smaller ones after it do not take them; a URL is never held back', async () => {
+		const { send, share, admitted, end, clock } = await limiterWith(new ByteBudget(10 * MB));
+		const small = share();
+		for (let i = 0; i < 5; i++) void send(small, `s${i}`, 2 * MB);
+		await clock.advance(1);
+		void send(share(), 'large', 7.9 * MB);
+		void send(share(), 'url', 100);
+		// The small run's next sends come after the large body in turn.
+		for (let i = 5; i < 10; i++) void send(small, `s${i}`, 2 * MB);
+		await clock.advance(1);
+		expect(admitted.slice(5)).toEqual(['url']);
+		// s5 would fit beside the others, but the bytes that come free are the large body's.
+		for (const label of ['s0', 's1', 's2']) await end(label);
+		expect(admitted.slice(6)).toEqual([]);
+		await end('s3');
+		expect(admitted.slice(6)).toEqual(['large']);
 	});
 });

@@ -119,7 +119,7 @@ describe('ServiceLimiter shared by runs', () => {
 		expect(order).toEqual(['other']);
 	});
 
-	it('a cancelled run gives its places back at once and its waiters leave; the other run gets them', async () => {
+	it('a cancelled run\'s waiters leave; its places come back as its sends end, and the other run gets them', async () => {
 		const clock = new FakeClock();
 		const service = await steadyLimiter(clock);
 		const controller = new AbortController();
@@ -135,6 +135,10 @@ describe('ServiceLimiter shared by runs', () => {
 		controller.abort();
 		await Promise.allSettled(waits);
 		for (const wait of waits.slice(10)) await expect(wait).rejects.toBeInstanceOf(AbortedWait);
+		await clock.advance(1);
+		// Its 10 sends are still in flight: the shared limit stays taken until they end.
+		expect(order).toHaveLength(0);
+		for (const wait of waits.slice(0, 10)) (await wait).release({ kind: 'neutral' });
 		await clock.advance(1);
 		expect(order).toHaveLength(10);
 		expect(service.snapshot()).toMatchObject({ inFlight: 10, waiting: 0 });

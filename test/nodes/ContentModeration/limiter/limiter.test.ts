@@ -99,15 +99,18 @@ describe('ServiceLimiter (adaptive): admission', () => {
 		expect(started).toBe(limiter.limit - 1);
 	});
 
-	it('cancel stops a waiting send, and a cancelled run gives its places back at once', async () => {
+	it('cancel stops a waiting send; a cancelled run keeps the place of a send in flight until it ends', async () => {
 		const clock = new FakeClock();
 		const controller = new AbortController();
 		const limiter = oneRun(adaptive(1), clock, controller.signal);
-		await limiter.acquire();
+		const inFlight = await limiter.acquire();
 		const waiting = limiter.acquire();
 		expect(limiter.snapshot()).toMatchObject({ inFlight: 1, waiting: 1 });
 		controller.abort();
 		await expect(waiting).rejects.toBeInstanceOf(AbortedWait);
+		// The service still works on it until the aborted request has ended.
+		expect(limiter.snapshot()).toMatchObject({ inFlight: 1, waiting: 0 });
+		inFlight.release({ kind: 'neutral' });
 		expect(limiter.snapshot()).toMatchObject({ inFlight: 0, waiting: 0 });
 		await expect(limiter.acquire()).rejects.toBeInstanceOf(AbortedWait);
 	});

@@ -1,5 +1,5 @@
 /** Wait queues: FIFO, cancel by signal, and the turns shares take (round robin, FIFO within one). */
-import { AbortedWait, enqueue, once, Turns, WaitQueue, type Waiter } from '@package/nodes/ContentModeration/limiter/waiters';
+import { AbortedWait, enqueue, once, Turns, type Waiter } from '@package/nodes/ContentModeration/limiter/waiters';
 import { flush } from '@test/helpers/fakeClock';
 
 interface TestParty {
@@ -9,26 +9,28 @@ interface TestParty {
 
 describe('enqueue', () => {
 	it('settles with what the waiter is resolved with; a cancelled wait leaves the queue', async () => {
-		const queue = new WaitQueue<string>();
+		const turns = new Turns<string, TestParty>();
+		const party: TestParty = { name: 'a', queue: [] };
 		const controller = new AbortController();
 		let cancelled = 0;
-		const kept = enqueue(queue, 0, undefined, () => {});
-		const dropped = enqueue(queue, 0, controller.signal, () => cancelled++);
-		expect(queue.waiters).toHaveLength(2);
+		const kept = enqueue(turns.queueOf(party), 0, undefined, () => {});
+		const dropped = enqueue(turns.queueOf(party), 0, controller.signal, () => cancelled++);
+		expect(party.queue).toHaveLength(2);
 		controller.abort();
 		await expect(dropped).rejects.toBeInstanceOf(AbortedWait);
 		expect(cancelled).toBe(1);
-		expect(queue.waiters).toHaveLength(1);
-		queue.waiters.shift()!.resolve('go');
+		expect(party.queue).toHaveLength(1);
+		turns.next(() => true)!.waiter.resolve('go');
 		await expect(kept).resolves.toBe('go');
 	});
 
 	it('an aborted signal rejects at once, without queueing', async () => {
-		const queue = new WaitQueue();
+		const turns = new Turns<string, TestParty>();
+		const party: TestParty = { name: 'a', queue: [] };
 		const controller = new AbortController();
 		controller.abort();
-		await expect(enqueue(queue, 10, controller.signal, () => {})).rejects.toBeInstanceOf(AbortedWait);
-		expect(queue.waiters).toHaveLength(0);
+		await expect(enqueue(turns.queueOf(party), 10, controller.signal, () => {})).rejects.toBeInstanceOf(AbortedWait);
+		expect(turns.waiting).toBe(0);
 	});
 });
 

@@ -6,9 +6,10 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeParameters } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { limiters } from '@package/nodes/ContentModeration/limiter/registry';
+import { limiters, serviceKey } from '@package/nodes/ContentModeration/limiter/registry';
 import { createApiClient } from '@package/nodes/ContentModeration/transport/client';
 import { DEFAULT_RETRY_SETTINGS } from '@package/nodes/ContentModeration/retry/policy';
 
@@ -160,35 +161,47 @@ describe('with On Error "Continue"', () => {
 	});
 });
 
-describe('readBody: large bodies are read only once the process has room for them', () => {
-	// readBody needs no credential: a context that only names the node.
-	const ctx = { getNode: () => ({ name: 'Content Moderation' }) } as unknown as IExecuteFunctions;
-	const adaptiveClient = () => createApiClient(ctx, { retry: DEFAULT_RETRY_SETTINGS });
+describe('a lazy body is read only once its request may go out (place and bytes)', () => {
+	const BASE = 'http://127.0.0.1:1';
+	const sent: unknown[] = [];
+	const ctx = {
+		getNode: () => ({ name: 'Content Moderation' }),
+		getCredentials: async () => ({ baseUrl: BASE, accessToken: 't' }),
+		helpers: {
+			httpRequestWithAuthentication: async (_type: string, options: { body: unknown }) => (sent.push(options.body), { statusCode: 200, body: {} }),
+		},
+	} as unknown as IExecuteFunctions;
+	const post = (client: ReturnType<typeof createApiClient>, read: () => Promise<IDataObject>) =>
+		client.request({ method: 'POST', path: '/image', body: { bodyBytes: 1024 * 1024, read } });
+	beforeEach(() => {
+		limiters.clear();
+		sent.length = 0;
+	});
 
-	it('waits for room before reading, holds the bytes until released', async () => {
-		const full = await limiters.bytes.reserve(limiters.bytes.maxBytes);
+	it('waits for room in the byte budget before reading, and holds the bytes until answered', async () => {
+		const full = await limiters.limiterFor(serviceKey(BASE, 't')).openShare({ adaptive: true, cap: 10 }).acquire(limiters.bytes.maxBytes);
 		let read = false;
-		const held = adaptiveClient().readBody({ bodyBytes: 1000, read: async () => ((read = true), 'image') });
-		await new Promise((resolve) => setImmediate(resolve));
+		const request = post(createApiClient(ctx, { retry: DEFAULT_RETRY_SETTINGS }), async () => ((read = true), { image: 'x' }));
+		await new Promise((resolve) => setTimeout(resolve, 20));
 		expect(read).toBe(false);
-		full();
-		const { value, release } = await held;
-		expect([read, value, limiters.bytes.bytesInFlight]).toEqual([true, 'image', 1000]);
-		release();
+		full.release({ kind: 'neutral' });
+		await request;
+		expect([read, sent]).toEqual([true, [{ image: 'x' }]]);
 		expect(limiters.bytes.bytesInFlight).toBe(0);
 	});
 
-	it('a failed read gives its room back at once', async () => {
-		const failing = adaptiveClient().readBody({ bodyBytes: 1000, read: async () => Promise.reject(new Error('unreadable')) });
+	it('a failed read gives its place and room back at once', async () => {
+		const failing = post(createApiClient(ctx, { retry: DEFAULT_RETRY_SETTINGS }), async () => Promise.reject(new NodeOperationError(ctx.getNode(), 'unreadable')));
 		await expect(failing).rejects.toThrow('unreadable');
-		expect(limiters.bytes.bytesInFlight).toBe(0);
+		expect([limiters.bytes.bytesInFlight, sent]).toEqual([0, []]);
+		expect(limiters.limiterFor(serviceKey(BASE, 't')).snapshot().inFlight).toBe(0);
 	});
 
 	it('Fixed Concurrency takes no room: its number of requests bounds its bodies', async () => {
-		const fixed = createApiClient(ctx, { retry: DEFAULT_RETRY_SETTINGS, limiter: { adaptive: false, cap: 5 } });
-		const before = limiters.bytes.bytesInFlight;
-		const { release } = await fixed.readBody({ bodyBytes: 1000, read: async () => 'image' });
-		expect(limiters.bytes.bytesInFlight).toBe(before);
-		release();
+		limiters.bytes.take(limiters.bytes.maxBytes)();
+		const hold = limiters.bytes.take(limiters.bytes.maxBytes);
+		await post(createApiClient(ctx, { retry: DEFAULT_RETRY_SETTINGS, limiter: { adaptive: false, cap: 5 } }), async () => ({ image: 'x' }));
+		expect(sent).toHaveLength(1);
+		hold();
 	});
 });

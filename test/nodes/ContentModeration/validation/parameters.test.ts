@@ -20,12 +20,12 @@ function context(parameters: Record<string, unknown>, bytes = 0) {
 }
 
 describe('imageInput', () => {
-	it('a URL or base64 is already in memory: nothing to make room for', async () => {
+	it('a URL or base64 counts its length: every body takes its room in the byte budget', async () => {
 		const url = await imageInput(context({ inputType: 'url', imageUrl: 'https://img.test/a.png' }).ctx, 0, 10 * MB);
-		expect(url.bodyBytes).toBe(0);
+		expect(url.bodyBytes).toBe('https://img.test/a.png'.length);
 		await expect(url.read()).resolves.toBe('https://img.test/a.png');
 		const base64 = await imageInput(context({ inputType: 'base64', imageBase64: 'aGVsbG8=' }).ctx, 0, 10 * MB);
-		expect(base64.bodyBytes).toBe(0);
+		expect(base64.bodyBytes).toBe('aGVsbG8='.length);
 		await expect(base64.read()).resolves.toBe('aGVsbG8=');
 	});
 

@@ -1,8 +1,10 @@
 /**
- * The byte budget of the n8n process: body bytes (base64 images) that adaptive node runs hold at once,
- * whichever service they go to and however many executions run. Memory is per process, so the budget is.
+ * The byte budget of the n8n process: request body bytes that adaptive node runs hold at once, whichever
+ * service they go to and however many executions run. Memory is per process, so the budget is. A send
+ * waits for its bytes in its service limiter's turns, beside its place (limiter.ts), and its body is
+ * built only once both are its own.
  */
-import { enqueue, once, WaitQueue } from './waiters';
+import { once } from './waiters';
 
 /**
  * Peak RSS grows by about 3.6x a body in flight (measured), so 64 MB is about 230 MB at most: what 5 in
@@ -11,9 +13,16 @@ import { enqueue, once, WaitQueue } from './waiters';
  */
 export const MAX_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
+/**
+ * Bodies this small (a URL, a short text) are counted but never held back: a thousand of them are a few
+ * MB, and holding them back behind a large image would make a URL wait as long as a binary image.
+ */
+export const SMALL_BODY_BYTES = 64 * 1024;
+
 export class ByteBudget {
 	private held = 0;
-	private readonly waiting = new WaitQueue();
+	/** Who to tell when bytes come free (each told once). */
+	private readonly onFreed = new Set<() => void>();
 
 	constructor(readonly maxBytes: number = MAX_BODY_BYTES_IN_FLIGHT) {}
 
@@ -21,28 +30,43 @@ export class ByteBudget {
 		return this.held;
 	}
 
-	/** Waits (first come first served) until `bytes` fit, and returns the release. */
-	async reserve(bytes: number, signal?: AbortSignal): Promise<() => void> {
-		if (bytes <= 0) return () => {};
-		if (this.waiting.waiters.length > 0 || !this.fits(bytes)) {
-			await enqueue(this.waiting, bytes, signal, () => this.drain());
-		} else this.held += bytes;
+	/** Whether `bytes` may be taken now; one body larger than the budget goes alone. */
+	fits(bytes: number): boolean {
+		return bytes < SMALL_BODY_BYTES || this.held === 0 || this.held + bytes <= this.maxBytes;
+	}
+
+	/** Takes `bytes` and returns their release (acts once). */
+	take(bytes: number): () => void {
+		this.held += bytes;
 		return once(() => {
 			this.held -= bytes;
-			this.drain();
+			const waiting = [...this.onFreed];
+			this.onFreed.clear();
+			for (const wake of waiting) wake();
 		});
 	}
 
-	private fits(bytes: number): boolean {
-		return this.held === 0 || this.held + bytes <= this.maxBytes;
+	/** `wake` runs once, the next time bytes come free. */
+	whenFreed(wake: () => void): void {
+		this.onFreed.add(wake);
 	}
+}
 
-	private drain(): void {
-		const queue = this.waiting.waiters;
-		while (queue.length > 0 && this.fits(queue[0].bytes)) {
-			const waiter = queue.shift()!;
-			this.held += waiter.bytes;
-			waiter.resolve();
-		}
-	}
+/**
+ * The bytes rule of one pass over the turns: the first send whose bytes do not fit keeps its turn for
+ * them, so sends after it take no bytes it waits for (a large image is not starved by smaller ones).
+ */
+export function bytesInTurn(budget: ByteBudget): { mayTake(bytes: number): boolean; blocked: boolean } {
+	const pass = {
+		blocked: false,
+		mayTake(bytes: number): boolean {
+			if (bytes < SMALL_BODY_BYTES) return true;
+			if (pass.blocked || !budget.fits(bytes)) {
+				pass.blocked = true;
+				return false;
+			}
+			return true;
+		},
+	};
+	return pass;
 }

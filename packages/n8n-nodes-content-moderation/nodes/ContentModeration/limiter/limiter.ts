@@ -7,6 +7,7 @@
  */
 import type { Clock } from '../helpers/clock';
 import { AdaptiveLimit } from './adaptiveLimit';
+import { ByteBudget, bytesInTurn } from './bytes';
 import { retryAfterOf, type SendOutcome, type SentAt } from './outcome';
 import { AbortedWait, enqueue, once, Turns, type Waiter } from './waiters';
 
@@ -29,8 +30,11 @@ export interface Permit {
 
 /** One node run's share of the service's limiter. */
 export interface LimiterShare {
-	/** Waits (in turn) until a send may start; rejects with AbortedWait when the run is cancelled. */
-	acquire(): Promise<Permit>;
+	/**
+	 * Waits (in turn) until a send may start with a body of `bodyBytes` (an adaptive run's bytes come from
+	 * the process's budget); rejects with AbortedWait when the run is cancelled.
+	 */
+	acquire(bodyBytes?: number): Promise<Permit>;
 }
 
 /** `pausedUntil`: epoch ms until which no new send starts (0: none). */
@@ -42,12 +46,14 @@ export interface LimiterSnapshot {
 }
 
 /** What an admission hands the waiter: for an adaptive send, what the limit gets back with its answer. */
-type Admission = SentAt | undefined;
+interface Admission {
+	sent: SentAt | undefined;
+	releaseBytes: () => void;
+}
 
 interface Share extends ShareSettings {
 	readonly queue: Array<Waiter<Admission>>;
 	inFlight: number;
-	readonly permits: Set<Permit>;
 }
 
 /** The cap of the shared limit: shares keep their own (Max Concurrency) below it. */
@@ -65,6 +71,8 @@ export class ServiceLimiter {
 	constructor(
 		private readonly clock: Clock,
 		private readonly settings: LimiterSettings,
+		/** The process's byte budget (the registry's); adaptive sends wait for their bytes in turn. */
+		private readonly bytes = new ByteBudget(),
 	) {
 		this.lastActiveAt = clock.now();
 	}
@@ -84,28 +92,26 @@ export class ServiceLimiter {
 		return this.turns.waiting === 0 && now - this.lastActiveAt >= idleMs && this.adaptiveLimit.isIdle(now);
 	}
 
-	/** A node run joins; when `signal` aborts, its waiters leave and its places are given back at once. */
+	/**
+	 * A node run joins; when `signal` aborts, its waiters leave. Its sends in flight keep their places
+	 * (and bytes) until they are released: the service works on them until they end.
+	 */
 	openShare(settings: ShareSettings, signal?: AbortSignal): LimiterShare {
-		const share: Share = { ...settings, cap: Math.max(1, Math.floor(settings.cap)), queue: [], inFlight: 0, permits: new Set() };
-		signal?.addEventListener('abort', () => {
-			for (const permit of [...share.permits]) permit.release({ kind: 'neutral' });
-		}, { once: true });
-		return { acquire: () => this.acquire(share, signal) };
+		const share: Share = { ...settings, cap: Math.max(1, Math.floor(settings.cap)), queue: [], inFlight: 0 };
+		return { acquire: (bodyBytes = 0) => this.acquire(share, Math.max(0, bodyBytes), signal) };
 	}
 
-	private async acquire(share: Share, signal?: AbortSignal): Promise<Permit> {
+	private async acquire(share: Share, bytes: number, signal?: AbortSignal): Promise<Permit> {
 		if (signal?.aborted) throw new AbortedWait('cancelled while waiting to send');
-		let sent: Admission;
-		if (this.turns.waiting === 0 && this.mayStart(share)) sent = this.start(share);
+		let admission: Admission;
+		if (this.turns.waiting === 0 && this.mayStart(share) && this.bytesFit(share, bytes)) admission = this.start(share, bytes);
 		else {
 			// The admission that resolves the waiter starts it; another share may have room now.
-			const waiting = enqueue(this.turns.queueOf(share), 0, signal, () => this.drain());
+			const waiting = enqueue(this.turns.queueOf(share), bytes, signal, () => this.drain());
 			this.drain();
-			sent = await waiting;
+			admission = await waiting;
 		}
-		const permit: Permit = { release: once((outcome: SendOutcome) => this.finish(share, permit, outcome, sent)) };
-		share.permits.add(permit);
-		return permit;
+		return { release: once((outcome: SendOutcome) => this.finish(share, outcome, admission)) };
 	}
 
 	private mayStart(share: Share): boolean {
@@ -114,12 +120,18 @@ export class ServiceLimiter {
 		return !share.adaptive || this.adaptiveLimit.mayStart(now);
 	}
 
-	/** Takes a place for `share`. */
-	private start(share: Share): Admission {
+	/** Fixed runs hold exactly their number of bodies: no budget. */
+	private bytesFit(share: Share, bytes: number): boolean {
+		return !share.adaptive || this.bytes.fits(bytes);
+	}
+
+	/** Takes a place (and an adaptive send's bytes) for `share`. */
+	private start(share: Share, bytes: number): Admission {
 		const now = this.clock.now();
 		share.inFlight++;
 		this.lastActiveAt = now;
-		return share.adaptive ? this.adaptiveLimit.sent(now) : undefined;
+		if (!share.adaptive) return { sent: undefined, releaseBytes: () => {} };
+		return { sent: this.adaptiveLimit.sent(now), releaseBytes: this.bytes.take(bytes) };
 	}
 
 	/**
@@ -132,14 +144,24 @@ export class ServiceLimiter {
 			this.admissionScheduled = true;
 			void this.clock.sleep(0).then(() => {
 				this.admissionScheduled = false;
-				for (let next = this.turns.next((s) => this.mayStart(s)); next; next = this.turns.next((s) => this.mayStart(s))) {
-					next.waiter.resolve(this.start(next.party));
+				for (let next = this.nextWaiter(); next; next = this.nextWaiter()) {
+					next.waiter.resolve(this.start(next.party, next.waiter.bytes));
 				}
 				if (this.turns.waiting > 0) this.scheduleWake();
 			});
 		}
 		if (this.turns.waiting > 0) this.scheduleWake();
 	}
+
+	/** The next send in turn whose place and bytes are free; a send waiting for bytes keeps its turn for them. */
+	private nextWaiter() {
+		const bytes = bytesInTurn(this.bytes);
+		const next = this.turns.next((share, head) => this.mayStart(share) && (!share.adaptive || bytes.mayTake(head.bytes)));
+		if (bytes.blocked) this.bytes.whenFreed(this.wake);
+		return next;
+	}
+
+	private readonly wake = () => this.drain();
 
 	/** While sends wait for the pause's end or for the limit to make room by time alone, one wake-up then. */
 	private scheduleWake(): void {
@@ -153,9 +175,9 @@ export class ServiceLimiter {
 		});
 	}
 
-	private finish(share: Share, permit: Permit, outcome: SendOutcome, sent: Admission): void {
+	private finish(share: Share, outcome: SendOutcome, { sent, releaseBytes }: Admission): void {
 		share.inFlight--;
-		share.permits.delete(permit);
+		releaseBytes();
 		const now = this.clock.now();
 		this.lastActiveAt = now;
 		const retryAfterMs = retryAfterOf(outcome);

@@ -59,7 +59,7 @@ export class LimiterRegistry {
 		}
 		let limiter = this.services.get(key);
 		if (!limiter) {
-			limiter = new ServiceLimiter(this.clock, this.settings);
+			limiter = new ServiceLimiter(this.clock, this.settings, this.bytes);
 			this.services.set(key, limiter);
 		}
 		return limiter;

@@ -1,7 +1,4 @@
-/**
- * Wait queues and their cancel: a plain FIFO queue, and the turns node runs' queues take (round robin,
- * in the order they began waiting).
- */
+/** Wait queues and their cancel: the turns node runs' queues take (round robin, in the order they began waiting). */
 
 export class AbortedWait extends Error {}
 
@@ -9,7 +6,7 @@ export class AbortedWait extends Error {}
 export interface Waiter<T = void> {
 	resolve: (value: T) => void;
 	reject: (error: unknown) => void;
-	/** Body bytes it waits for (0 when it waits for a send's place). */
+	/** Body bytes it waits for besides its place (0: none). */
 	bytes: number;
 }
 
@@ -48,18 +45,6 @@ export function enqueue<T>(
 	});
 }
 
-/** A plain FIFO queue of waiters. */
-export class WaitQueue<T = void> implements WaiterQueue<T> {
-	readonly waiters: Array<Waiter<T>> = [];
-	push(waiter: Waiter<T>): void {
-		this.waiters.push(waiter);
-	}
-	remove(waiter: Waiter<T>): void {
-		const at = this.waiters.indexOf(waiter);
-		if (at >= 0) this.waiters.splice(at, 1);
-	}
-}
-
 /** A queue that belongs to one party (a node run's share) of those taking turns. */
 export interface Party<T> {
 	readonly queue: Array<Waiter<T>>;
@@ -95,11 +80,11 @@ export class Turns<T, P extends Party<T>> {
 		};
 	}
 
-	/** Takes the next waiter whose party `mayStart`, or undefined when none may. */
-	next(mayStart: (party: P) => boolean): { party: P; waiter: Waiter<T> } | undefined {
+	/** Takes the next waiter that `mayStart` (asked of each party's first waiter, in turn), or undefined when none may. */
+	next(mayStart: (party: P, head: Waiter<T>) => boolean): { party: P; waiter: Waiter<T> } | undefined {
 		for (let i = 0; i < this.parties.length; i++) {
 			const party = this.parties[i];
-			if (!mayStart(party)) continue;
+			if (!mayStart(party, party.queue[0])) continue;
 			const waiter = party.queue.shift()!;
 			this.count--;
 			this.parties.splice(i, 1);

@@ -33,7 +33,7 @@ export interface ApiRequest {
 	method: IHttpRequestMethods;
 	/** Path below the base URL, starting with "/"; encode parameters with `pathSegment`. */
 	path: string;
-	body?: IDataObject;
+	body?: RequestBody;
 	qs?: IDataObject;
 	itemIndex?: number;
 	/** Values the request carries that must not reach an error (besides the access token) */
@@ -54,25 +54,23 @@ export interface ClientSettings {
 	limiter?: ShareSettings;
 }
 
-/** A request body not read yet: how many bytes reading it brings into memory, and the read. */
+/** A body not read yet: its size once read (known without reading it), and the read. */
 export interface UnreadBody<T> {
 	bodyBytes: number;
 	read(): Promise<T>;
 }
 
-/** A body read within the process's byte budget; `release` once its request is answered. */
-export interface HeldBody<T> {
-	value: T;
-	release: () => void;
-}
+/** A body, or one built only once its request may go out (an image: read from n8n's binary store, encoded). */
+export type RequestBody = IDataObject | UnreadBody<IDataObject>;
+
+const isUnread = (body: RequestBody): body is UnreadBody<IDataObject> => typeof body.read === 'function';
 
 export interface ApiClient {
-	request<T = IDataObject>(request: ApiRequest): Promise<ApiResponse<T>>;
 	/**
-	 * Reads a body once its bytes fit in the process's budget (so a grown limit cannot hold many large
-	 * bodies at once); a failed read gives its room back at once.
+	 * Sends once the service's limiter gives the request its turn: a place and, for an adaptive run, room
+	 * for its body in the process's byte budget. The body is built (a lazy one read) only then.
 	 */
-	readBody<T>(body: UnreadBody<T>): Promise<HeldBody<T>>;
+	request<T = IDataObject>(request: ApiRequest): Promise<ApiResponse<T>>;
 	/** The credential's Callback Secret; '' when it is not set. */
 	callbackSecret(): Promise<string>;
 	/** The credential's secrets (the Secret Key, the Callback Secret), read once per client: what to mask. */
@@ -118,19 +116,11 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 		}
 	};
 
+	// n8n-core sets a request's abortSignal to the execution's cancel signal, read from the context the
+	// helper is called on: this context gives it the run's own, so a failed run's requests end too.
+	const requestCtx: ApiContext = signal ? Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) : ctx;
+
 	return {
-		async readBody<T>(body: UnreadBody<T>): Promise<HeldBody<T>> {
-			// Fixed Concurrency holds exactly its number of bodies: no budget.
-			const release = shareSettings.adaptive ? await waitFor(limiters.bytes.reserve(body.bodyBytes, signal)) : () => {};
-			let read = false;
-			try {
-				const value = await body.read();
-				read = true;
-				return { value, release };
-			} finally {
-				if (!read) release();
-			}
-		},
 		secrets,
 		async callbackSecret(): Promise<string> {
 			const value = (await readCredential()).data?.callbackSecret;
@@ -153,22 +143,32 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 						'Open the credential and enter the service address, for example https://moderation.example.com',
 				});
 			}
-			const options = httpOptions(base.url, request, signal);
 			const limiterShare = shareOf(base.url, credentials.accessToken);
+			const { body: unread } = request;
+			const bodyBytes = unread === undefined ? 0 : isUnread(unread) ? unread.bodyBytes : JSON.stringify(unread).length;
 
 			// Retries (429/503 Retry-After, backoff, POST-safe rules) happen here, so callers never retry.
 			const outcome = await withRetries(request.method, retry, {
 				send: async () => {
 					if (signal?.aborted) throw cancelled();
-					const permit = await waitFor(limiterShare.acquire());
+					const permit = await waitFor(limiterShare.acquire(bodyBytes));
+					let options;
+					try {
+						const body = unread !== undefined && isUnread(unread) ? await unread.read() : unread;
+						options = httpOptions(base.url, { ...request, body }, signal);
+					} finally {
+						// A body that could not be built (an unreadable binary) gives its place back at once.
+						if (options === undefined) permit.release({ kind: 'neutral' });
+					}
 					const started = Date.now();
-					const pending = ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
+					const pending = ctx.helpers.httpRequestWithAuthentication.call(requestCtx, CREDENTIAL_TYPE, options, {
 						credentialsDecrypted,
 					}) as Promise<FullResponse>;
-					// The limiter learns from every answer and failure; the caller gets them unchanged.
+					// The limiter learns from every answer and failure (not from the run's own abort); the
+					// caller gets them unchanged. The place is held until the request has ended.
 					pending.then(
 						(response) => permit.release(loadSignal(response, Date.now() - started)),
-						(error: unknown) => permit.release(failureSignal(error)),
+						(error: unknown) => permit.release(signal?.aborted ? { kind: 'neutral' } : failureSignal(error)),
 					);
 					return await pending;
 				},

@@ -5,12 +5,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { pathSegment } from './baseUrl';
-import type { ApiClient, ApiResponse } from './client';
+import type { ApiClient, ApiResponse, RequestBody } from './client';
 
 /** POST /image: the result (immediate), or `{ id }` with `defer` or a `callbackUrl`. */
 export async function moderateImage(
 	client: ApiClient,
-	body: IDataObject,
+	body: RequestBody,
 	itemIndex?: number,
 	secrets?: string[],
 ): Promise<ApiResponse<IDataObject>> {
@@ -46,7 +46,7 @@ export async function deleteText(client: ApiClient, id: string, itemIndex?: numb
 export async function addQueueItem(
 	client: ApiClient,
 	queueId: string,
-	body: IDataObject,
+	body: RequestBody,
 	itemIndex?: number,
 ): Promise<ApiResponse<IDataObject>> {
 	return await client.request<IDataObject>({ method: 'POST', path: `/queues/${pathSegment(queueId)}`, body, itemIndex });

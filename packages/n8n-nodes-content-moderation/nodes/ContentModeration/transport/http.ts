@@ -1,5 +1,5 @@
 /** One request as n8n's HTTP helper takes it, and what its answer means for retries and for the limiter. */
-import type { IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import type { SendOutcome } from '../limiter/outcome';
 import type { ApiRequest } from './client';
@@ -40,7 +40,7 @@ export function statusOutcome(response: FullResponse): TryOutcome | undefined {
 	return { kind: 'status', statusCode: response.statusCode, retryAfter: response.headers?.['retry-after'], jsonBody };
 }
 
-export function httpOptions(baseUrl: string, request: ApiRequest, signal?: AbortSignal): IHttpRequestOptions {
+export function httpOptions(baseUrl: string, request: ApiRequest & { body?: IDataObject }, signal?: AbortSignal): IHttpRequestOptions {
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${baseUrl}${request.path}`,

@@ -2,6 +2,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { UnreadBody } from '../transport/client';
 import { checkHttpUrl, checkId, checkNotEmpty, InputProblem, isProblem, normalizeBase64, optionalText } from './checks';
 
 type ImageInputType = 'url' | 'base64' | 'binary';
@@ -39,13 +40,10 @@ export function getActorId(ctx: IExecuteFunctions, itemIndex: number, options: I
 }
 
 /**
- * The image string the service accepts, checked but not read yet: `bodyBytes` is what reading it brings
- * into memory (0 when it is already a parameter's value), so the sender can make room before `read`.
+ * The image string the service accepts, checked but not read yet: `bodyBytes` is its size in the request
+ * body (known without reading a binary), so the sender can make room before `read`.
  */
-export interface ImageInput {
-	bodyBytes: number;
-	read(): Promise<string>;
-}
+export type ImageInput = UnreadBody<string>;
 
 const MB = 1024 * 1024;
 const formatMb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
@@ -61,7 +59,13 @@ function checkImageSize(ctx: IExecuteFunctions, itemIndex: number, bytes: number
 	);
 }
 
-const inMemory = (image: string): ImageInput => ({ bodyBytes: 0, read: async () => image });
+/** The request body `build` makes around `image`, read when the request may go out; its size is the image's. */
+export const withImage = <B extends IDataObject>(image: ImageInput, build: (image: string) => B): UnreadBody<B> => ({
+	bodyBytes: image.bodyBytes,
+	read: async () => build(await image.read()),
+});
+
+const inMemory = (image: string): ImageInput => ({ bodyBytes: image.length, read: async () => image });
 
 /**
  * The image the service accepts (URL or plain base64) from the image input parameters: `inputType`,
@@ -128,8 +132,8 @@ async function binaryInput(ctx: IExecuteFunctions, itemIndex: number, maxImageBy
 	const known = await binarySize(ctx, binary[property]);
 	if (known !== undefined) checkImageSize(ctx, itemIndex, known, maxImageBytes);
 	return {
-		// The base64 body.
-		bodyBytes: Math.ceil((known ?? 0) / 3) * 4,
+		// The base64 body; a size n8n does not know counts as the largest image allowed.
+		bodyBytes: Math.ceil((known ?? maxImageBytes) / 3) * 4,
 		read: async () => {
 			// Stored binaries keep only a reference in `.data` (filesystem, database, S3 modes): read the bytes.
 			const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);

@@ -7,7 +7,7 @@ import { optionsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
 import { moderateImage } from '../../transport/endpoints';
 import { parseMetaJson } from '../../validation/checks';
-import { ensure, getOptions, imageInput } from '../../validation/parameters';
+import { ensure, getOptions, imageInput, withImage } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { settleWaitForCallback, waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/settle';
@@ -137,18 +137,11 @@ export async function execute(
 		meta,
 	});
 
-	// Last, as it may wait for room in the run's byte budget; released once the request is answered.
-	const { value: image, release } = await client.readBody(await imageInput(this, itemIndex, run.maxImageBytes));
-
-	const body: IDataObject = { image };
-	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;
-
-	let response;
-	try {
-		response = await moderateImage(client, body, itemIndex, secrets);
-	} finally {
-		release();
-	}
+	// The image is read only once its request may go out (the process's byte budget has room for it).
+	const body = withImage(await imageInput(this, itemIndex, run.maxImageBytes), (image) =>
+		Object.keys(requestOptions).length > 0 ? { image, options: requestOptions } : { image },
+	);
+	const response = await moderateImage(client, body, itemIndex, secrets);
 	// Wait for Callback: the answers ({id}) are settled together once every item is submitted (settle).
 	if (mode !== 'deferredWait') return response.body;
 

@@ -5,7 +5,7 @@ import { imageInputProperties } from '../../descriptions/imageInput';
 import { optionsCollection } from '../../descriptions/options';
 import { textInputProperty } from '../../descriptions/textInput';
 import type { NodeRun } from '../operation';
-import { getId, getText, imageInput } from '../../validation/parameters';
+import { getId, getText, imageInput, withImage } from '../../validation/parameters';
 import { queueIdProperty, queueMetaOption } from './queueId';
 import { addItem, queueItemOptions } from './itemBody';
 
@@ -55,15 +55,10 @@ export async function execute(
 	const type = this.getNodeParameter('contentType', itemIndex, 'text') as 'text' | 'image';
 	const fields = queueItemOptions(this, itemIndex);
 
-	// An image is read last, as it may wait for room in the run's byte budget; released once answered.
-	const { value: image, release } =
+	// An image is read only once its request may go out (the process's byte budget has room for it).
+	const body =
 		type === 'image'
-			? await client.readBody(await imageInput(this, itemIndex, run.maxImageBytes))
-			: { value: undefined, release: () => {} };
-	const content = image ?? getText(this, itemIndex);
-	try {
-		return await addItem(client, queueId, { type, content, ...fields }, itemIndex);
-	} finally {
-		release();
-	}
+			? withImage(await imageInput(this, itemIndex, run.maxImageBytes), (content) => ({ type, content, ...fields }))
+			: { type, content: getText(this, itemIndex), ...fields };
+	return await addItem(client, queueId, body, itemIndex);
 }

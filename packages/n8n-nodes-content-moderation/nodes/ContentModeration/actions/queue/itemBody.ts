@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, JsonValue } from 'n8n-workflow';
 
 import { putMetadata, queueMetadataValue } from '../../helpers/metadata';
-import type { ApiClient } from '../../transport/client';
+import type { ApiClient, UnreadBody } from '../../transport/client';
 import { addQueueItem } from '../../transport/endpoints';
 import { ensure, getActorId, getOptions } from '../../validation/parameters';
 
@@ -35,7 +35,7 @@ export function queueItemOptions(ctx: IExecuteFunctions, itemIndex: number): Ite
 export async function addItem(
 	client: ApiClient,
 	queueId: string,
-	body: QueueItemBody,
+	body: QueueItemBody | UnreadBody<QueueItemBody>,
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const response = await addQueueItem(client, queueId, body, itemIndex);
