@@ -41,3 +41,16 @@ export async function addTextItem(mock: MockHandle, queueId: string, text: strin
 	expect(run.status).toBe('success');
 	return output(run)[0].json;
 }
+
+/** A deferred image moderation the mock has finished, its requests then forgotten; its id. */
+export async function deferredImageId(mock: MockHandle, imageUrl: string): Promise<string> {
+	const res = await fetch(`${mock.service.url}/image`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${mock.service.token}`, 'content-type': 'application/json' },
+		body: JSON.stringify({ image: imageUrl, options: { defer: true } }),
+	});
+	const { id } = (await res.json()) as { id: string };
+	await mock.service.whenIdle(5_000);
+	mock.service.reset();
+	return id;
+}

@@ -5,7 +5,7 @@ import { call } from '@dev/mock/client';
 import { mockImageUrl, SAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { imageResult } from '@test/helpers/callbackBodies';
 import { dumpRun, moderationNode, runWorkflow } from '@test/helpers/engine';
-import { NODE_NAME, nodeError, output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
+import { deferredImageId, NODE_NAME, nodeError, output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
 
 const mock = useMock();
 const SECRET = 'cb-secret/5d1e88a0';
@@ -23,23 +23,11 @@ async function receive(items: Array<{ json: IDataObject }>, callbackSecret = SEC
 	});
 }
 
-async function deferredImageId(): Promise<string> {
-	const res = await fetch(`${mock.service.url}/image`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${SECRET_TOKEN}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ image: SAFE_IMAGE_URL, options: { defer: true } }),
-	});
-	const { id } = (await res.json()) as { id: string };
-	await mock.service.whenIdle(5_000);
-	mock.service.reset();
-	return id;
-}
-
 const requests = () => mock.service.requests.map((r) => `${r.method} ${r.path}`);
 
 describe('Callback > Receive', () => {
 	it('unwraps {event, data} and completes a result that came with only its id (one GET)', async () => {
-		const id = await deferredImageId();
+		const id = await deferredImageId(mock, SAFE_IMAGE_URL);
 		const run = await receive([webhookItem({ event: 'moderation.completed', data: { id } })]);
 		expect(run.status).toBe('success');
 		const json = output(run)[0].json;

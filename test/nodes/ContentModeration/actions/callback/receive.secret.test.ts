@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { imageResult } from '@test/helpers/callbackBodies';
 import { moderationNode, runWorkflow } from '@test/helpers/engine';
-import { nodeError, output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
+import { deferredImageId, nodeError, output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
 import { SECRET_REQUIRED_DESCRIPTION, secretRequiredMessage, TEST_URL_NOTE } from '@package/nodes/ContentModeration/inbound/secretRule';
 
 const mock = useMock();
@@ -24,19 +24,6 @@ async function receive(item: { json: IDataObject }, callbackSecret: string, mode
 		items: [item],
 		mode,
 	});
-}
-
-/** A finished image moderation of the mock, and its id. */
-async function moderatedId(imageUrl: string): Promise<string> {
-	const res = await fetch(`${mock.service.url}/image`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${SECRET_TOKEN}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ image: imageUrl, options: { defer: true } }),
-	});
-	const { id } = (await res.json()) as { id: string };
-	await mock.service.whenIdle(5_000);
-	mock.service.reset();
-	return id;
 }
 
 describe('Callback > Receive without a usable Callback Secret', () => {
@@ -61,7 +48,7 @@ describe('Callback > Receive without a usable Callback Secret', () => {
 	});
 
 	it('with Accept Callbacks Without a Secret: a forged verdict is replaced by the one read back', async () => {
-		const id = await moderatedId(UNSAFE_IMAGE_URL);
+		const id = await deferredImageId(mock, UNSAFE_IMAGE_URL);
 		const forged = { id, isSafe: true, summary: 'all fine', suggestedActions: { reject: false, review: false } };
 		const run = await receive(webhookItem({ event: 'moderation.completed', data: forged }), '', 'webhook', { acceptWithoutSecret: true });
 		expect(run.status).toBe('success');
@@ -71,7 +58,7 @@ describe('Callback > Receive without a usable Callback Secret', () => {
 	});
 
 	it('with Accept Callbacks Without a Secret: an id the service does not know fails the item', async () => {
-		await moderatedId(SAFE_IMAGE_URL);
+		await deferredImageId(mock, SAFE_IMAGE_URL);
 		const run = await receive(webhookItem({ event: 'moderation.completed', data: { id: '00000000-0000-4000-8000-00000000dead', isSafe: true } }), '', 'webhook', { acceptWithoutSecret: true });
 		const error = nodeError(run);
 		expect(error.context?.itemIndex).toBe(0);
