@@ -1,5 +1,5 @@
 /** What one process remembers of its waiting runs (memory.ts), on a fake clock: bounded in runs and time. */
-import { RunMemory, runKey, WaitMemory, type Outcome } from '@package/nodes/ContentModeration/actions/waitForCallback/memory';
+import { RESUMING_MS, RunMemory, runKey, WaitMemory, type Outcome } from '@package/nodes/ContentModeration/actions/waitForCallback/memory';
 import { FakeClock, flush } from '@test/helpers/fakeClock';
 
 const at = (clock: FakeClock, ms: number) => new Date(clock.time + ms).toISOString();
@@ -42,12 +42,21 @@ describe('WaitMemory', () => {
 		expect(memory.run('b', deadline).watched).toBe(false);
 	});
 
-	it('forgets a run (on resume) and everything (a new process)', () => {
-		const memory = new WaitMemory(new FakeClock(), 10);
+	it('drops what it learned on resume, answers "resuming" for a while, then takes the run as unknown', async () => {
+		const clock = new FakeClock();
+		const memory = new WaitMemory(clock, 10);
 		memory.watch('a', undefined);
-		memory.watch('b', undefined);
-		memory.forget('a');
-		expect(memory.run('a', undefined).watched).toBe(false);
+		const held = memory.run('a', undefined);
+		held.remember(0, 'x', { isSafe: true });
+		memory.resume('a');
+		// A callback still holding the run sees it resumed, and its results gone.
+		expect(held.resumedAt).toBe(clock.time);
+		expect(held.result(0, 'x')).toBeUndefined();
+		await clock.advance(RESUMING_MS - 1);
+		expect(memory.run('a', undefined).resumedAt).toBeDefined();
+		await clock.advance(1);
+		const later = memory.run('a', undefined);
+		expect([later.resumedAt, later.watched]).toEqual([undefined, false]);
 		memory.clear();
 		expect(memory.size).toBe(0);
 	});
@@ -70,18 +79,16 @@ describe('WaitMemory', () => {
 describe('RunMemory', () => {
 	it('reads an item once when callbacks need it at once, and not again once known', async () => {
 		const run = new RunMemory(true, Infinity);
-		let reads = 0;
-		let finish: (outcome: Outcome) => void = () => {};
-		const reader = () => {
-			reads++;
-			return new Promise<Outcome>((resolve) => (finish = resolve));
-		};
+		const finish: Array<(outcome: Outcome) => void> = [];
+		const reader = () => new Promise<Outcome>((resolve) => finish.push(resolve));
 		const both = Promise.all([run.read(0, 'a', reader), run.read(0, 'a', reader)]);
 		await flush();
-		finish({ result: { id: 'a', isSafe: true } });
+		const reads = finish.length;
+		for (const resolve of finish) resolve({ result: { id: 'a', isSafe: true } });
 		expect(await both).toEqual([{ result: { id: 'a', isSafe: true } }, { result: { id: 'a', isSafe: true } }]);
 		expect(await run.read(0, 'a', reader)).toEqual({ result: { id: 'a', isSafe: true } });
 		expect(reads).toBe(1);
+		expect(finish).toHaveLength(1);
 	});
 
 	it('does not take a read that found no result for one: the next need reads again', async () => {

@@ -5,6 +5,7 @@
  * at the mock.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { inspect } from 'node:util';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -90,8 +91,8 @@ async function waitingRun(count: number): Promise<Run> {
 
 /**
  * Plays the service: each result of the plan becomes ready just before its callback is sent (so the
- * results complete one by one while callbacks come), `parallel` callbacks at a time. Every answer is 200,
- * or n8n's 409 once the execution went on.
+ * results complete one by one while callbacks come), `parallel` callbacks at a time. Returns each
+ * delivery's last answer.
  */
 async function deliver(run: Run, plan: string[], body: (id: string) => Promise<IDataObject>, parallel = 16): Promise<number[]> {
 	const statuses: number[] = [];
@@ -101,7 +102,13 @@ async function deliver(run: Run, plan: string[], body: (id: string) => Promise<I
 			const id = plan[next++];
 			run.complete(id);
 			const data = await body(id);
-			const answer = await post(silent.callbackUrls.get(id) as string, { event: 'moderation.completed', data });
+			const send = async () => await post(silent.callbackUrls.get(id) as string, { event: 'moderation.completed', data });
+			let answer = await send();
+			// As the service does: a non-2xx answer is tried again (409: the execution went on).
+			for (let retry = 0; answer.status >= 300 && answer.status !== 409 && retry < 3; retry++) {
+				await delay(50);
+				answer = await send();
+			}
 			statuses.push(answer.status);
 		}
 	};
@@ -125,7 +132,7 @@ async function expectAllResults(execution: WaitingExecution, ids: string[]): Pro
 	expect(execution.webhookThrew).toBe(false);
 	expect(run.outputOf(NODE).map((item) => [item.json.id, item.json.isSafe])).toEqual(ids.map((id) => [id, true]));
 	// Dropped on resume.
-	expect(waitMemory.size).toBe(0);
+	expect(inspect(waitMemory, { depth: 10 })).not.toContain(ids[0]);
 }
 
 describe('Wait for Callback: each result read at most once in one process', () => {
@@ -149,6 +156,20 @@ describe('Wait for Callback: each result read at most once in one process', () =
 		expect(nodeReads()).toHaveLength(count);
 		expect(new Set(nodeReads().map((request) => request.path)).size).toBe(count);
 	}, 300_000);
+
+	it('resumes once when callbacks complete the run at once, however many; the others are asked to come again', async () => {
+		const run = await waitingRun(3);
+		for (const id of run.ids) run.complete(id);
+		// A process that knew nothing of the run: every callback reads the others, so they finish together.
+		waitMemory.clear();
+		const calls = [...run.ids, ...run.ids].map((id) => post(silent.callbackUrls.get(id) as string, { event: 'moderation.completed', data: { id } }));
+		const answers = await Promise.all(calls);
+		await expectAllResults(run.execution, run.ids);
+		// Not n8n's 500 for a second resume: the others get 503 (being resumed) or n8n's 409.
+		expect(answers.filter((answer) => answer.status === 200)).toEqual([{ status: 200, body: { received: true, resumed: true } }]);
+		expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 409 && answer.status !== 503)).toEqual([]);
+		expect(nodeReads()).toHaveLength(3);
+	}, 60_000);
 
 	it('a process that knew nothing of the run (a restart) reads what it did not see, each result once', async () => {
 		const run = await waitingRun(100);

@@ -4,8 +4,8 @@
  * keeps the run's state (state.ts); the webhook cannot write there without resuming, so this is per process.
  *
  * Bounded: at most MAX_WAITING_RUNS runs (the least recently used go first), each forgotten when its Wait
- * Timeout runs out or the run resumes. Results are kept masked (the credential's secrets, the callback
- * URLs' keys, n8n's resume token). No timer: expired runs are dropped at the next use.
+ * Timeout runs out; its results are dropped when it resumes. Results are kept masked (the credential's
+ * secrets, the callback URLs' keys, n8n's resume token). No timer: expired runs are dropped at the next use.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -14,6 +14,11 @@ import { systemClock, type Clock } from '../../helpers/clock';
 export const MAX_WAITING_RUNS = 1_000;
 /** For a state without a deadline (none is saved without one): the default Wait Timeout. */
 const FALLBACK_MS = 3_600_000;
+/**
+ * How long a run this process resumed answers "being resumed" to callbacks that were already under way
+ * (n8n itself answers 409 once the execution runs). Past it, a run n8n did not resume is taken as unknown.
+ */
+export const RESUMING_MS = 60_000;
 
 /** One read of an item's result: the result, not ready yet, or failed (a short reason naming no input). */
 export type Outcome = { result: IDataObject } | { pending: true } | { failed: string };
@@ -23,6 +28,8 @@ export class RunMemory {
 	private readonly reads = new Map<number, Promise<Outcome>>();
 	/** Items whose callback was answered non-2xx: the sender may give up on them, so another callback reads them. */
 	readonly refused = new Set<number>();
+	/** When this process resumed the run (its results are dropped then) */
+	resumedAt?: number;
 
 	/** `watched`: this process submitted the items, so every callback that reached it since is known here. */
 	constructor(
@@ -38,6 +45,14 @@ export class RunMemory {
 	remember(itemIndex: number, id: string, result: IDataObject): void {
 		this.results.set(itemIndex, { id, result });
 		this.refused.delete(itemIndex);
+	}
+
+	/** Drops what was learned; callbacks still holding this run see `resumedAt`. */
+	drop(resumedAt: number): void {
+		this.results.clear();
+		this.reads.clear();
+		this.refused.clear();
+		this.resumedAt = resumedAt;
 	}
 
 	/** The item's result, read by `reader` unless known; callbacks that need it at once share one read. */
@@ -82,18 +97,21 @@ export class WaitMemory {
 	/** The run's memory; an empty, unwatched one when this process knew nothing of it. */
 	run(key: string, deadline: string | undefined): RunMemory {
 		this.dropExpired();
-		const run = this.runs.get(key) ?? new RunMemory(false, this.until(deadline));
+		const known = this.runs.get(key);
+		const resumedLongAgo = known?.resumedAt !== undefined && this.clock.now() - known.resumedAt >= RESUMING_MS;
+		const run = known === undefined || resumedLongAgo ? new RunMemory(false, this.until(deadline)) : known;
 		this.put(key, run);
 		return run;
+	}
+
+	/** Marks a run resumed by this process and drops what it learned (synchronously: one resume per process). */
+	resume(key: string): void {
+		this.runs.get(key)?.drop(this.clock.now());
 	}
 
 	private until(deadline: string | undefined): number {
 		const at = Date.parse(deadline ?? '');
 		return Number.isFinite(at) ? at : this.clock.now() + FALLBACK_MS;
-	}
-
-	forget(key: string): void {
-		this.runs.delete(key);
 	}
 
 	private put(key: string, run: RunMemory): void {

@@ -26,6 +26,9 @@ import { isItemKey, itemKey, ITEM_PARAM, KEY_PARAM, N8N_SIGNATURE_PARAM } from '
 /** A callback waits for its answer: reads are retried once, briefly (as in the trigger). */
 const CALLBACK_READ_RETRY: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
 
+/** Answered while this process resumes the run; n8n answers 409 once it runs. */
+const RESUMING = 'This execution is being resumed; try this callback again';
+
 /** What a waiting node reads: its verdict facts, and the endpoint its results are read back from. */
 export interface WaitTarget {
 	facts: VerdictFacts;
@@ -55,6 +58,7 @@ async function readOthers(
 	readItem: (itemIndex: number, id: string) => Promise<Outcome>,
 ): Promise<Outcome | undefined> {
 	for (const [itemIndex, id] of unknown) {
+		if (memory.resumedAt !== undefined) return undefined;
 		if (!readAll && !memory.refused.delete(itemIndex)) continue;
 		const outcome = await memory.read(itemIndex, id, async () => await readItem(itemIndex, id));
 		if (!('result' in outcome)) return outcome;
@@ -98,6 +102,7 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 
 	const key = runKey(this.getExecutionId(), this.getNode().name, state.deadline);
 	const memory = waitMemory.run(key, state.deadline);
+	if (memory.resumedAt !== undefined) return refuse(this, 503, RESUMING);
 	const client = createApiClient(this, { retry: CALLBACK_READ_RETRY });
 	// What is kept or output is masked first: the credential's secrets, the item's key, n8n's resume token.
 	const masked = async (index: number, result: IDataObject) =>
@@ -131,6 +136,9 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 	const stopped = await readOthers(memory, unknownItems(state, memory), readAll, readItem);
 	// 503 makes the service retry this callback later, when the results may be readable.
 	if (stopped !== undefined && 'failed' in stopped) return refuse(this, 503, `Other results could not be read: ${stopped.failed}; try this callback again`);
+	const credentialSecrets = await client.credentialSecrets();
+	// Checked again after every await: another callback may have resumed the run meanwhile.
+	if (memory.resumedAt !== undefined) return refuse(this, 503, RESUMING);
 	const unknown = unknownItems(state, memory);
 	if (unknown.length > 0) {
 		// The resuming callback must come again: a non-2xx answer makes the service retry it later.
@@ -144,8 +152,8 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 		const result = id === undefined ? undefined : memory.result(index, id);
 		if (result !== undefined) results.set(index, result);
 	});
-	waitMemory.forget(key);
-	const secrets = [...(await client.credentialSecrets()), query[KEY_PARAM], query[N8N_SIGNATURE_PARAM]];
+	waitMemory.resume(key);
+	const secrets = [...credentialSecrets, query[KEY_PARAM], query[N8N_SIGNATURE_PARAM]];
 	const outputs = finalOutputs(this.getNode(), facts, state, results, inputItems(this));
 	return {
 		webhookResponse: { received: true, resumed: true },
