@@ -152,9 +152,9 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 		const result = id === undefined ? undefined : memory.result(index, id);
 		if (result !== undefined) results.set(index, result);
 	});
-	waitMemory.resume(key);
 	const secrets = [...credentialSecrets, query[KEY_PARAM], query[N8N_SIGNATURE_PARAM]];
 	const outputs = finalOutputs(this.getNode(), facts, state, results, inputItems(this));
+	waitMemory.resume(key);
 	return {
 		webhookResponse: { received: true, resumed: true },
 		workflowData: outputs.map((items) => items.map((item) => ({ ...item, json: redactValue(item.json, secrets) }))),
