@@ -2,9 +2,12 @@
  * Wait for Callback, the webhook() side (webhook.ts): which callbacks resume the waiting execution, which
  * are answered and ignored or refused, and what never appears in an answer.
  */
+import { inspect } from 'node:util';
+
 import type { MockService } from '@dev/mock/server';
 import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { waitFor } from '@dev/wait';
+import { waitMemory } from '@package/nodes/ContentModeration/actions/waitForCallback/memory';
 import { moderationNode, runWorkflow } from '@test/helpers/engine';
 import { startScriptedServer } from '@test/helpers/scripted-server';
 import { NODE, post, urlItems, waitParameters, useWaitingImages } from '@test/helpers/waitingImages';
@@ -91,8 +94,8 @@ describe('Wait for Callback: the callbacks', () => {
 
 		expect((await post(first, { id: mock.submissionLog[1].id })).status).toBe(422);
 
-		// A genuine callback while the result is not ready yet: acknowledged, nothing resumed.
-		expect(await post(first, { id })).toMatchObject({ status: 200, body: { received: true, resumed: false } });
+		// A genuine callback while its result is not ready yet: asked to come again, nothing resumed.
+		expect(await post(first, { id })).toMatchObject({ status: 503, body: { received: false } });
 
 		expect(execution.status).toBe('waiting');
 		expect(execution.resumes).toBe(0);
@@ -100,7 +103,7 @@ describe('Wait for Callback: the callbacks', () => {
 	});
 
 	it.each(['application/octet-stream', 'application/x-www-form-urlencoded', 'text/plain', null])(
-		'reads a callback sent as %s (n8n leaves some unread at the node\'s version): a foreign id is refused, its own acknowledged',
+		'reads a callback sent as %s (n8n leaves some unread at the node\'s version): a foreign id is refused, its own (not ready) asked to come again',
 		async (contentType) => {
 			mock.configure({ processMs: 60_000 });
 			const execution = await startWaiting(waitParameters(), urlItems([SAFE_IMAGE_URL, SAFE_IMAGE_URL]));
@@ -109,7 +112,7 @@ describe('Wait for Callback: the callbacks', () => {
 			expect(await post(first, JSON.stringify(foreign), { contentType })).toMatchObject({ status: 422, body: { received: false } });
 			const review = { event: 'queue.review.completed', data: { id: 'q-1', status: 'accepted' } };
 			expect(await post(first, JSON.stringify(review), { contentType })).toMatchObject({ status: 200, body: { ignored: 'not a moderation.completed callback' } });
-			expect(await post(first, JSON.stringify(own), { contentType })).toMatchObject({ status: 200, body: { received: true, resumed: false } });
+			expect(await post(first, JSON.stringify(own), { contentType })).toMatchObject({ status: 503, body: { received: false } });
 			expect(execution.status).toBe('waiting');
 		},
 	);
@@ -125,6 +128,24 @@ describe('Wait for Callback: the callbacks', () => {
 		const run = await execution.finished(30_000);
 		expect(run.outputOf(NODE)[0].json).toMatchObject({ id, description: 'sent with ***', meta: { b64: '***' } });
 		expect(JSON.stringify(run.runData)).not.toContain(mock.token);
+	});
+
+	it('keeps what a callback carried masked while the run waits, and forgets it once resumed', async () => {
+		mock.configure({ processMs: 60_000 });
+		const execution = await startWaiting(waitParameters(), urlItems([SAFE_IMAGE_URL, SAFE_IMAGE_URL]));
+		const [first, second] = callbackUrls();
+		const [a, b] = mock.submissionLog.map((submission) => submission.id);
+		const key = new URL(first).searchParams.get('key') as string;
+		const carried = { id: a, isSafe: true, description: `sent with ${mock.token}`, callbackUrl: first };
+		expect(await post(first, { event: 'moderation.completed', data: carried })).toMatchObject({ status: 200, body: { resumed: false } });
+		const held = inspect(waitMemory, { depth: 10 });
+		expect(held).toContain('sent with ***');
+		expect(held).not.toContain(mock.token);
+		expect(held).not.toContain(key);
+		expect(await post(second, { event: 'moderation.completed', data: { id: b, isSafe: false } })).toMatchObject({ status: 200, body: { resumed: true } });
+		await execution.finished(30_000);
+		expect(inspect(waitMemory, { depth: 10 })).not.toContain(a);
+		expect(mock.requests.filter((request) => request.method === 'GET')).toHaveLength(0);
 	});
 
 	it('answers 503 (so the service retries) when the results cannot be read, and stays waiting', async () => {

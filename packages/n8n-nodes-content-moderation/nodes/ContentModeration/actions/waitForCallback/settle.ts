@@ -12,6 +12,7 @@ import { WAIT_CALLBACK_MODE, WAIT_CALLBACK_OUTPUT } from '../../verdict/descript
 import type { VerdictFacts } from '../../verdict/outputs';
 import { isErrorItem, readRoutingPlan } from '../../verdict/outputs';
 import { hasAnalysis } from '../../verdict/rules';
+import { runKey, waitMemory } from './memory';
 import { finalOutputs } from './outputs';
 import type { ItemState } from './state';
 import { hasResumeToken, resumeUrl, runState } from './urls';
@@ -105,6 +106,8 @@ export async function settleWaitForCallback(
 	);
 	const deadline = new Date(Date.now() + seconds * 1000);
 	state.deadline = deadline.toISOString();
+	// Callbacks reaching this process from now on are remembered here (memory.ts).
+	waitMemory.watch(runKey(this.getExecutionId(), this.getNode().name, state.deadline), state.deadline);
 	await this.putExecutionToWait(deadline);
 	// n8n drops what a node returns before it waits; the Wait node returns its input the same way.
 	return [this.getInputData()];

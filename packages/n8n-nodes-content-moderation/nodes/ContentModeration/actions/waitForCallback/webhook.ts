@@ -7,58 +7,63 @@
  * executeWebhook). Refusals are written here and returned as `noWebhookResponse`.
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
-import { createApiClient, type ApiClient, type ApiResponse } from '../../transport/client';
+import { createApiClient } from '../../transport/client';
 import { parseEnvelope, RESULT_EVENT } from '../../inbound/envelope';
 import { readCallbackBody } from '../../inbound/requestBody';
 import { refuse } from '../../inbound/refusal';
 import { redactValue } from '../../redaction/redact';
 import type { RetrySettings } from '../../retry/policy';
 import type { VerdictFacts } from '../../verdict/outputs';
-import { hasAnalysis } from '../../verdict/rules';
-import { isResultReady } from '../poll';
+import { runKey, waitMemory, type Outcome, type RunMemory } from './memory';
 import { finalOutputs } from './outputs';
+import { isCompletion, readBack, type ResultReader } from './readBack';
 import type { WaitState } from './state';
 import { readState, waitingId } from './state';
-import { isItemKey, ITEM_PARAM, KEY_PARAM, N8N_SIGNATURE_PARAM } from './urls';
+import { isItemKey, itemKey, ITEM_PARAM, KEY_PARAM, N8N_SIGNATURE_PARAM } from './urls';
 
 /** A callback waits for its answer: reads are retried once, briefly (as in the trigger). */
 const CALLBACK_READ_RETRY: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
 
+/** Answered while this process resumes the run; n8n answers 409 once it runs. */
+const RESUMING = 'This execution is being resumed; try this callback again';
+
 /** What a waiting node reads: its verdict facts, and the endpoint its results are read back from. */
 export interface WaitTarget {
 	facts: VerdictFacts;
-	read(client: ApiClient, id: string, itemIndex?: number): Promise<ApiResponse<IDataObject>>;
+	read: ResultReader;
 }
 
-type Reading = { ready: Map<number, IDataObject> } | { pending: string } | { failed: string };
+/** The waiting items this process does not know the result of, in input order. */
+function unknownItems(state: WaitState, memory: RunMemory): Array<[number, string]> {
+	const unknown: Array<[number, string]> = [];
+	state.items.forEach((item, itemIndex) => {
+		const id = waitingId(item);
+		if (id !== undefined && memory.result(itemIndex, id) === undefined) unknown.push([itemIndex, id]);
+	});
+	return unknown;
+}
 
-/** Results of the waiting items, read back in input order; stops at the first that is not ready. */
-async function readResults(
-	read: WaitTarget['read'],
-	client: ApiClient,
-	state: WaitState,
-	known: Map<number, IDataObject>,
-): Promise<Reading> {
-	const ready = new Map(known);
-	for (let itemIndex = 0; itemIndex < state.items.length; itemIndex++) {
-		const id = waitingId(state.items[itemIndex]);
-		if (id === undefined || ready.has(itemIndex)) continue;
-		try {
-			const response = await read(client, id, itemIndex);
-			if (!isResultReady(response.statusCode, response.body)) return { pending: id };
-			// An image result read back has no id (API reference): the one waited for is added.
-			ready.set(itemIndex, response.body.id === undefined ? { id, ...response.body } : response.body);
-		} catch (error) {
-			// The id came from the service: a 404 means "not stored yet", as in Deferred and Wait.
-			if (error instanceof NodeApiError && error.httpCode === '404') return { pending: id };
-			const status = error instanceof NodeApiError && error.httpCode ? `HTTP ${error.httpCode}` : 'no answer';
-			return { failed: `Reading moderation ${id} failed (${status})` };
-		}
+/**
+ * Reads other items' results, in input order, up to the first that is not ready or fails. Where the items
+ * were submitted, every callback came here: only those refused before (the sender may have given up) are
+ * read, once per refusal. Elsewhere (another queue-mode process, after a restart), or for the one callback
+ * that may resume (n8n 1.x), every unknown item: its callback may have reached another process.
+ */
+async function readOthers(
+	memory: RunMemory,
+	unknown: Array<[number, string]>,
+	readAll: boolean,
+	readItem: (itemIndex: number, id: string) => Promise<Outcome>,
+): Promise<Outcome | undefined> {
+	for (const [itemIndex, id] of unknown) {
+		if (memory.resumedAt !== undefined) return undefined;
+		if (!readAll && !memory.refused.delete(itemIndex)) continue;
+		const outcome = await memory.read(itemIndex, id, async () => await readItem(itemIndex, id));
+		if (!('result' in outcome)) return outcome;
 	}
-	return { ready };
+	return undefined;
 }
 
 /** `$input.all()` of the waiting node: the items it was given, for Keep Input Data. */
@@ -95,31 +100,61 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 		return refuse(this, 422, `This URL waits for moderation ${expectedId}, not the one the callback names`);
 	}
 
+	const key = runKey(this.getExecutionId(), this.getNode().name, state.deadline);
+	const memory = waitMemory.run(key, state.deadline);
+	if (memory.resumedAt !== undefined) return refuse(this, 503, RESUMING);
+	const client = createApiClient(this, { retry: CALLBACK_READ_RETRY });
+	// What is kept or output is masked first: the credential's secrets, the item's key, n8n's resume token.
+	const masked = async (index: number, result: IDataObject) =>
+		redactValue(result, [...(await client.credentialSecrets()), itemKey(state.secret, index), query[N8N_SIGNATURE_PARAM]]);
+	const readItem = async (index: number, id: string): Promise<Outcome> => {
+		const outcome = await readBack(read, client, id, index);
+		return 'result' in outcome ? { result: await masked(index, outcome.result) } : outcome;
+	};
+
+	// This callback's own result: from its body when complete, else read once (by this process).
+	if (expectedId !== undefined && memory.result(itemIndex, expectedId) === undefined) {
+		if (bodyId === expectedId && isCompletion(body)) {
+			memory.remember(itemIndex, expectedId, await masked(itemIndex, body));
+		} else {
+			const own = await memory.read(itemIndex, expectedId, async () => await readItem(itemIndex, expectedId));
+			if (!('result' in own)) {
+				// Not known, so not remembered: the sender is asked to call again, and a later callback may read it.
+				memory.refused.add(itemIndex);
+				const why = 'failed' in own ? own.failed : 'the result is not ready yet';
+				return refuse(this, 503, `This callback's moderation could not be completed: ${why}; try this callback again`);
+			}
+		}
+	}
+
 	const resumer = state.resumer;
 	if (resumer !== undefined && resumer !== itemIndex) {
-		// Not the one callback allowed to resume here (n8n 1.x): acknowledged, nothing read.
+		// Not the one callback allowed to resume here (n8n 1.x): acknowledged.
 		return { webhookResponse: { received: true, resumed: false, waitingFor: `the callback of item ${resumer}` } };
 	}
-
-	// The callback's own result counts when it is complete; every other one is read back.
-	const known = new Map<number, IDataObject>();
-	if (expectedId !== undefined && bodyId === expectedId && hasAnalysis(body as IDataObject)) {
-		known.set(itemIndex, body as IDataObject);
-	}
-	const client = createApiClient(this, { retry: CALLBACK_READ_RETRY });
-	const reading = await readResults(read, client, state, known);
+	const readAll = !memory.watched || resumer === itemIndex;
+	const stopped = await readOthers(memory, unknownItems(state, memory), readAll, readItem);
 	// 503 makes the service retry this callback later, when the results may be readable.
-	if ('failed' in reading) return refuse(this, 503, `${reading.failed}; try this callback again`);
-	if ('pending' in reading) {
+	if (stopped !== undefined && 'failed' in stopped) return refuse(this, 503, `Other results could not be read: ${stopped.failed}; try this callback again`);
+	const credentialSecrets = await client.credentialSecrets();
+	// Checked again after every await: another callback may have resumed the run meanwhile.
+	if (memory.resumedAt !== undefined) return refuse(this, 503, RESUMING);
+	const unknown = unknownItems(state, memory);
+	if (unknown.length > 0) {
 		// The resuming callback must come again: a non-2xx answer makes the service retry it later.
-		if (resumer === itemIndex) return refuse(this, 503, `Moderation ${reading.pending} is not ready yet; try this callback again`);
-		return { webhookResponse: { received: true, resumed: false, waitingFor: reading.pending } };
+		if (resumer === itemIndex) return refuse(this, 503, 'Other results are not ready yet; try this callback again');
+		return { webhookResponse: { received: true, resumed: false, waitingFor: unknown[0][1] } };
 	}
 
-	// The callback's own body goes into the outputs: masked with the credential's secrets (read now when no
-	// result was read) and what the URL carries that opens this execution.
-	const secrets = [...(await client.credentialSecrets()), query[KEY_PARAM], query[N8N_SIGNATURE_PARAM]];
-	const outputs = finalOutputs(this.getNode(), facts, state, reading.ready, inputItems(this));
+	const results = new Map<number, IDataObject>();
+	state.items.forEach((item, index) => {
+		const id = waitingId(item);
+		const result = id === undefined ? undefined : memory.result(index, id);
+		if (result !== undefined) results.set(index, result);
+	});
+	const secrets = [...credentialSecrets, query[KEY_PARAM], query[N8N_SIGNATURE_PARAM]];
+	const outputs = finalOutputs(this.getNode(), facts, state, results, inputItems(this));
+	waitMemory.resume(key);
 	return {
 		webhookResponse: { received: true, resumed: true },
 		workflowData: outputs.map((items) => items.map((item) => ({ ...item, json: redactValue(item.json, secrets) }))),

@@ -1,0 +1,33 @@
+/** Reading one waiting item's result back from the service, and what counts as a finished result. */
+import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { ApiClient, ApiResponse } from '../../transport/client';
+import { hasAnalysis } from '../../verdict/rules';
+import { isNotFound, isResultReady } from '../poll';
+import type { Outcome } from './memory';
+
+export type ResultReader = (client: ApiClient, id: string, itemIndex?: number) => Promise<ApiResponse<IDataObject>>;
+
+/**
+ * Whether a callback's body (no `statusCode`) or a read's answer is a finished result: the one rule Wait for
+ * Callback decides by. A 202, `status: processing` or an answer without a verdict is not.
+ */
+export function isCompletion(body: unknown, statusCode?: number): body is IDataObject {
+	return statusCode === undefined ? hasAnalysis(body as IDataObject) : isResultReady(statusCode, body);
+}
+
+/** One read of moderation `id`; never throws. */
+export async function readBack(read: ResultReader, client: ApiClient, id: string, itemIndex: number): Promise<Outcome> {
+	try {
+		const response = await read(client, id, itemIndex);
+		if (!isCompletion(response.body, response.statusCode)) return { pending: true };
+		// An image result read back has no id (API reference): the one waited for is added.
+		return { result: response.body.id === undefined ? { id, ...response.body } : response.body };
+	} catch (error) {
+		// The id came from the service: a 404 means "not stored yet", as in Deferred and Wait.
+		if (isNotFound(error)) return { pending: true };
+		const status = error instanceof NodeApiError && error.httpCode ? `HTTP ${error.httpCode}` : 'no answer';
+		return { failed: `reading a result failed (${status})` };
+	}
+}

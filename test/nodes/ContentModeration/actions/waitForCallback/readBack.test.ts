@@ -1,0 +1,39 @@
+/** One read of a waiting item's result (readBack.ts), and the rule of what is a finished result. */
+import { NodeApiError, type IDataObject, type INode } from 'n8n-workflow';
+
+import { isCompletion, readBack } from '@package/nodes/ContentModeration/actions/waitForCallback/readBack';
+import type { ApiClient } from '@package/nodes/ContentModeration/transport/client';
+
+const client = {} as ApiClient;
+const node = { name: 'Content Moderation', type: 'x', typeVersion: 2, position: [0, 0], parameters: {} } as INode;
+const apiError = (httpCode: string) => new NodeApiError(node, { message: 'no' }, { httpCode });
+
+describe('isCompletion', () => {
+	it('takes a body or an answer with a boolean isSafe, never a 202 or a processing status', () => {
+		expect(isCompletion({ isSafe: false })).toBe(true);
+		expect(isCompletion({ id: 'a' })).toBe(false);
+		expect(isCompletion({ status: 'processing' })).toBe(false);
+		expect(isCompletion({ isSafe: 'true' })).toBe(false);
+		expect(isCompletion(undefined)).toBe(false);
+		expect(isCompletion({ isSafe: true }, 200)).toBe(true);
+		expect(isCompletion({ isSafe: true }, 202)).toBe(false);
+		expect(isCompletion({ status: 'processing' }, 200)).toBe(false);
+	});
+});
+
+describe('readBack', () => {
+	it('returns the result, with the id it was read for when the answer has none', async () => {
+		const read = jest.fn(async () => ({ statusCode: 200, headers: {}, body: { isSafe: true } }));
+		expect(await readBack(read, client, 'm-1', 3)).toEqual({ result: { id: 'm-1', isSafe: true } });
+		expect(read).toHaveBeenCalledWith(client, 'm-1', 3);
+	});
+
+	it('answers pending for a 202, a processing body and a 404, failed (no input named) for other errors', async () => {
+		const answer = (statusCode: number, body: IDataObject) => async () => ({ statusCode, headers: {}, body });
+		expect(await readBack(answer(202, { status: 'processing' }), client, 'm', 0)).toEqual({ pending: true });
+		expect(await readBack(answer(200, { status: 'processing' }), client, 'm', 0)).toEqual({ pending: true });
+		expect(await readBack(async () => Promise.reject(apiError('404')), client, 'm', 0)).toEqual({ pending: true });
+		expect(await readBack(async () => Promise.reject(apiError('500')), client, 'secret-id', 0)).toEqual({ failed: 'reading a result failed (HTTP 500)' });
+		expect(await readBack(async () => Promise.reject(new Error('reset')), client, 'm', 0)).toEqual({ failed: 'reading a result failed (no answer)' });
+	});
+});
