@@ -66,27 +66,6 @@ test('parameters: events, verdict filter, fetch full result, options; no token f
 	expect(property('options').options?.map((o) => o.name)).toEqual(['includeRequest']);
 });
 
-test('the notice says where to paste the URL, how review decisions come, and to use the Callback Secret', () => {
-	const notices = description.properties.filter((p) => p.type === 'notice');
-	expect(notices.map((p) => p.name)).toEqual(['notice', 'burstNotice']);
-	const text = notices[0].displayName;
-	expect(text).toMatch(/Production URL/);
-	expect(text).toMatch(/Callback URL of Image or Text > Moderate/);
-	expect(text).toMatch(/publish this workflow/);
-	expect(text).toMatch(/account webhook/);
-	expect(text).toMatch(/\?token=/);
-	expect(text).toMatch(/Callback Secret of the credential/);
-});
-
-test('the trigger\'s panel points a user who expects bursts to Webhook + Callback > Receive or to lazy isolate acquisition', () => {
-	const notice = new ContentModerationTrigger().description.properties.find((p) => p.name === 'burstNotice');
-	expect(notice?.type).toBe('notice');
-	expect(notice?.displayOptions).toBeUndefined();
-	expect(notice?.displayName).toMatch(/Webhook node followed by Content Moderation > Callback > Receive/);
-	expect(notice?.displayName).toMatch(/N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true/);
-	expect(notice?.displayName).toMatch(/200 at once/);
-});
-
 /** The subtitle as the editor shows it: its expression over the parameters n8n gives it (hidden ones unset). */
 function subtitle(parameters: INodeParameters): unknown {
 	const body = String(description.subtitle).replace(/^=\{\{/, '').replace(/\}\}$/, '').replace(/\$parameter\["(\w+)"\]/g, 'p.$1');
