@@ -150,7 +150,7 @@ let results: Record<keyof typeof runs, { code: number | null; out: string }>;
 beforeAll(async () => {
 	const entries = await Promise.all(Object.entries(runs).map(async ([name, run]) => [name, await run()] as const));
 	results = Object.fromEntries(entries) as typeof results;
-}, 60_000);
+}, 180_000);
 
 describe('release check', () => {
 	it('passes a filled-in package in a release run on its own tag and repository', () => {
