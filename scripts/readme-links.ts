@@ -2,9 +2,11 @@
  * The package README links to pages of the repository (docs/, examples/, the changelog) and shows its pictures
  * (docs/pictures/) with absolute URLs, because npm publishes the README without them and shows no relative
  * picture. The URLs are built from the package.json's `repository.url`, the one place to change when the
- * repository is named: `npx tsx scripts/readme-links.ts --write` rewrites every repository URL in the README
- * to that base, and without `--write` it only reports the ones that differ (test/docs/markdown-links.test.ts
- * fails on them too).
+ * repository is named, and at the release's tag, `v` + package.json's `version`, so that a published README
+ * shows the pictures and pages of its own release, not whatever the default branch holds later:
+ * `npx tsx scripts/readme-links.ts --write` rewrites every repository URL in the README to that base and tag,
+ * and without `--write` it only reports the ones that differ (test/docs/markdown-links.test.ts fails on them
+ * too).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,6 +17,7 @@ export const PACKAGE_README = join(PACKAGE_DIR, 'README.md');
 
 interface PackageJson {
 	name: string;
+	version: string;
 	repository: { url: string; directory?: string };
 }
 
@@ -29,21 +32,23 @@ export function repositoryWebUrl(pkg: PackageJson): string {
 	return match[1];
 }
 
-/**
- * The URL of a file or folder of the repository, given its path from the repository's root. `HEAD` is the
- * default branch on GitHub, so the URL does not name one.
- */
+/** The git tag of the package.json's version: what the README's repository URLs point at. */
+export function releaseTag(pkg: PackageJson): string {
+	return `v${pkg.version}`;
+}
+
+/** The URL of a file or folder of the repository at the release's tag, given its path from the repository's root. */
 export function repositoryFileUrl(pkg: PackageJson, pathFromRoot: string, folder = false): string {
-	return `${repositoryWebUrl(pkg)}/${folder ? 'tree' : 'blob'}/HEAD/${pathFromRoot}`;
+	return `${repositoryWebUrl(pkg)}/${folder ? 'tree' : 'blob'}/${releaseTag(pkg)}/${pathFromRoot}`;
 }
 
 /**
- * The URL of a picture of the repository: its raw file, which npmjs.com and GitHub show as an image (a `blob`
- * URL is a web page). `HEAD` is the default branch, as in the links.
+ * The URL of a picture of the repository at the release's tag: its raw file, which npmjs.com and GitHub show
+ * as an image (a `blob` URL is a web page).
  */
 export function repositoryPictureUrl(pkg: PackageJson, pathFromRoot: string): string {
 	const [owner, repo] = repositoryWebUrl(pkg).split('/').slice(-2);
-	return `https://raw.githubusercontent.com/${owner}/${repo}/HEAD/${pathFromRoot}`;
+	return `https://raw.githubusercontent.com/${owner}/${repo}/${releaseTag(pkg)}/${pathFromRoot}`;
 }
 
 /** The package folder inside the repository, from `repository.directory`. */
@@ -58,6 +63,7 @@ export interface RepositoryLink {
 	url: string;
 	base: string;
 	kind: 'blob' | 'tree';
+	ref: string;
 	path: string;
 	fragment?: string;
 }
@@ -99,11 +105,12 @@ export function repositoryLinks(text: string): RepositoryLink[] {
 		REPOSITORY_LINK.lastIndex = 0;
 		const parts = REPOSITORY_LINK.exec(url);
 		if (!parts) continue;
-		const [, owner, repo, kind, , path] = parts;
+		const [, owner, repo, kind, ref, path] = parts;
 		links.push({
 			url,
 			base: `https://github.com/${owner}/${repo}`,
 			kind: kind as 'blob' | 'tree',
+			ref,
 			path: decodeURIComponent(path),
 			fragment: url.includes('#') ? url.slice(url.indexOf('#') + 1) : undefined,
 		});
@@ -118,14 +125,15 @@ export function inRepository(pathFromRoot: string): boolean {
 
 /**
  * The README with every link and picture into this repository (a GitHub file URL, or raw file URL, whose
- * path exists here, whatever repository it names) pointing at `repository.url`'s repository, at `HEAD`.
+ * path exists here, whatever repository and ref it names) pointing at `repository.url`'s repository, at the
+ * release's tag.
  * Links to other repositories' files that do not exist here are left alone.
  */
 export function rewriteRepositoryLinks(text: string, pkg: PackageJson): string {
 	const base = repositoryWebUrl(pkg);
 	return text
 		.replace(REPOSITORY_LINK, (all: string, _owner, _repo, kind: string, _ref, path: string) =>
-			inRepository(decodeURIComponent(path)) ? `${base}/${kind}/HEAD/${path}` : all,
+			inRepository(decodeURIComponent(path)) ? `${base}/${kind}/${releaseTag(pkg)}/${path}` : all,
 		)
 		.replace(REPOSITORY_PICTURE, (all: string, _owner, _repo, _ref, path: string) =>
 			inRepository(decodeURIComponent(path)) ? repositoryPictureUrl(pkg, path) : all,
@@ -138,11 +146,11 @@ if (require.main === module) {
 	const rewritten = rewriteRepositoryLinks(text, pkg);
 	if (process.argv.includes('--write')) {
 		writeFileSync(PACKAGE_README, rewritten);
-		console.log(`README links now point at ${repositoryWebUrl(pkg)}`);
+		console.log(`README links now point at ${repositoryWebUrl(pkg)}, ${releaseTag(pkg)}`);
 	} else if (rewritten !== text) {
-		console.log(`README links differ from ${repositoryWebUrl(pkg)}: run with --write`);
+		console.log(`README links differ from ${repositoryWebUrl(pkg)}, ${releaseTag(pkg)}: run with --write`);
 		process.exitCode = 1;
 	} else {
-		console.log(`README links point at ${repositoryWebUrl(pkg)}`);
+		console.log(`README links point at ${repositoryWebUrl(pkg)}, ${releaseTag(pkg)}`);
 	}
 }

@@ -1,6 +1,7 @@
 // Release check, a step of `npm test`: what `npm publish` would ship (`npm pack --dry-run`) and the package.json
 // fields n8n's verification and npm provenance depend on. Placeholders in repository/bugs/homepage/author and in
-// the README's link and picture URLs are only reported day to day; in a release run (RELEASE=1, set by .github/workflows/publish.yml) they fail, and
+// the README's link and picture URLs, README URLs not at the release's tag and "not yet published" are only
+// reported day to day; in a release run (RELEASE=1, set by .github/workflows/publish.yml) they fail, and
 // on GitHub Actions the pushed tag must be v<version> and the repository running the workflow package.json's.
 // Usage: node scripts/release-check.mjs [package folder, default: packages/n8n-nodes-content-moderation]
 import { execFileSync } from 'node:child_process';
@@ -16,10 +17,10 @@ const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
 const problems = [];
 const placeholders = [];
 
-// What users install: the compiled nodes and credentials with their icons, codex and schema JSON, plus the
-// files npm always adds. Source maps and .d.ts stay out: n8n loads the .js files named in the `n8n` section,
+// What users install: the compiled nodes and credentials with their icons, codex and schema JSON, the
+// changelog (`files` names it), plus the files npm always adds. Source maps and .d.ts stay out: n8n loads the .js files named in the `n8n` section,
 // runs without --enable-source-maps and imports no types, and the maps point at .ts sources not shipped.
-const ALWAYS = ['package.json', 'README.md', 'LICENSE.md'];
+const ALWAYS = ['package.json', 'README.md', 'LICENSE.md', 'CHANGELOG.md'];
 const DIST_FILE = /^dist\/.+\.(js|json|svg|png)$/;
 const NOT_FOR_USERS = /(^|\/)(tests?|__tests__|__mocks__|mocks?|fixtures?|examples?|screenshots?)(\/|$)|\.(test|spec)\.js$/i;
 
@@ -30,7 +31,7 @@ const files = packed.files.map((f) => f.path);
 for (const file of files) {
 	if (ALWAYS.includes(file)) continue;
 	if (!DIST_FILE.test(file) || NOT_FOR_USERS.test(file)) {
-		problems.push(`tarball holds ${file}: only dist/ (.js, .json, icons), README.md, LICENSE.md and package.json ship`);
+		problems.push(`tarball holds ${file}: only dist/ (.js, .json, icons), README.md, LICENSE.md, CHANGELOG.md and package.json ship`);
 	}
 }
 for (const file of ALWAYS) if (!files.includes(file)) problems.push(`tarball lacks ${file}`);
@@ -116,17 +117,35 @@ const readmePlaceholders = Object.entries(readmeUrls)
 	.map(([kind, count]) => `${count} ${count === 1 ? kind.slice(0, -1) : kind}`);
 if (readmePlaceholders.length) placeholders.push(`README.md (${readmePlaceholders.join(', ')})`);
 
+// A published README stays the page of its release: its URLs into the package's repository name the tag
+// v<version> (scripts/readme-links.ts writes them), and no URL names HEAD, which shows whatever the default
+// branch holds later. Neither the README nor the version's changelog entry says "not yet published".
+const tag = `v${pkg.version}`;
+const ownRepository = repo ? `${repo[1]}/${repo[2]}`.toLowerCase() : undefined;
+const REPOSITORY_URL = /https:\/\/(?:github\.com\/([^/\s)"']+)\/([^/\s)"']+)\/(?:blob|tree)|raw\.githubusercontent\.com\/([^/\s)"']+)\/([^/\s)"']+))\/([^/\s)"']+)\//g;
+const untagged = [...readme.matchAll(REPOSITORY_URL)]
+	.map(([, owner, name, rawOwner, rawName, ref]) => ({ repository: `${owner ?? rawOwner}/${name ?? rawName}`.toLowerCase(), ref }))
+	.filter(({ repository, ref }) => ref === 'HEAD' || (repository === ownRepository && ref !== tag));
+const unreleased = [];
+if (untagged.length) {
+	const refs = [...new Set(untagged.map(({ ref }) => ref))].join(', ');
+	unreleased.push(`README.md has ${untagged.length} repository URL${untagged.length === 1 ? '' : 's'} at ${refs}, not at the release tag ${tag} (run \`npx tsx scripts/readme-links.ts --write\`)`);
+}
+const NOT_PUBLISHED = /not yet published/i;
+if (NOT_PUBLISHED.test(readme)) unreleased.push('README.md says "not yet published"');
+
 // Every version has its entry in CHANGELOG.md ("## 0.1.0" or "## [0.1.0]").
 const changelog = path.join(dir, 'CHANGELOG.md');
 const version = pkg.version.replace(/[.+]/g, '\\$&');
-if (!fs.existsSync(changelog) || !new RegExp(`^## \\[?v?${version}\\]?(\\s|$)`, 'm').test(fs.readFileSync(changelog, 'utf8'))) {
-	problems.push(`CHANGELOG.md has no "## ${pkg.version}" section`);
-}
+const changelogHeading = fs.existsSync(changelog) ? new RegExp(`^## \\[?v?${version}\\]?(\\s.*)?$`, 'm').exec(fs.readFileSync(changelog, 'utf8')) : null;
+if (!changelogHeading) problems.push(`CHANGELOG.md has no "## ${pkg.version}" section`);
+else if (NOT_PUBLISHED.test(changelogHeading[0])) unreleased.push(`CHANGELOG.md's heading "${changelogHeading[0]}": put the release date`);
 
 if (release) {
 	const inManifest = placeholders.filter((p) => !p.startsWith('README.md'));
 	if (inManifest.length) problems.push(`placeholders left in package.json: ${inManifest.join(', ')} (see README, Releasing)`);
 	if (readmePlaceholders.length) problems.push(`placeholders left in README.md URLs: ${readmePlaceholders.join(', ')} (see README, Releasing)`);
+	problems.push(...unreleased);
 	if (pkg.private) problems.push('package.json is private');
 	// GITHUB_REF_NAME / GITHUB_REPOSITORY exist only on GitHub Actions; a local RELEASE=1 run skips these two.
 	if (env.GITHUB_REF_NAME !== undefined && env.GITHUB_REF_NAME !== `v${pkg.version}`) {
@@ -145,5 +164,6 @@ console.log(
 if (!release && placeholders.length) {
 	console.log(`  placeholders left (they fail only with RELEASE=1): ${placeholders.join(', ')}`);
 }
+if (!release) for (const u of unreleased) console.log(`  left for the release (fails only with RELEASE=1): ${u}`);
 for (const p of problems) console.log(`  FAIL ${p}`);
 process.exit(problems.length ? 1 : 0);

@@ -135,6 +135,13 @@ function imageHash(image: ImageInput): string {
 	return image.kind === 'url' ? sha256(image.url) : sha256(image.bytes);
 }
 
+/** A short description of what the image depicts, as the service words one: its topics, then its categories. */
+function describe(topics: string[], flagged: string[]): string {
+	const subject = topics.length ? topics.join(' ') : 'an image with no recognisable subject';
+	const shown = flagged.map((category) => category.replace(/_/g, ' ')).join(' and ');
+	return `${subject.charAt(0).toUpperCase()}${subject.slice(1)}${shown ? ` showing ${shown}` : ''}`;
+}
+
 /**
  * Deterministic image analysis: keywords in the signal pick categories, `mock_*` parameters override any
  * number, and values not otherwise given derive from the content hash (so the same image always reads the
@@ -166,10 +173,7 @@ export function analyzeImage(image: ImageInput, field = 'image'): ImageAnalysis 
 		},
 		isSafe: o.safe ?? derived.isSafe,
 		confidence: o.confidence ?? 80 + (digest[3] % 20),
-		description:
-			o.description ??
-			`Mock analysis of an image showing ${topics.length ? topics.join(', ') : 'unidentified content'}` +
-				(flagged.length ? `; flagged: ${flagged.join(', ')}` : ''),
+		description: o.description ?? describe(topics, flagged),
 		riskScores: { overall, spam, toxicity },
 		topics,
 		nsfwCategories: categories,

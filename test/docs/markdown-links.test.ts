@@ -2,8 +2,8 @@
  * Every link in the repository's Markdown files resolves: a relative link to a file that exists, a link to
  * this repository on GitHub (built from the package's `repository.url`) to a file of this checkout, and with
  * a `#fragment`, to a heading of the target Markdown file. The package README, which npm publishes without
- * the rest of the repository, stays a short user's guide: at most 300 lines of text, no relative link or image
- * outside the package, every repository link built from `repository.url`.
+ * the rest of the repository, stays a short user's guide: a quick start near the top, at most 200 lines of
+ * text, no relative link or image outside the package, every repository link built from `repository.url`.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -52,7 +52,11 @@ function anchors(file: string): Set<string> {
 }
 
 const LINK = /\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
-const README_MAX_LINES = 300;
+const README_MAX_LINES = 200;
+/** The quick start: its heading within the first QUICK_START_BY lines, at most QUICK_START_MAX lines of its own. */
+const QUICK_START_BY = 40;
+const QUICK_START_MAX = 15;
+const isPicture = (line: string) => /^!\[[^\]]*\]\([^)\s]+\)$/.test(line);
 const pkg = packageJson();
 const repositoryBase = repositoryWebUrl(pkg);
 
@@ -104,8 +108,28 @@ describe('The package README (published to npm without the repository)', () => {
 	const text = prose(readme);
 
 	it(`has at most ${README_MAX_LINES} lines of text (a picture's own line aside)`, () => {
-		const text = readme.split('\n').filter((line) => !/^!\[[^\]]*\]\([^)\s]+\)$/.test(line));
+		const text = readme.split('\n').filter((line) => !isPicture(line));
 		expect(text.length).toBeLessThanOrEqual(README_MAX_LINES);
+	});
+
+	it(`opens with a quick start: its heading within the first ${QUICK_START_BY} lines, at most ${QUICK_START_MAX} lines of text`, () => {
+		const lines = readme.split('\n');
+		const start = lines.indexOf('## Quick start');
+		expect(start).toBeGreaterThanOrEqual(0);
+		expect(start).toBeLessThan(QUICK_START_BY);
+		const end = lines.findIndex((line, i) => i > start && /^## /.test(line));
+		const own = lines.slice(start + 1, end).filter((line) => line.trim() !== '' && !isPicture(line));
+		expect(own.length).toBeLessThanOrEqual(QUICK_START_MAX);
+		// Install, the credential, Image > Moderate with Route by Verdict, example 01, and what comes next.
+		for (const step of [/Settings > Community Nodes/, /Content Moderation API/, /Moderate an image/, /Route by Verdict/, /01-moderate-image-url\.json/, /Content Moderation Trigger/, /Callback > Receive/]) {
+			expect(own.join('\n')).toMatch(step);
+		}
+	});
+
+	it('tells what self-hosters and Cloud users need: Docker, queue mode, n8n Cloud, n8n 3, WEBHOOK_URL, the Callback Secret', () => {
+		for (const words of ['**Docker**', '**Queue mode**', '**n8n Cloud**', 'N8N_UNVERIFIED_PACKAGES_ENABLED', 'WEBHOOK_URL', '**What the Callback Secret protects.**', 'activate']) {
+			expect(readme).toContain(words);
+		}
 	});
 
 	it('names the service in its first lines', () => {

@@ -42,14 +42,19 @@ function isN8n1EditorNoise(text: string): boolean {
 	return N8N_MAJOR === 1 && !text.includes('n8n-nodes-content-moderation') && N8N_1_EDITOR_NOISE.some((re) => re.test(text));
 }
 
-/** Signs in, runs `work`, closes the browser; on a failure leaves `failure-<name>.png`. */
-export async function withEditor<T>(c: EditorLogin, name: string, work: (s: EditorSession) => Promise<T>): Promise<T> {
+/** Signs in, runs `work`, closes the browser; on a failure leaves `failure-<name>.png`. `deviceScaleFactor`: pixels per CSS px. */
+export async function withEditor<T>(
+	c: EditorLogin,
+	name: string,
+	work: (s: EditorSession) => Promise<T>,
+	deviceScaleFactor = 1,
+): Promise<T> {
 	await ensureChromium(c.log);
 	mkdirSync(SCREENSHOT_DIR, { recursive: true });
 	// n8n's editor marks elements with data-test-id (Playwright's default is data-testid).
 	selectors.setTestIdAttribute('data-test-id');
 	const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 60_000 });
-	const context = await browser.newContext({ baseURL: c.url, viewport: { width: 1600, height: 1000 } });
+	const context = await browser.newContext({ baseURL: c.url, viewport: { width: 1600, height: 1000 }, deviceScaleFactor });
 	const page = await context.newPage();
 	page.setDefaultTimeout(TIMEOUT);
 	const consoleErrors: string[] = [];
@@ -70,7 +75,8 @@ export async function withEditor<T>(c: EditorLogin, name: string, work: (s: Edit
 		page.on('pageerror', (e) => {
 			if (!isN8n1EditorNoise(`${e.stack}`)) consoleErrors.push(`pageerror: ${e.message}`);
 		});
-		await page.goto('/signin');
+		// A loaded machine takes its time over the editor's first load.
+		await page.goto('/signin', { timeout: 90_000 });
 		// n8n 1.x's sign-in labels point at no input id, so its inputs are found by name there.
 		await page.getByLabel('Email').or(page.locator('input[name="emailOrLdapLoginId"]')).first().fill(c.email);
 		await page.getByLabel('Password').or(page.locator('input[name="password"]')).first().fill(c.password);

@@ -18,7 +18,7 @@ const goodPackage = {
 	bugs: { url: 'https://github.com/acme/n8n-nodes-foo/issues' },
 	repository: { type: 'git', url: 'git+https://github.com/acme/n8n-nodes-foo.git' },
 	author: { name: 'Acme', email: 'dev@acme.io' },
-	files: ['dist'],
+	files: ['dist', 'CHANGELOG.md'],
 	scripts: {
 		build: 'n8n-node build',
 		lint: 'n8n-node lint',
@@ -84,6 +84,16 @@ const placeholderPackage = {
 const good = { repo: 'https://github.com/acme/n8n-nodes-foo' };
 const placeholder = { repo: 'https://github.com/CHANGE-ME/n8n-nodes-foo', raw: 'https://raw.githubusercontent.com/CHANGE-ME/n8n-nodes-foo' };
 
+function unreleasedFixture(): string {
+	return fixture(goodPackage, {
+		'README.md':
+			`# foo\n\n[docs](${good.repo}/blob/HEAD/docs/a.md) [old](${good.repo}/tree/v1.2.2/examples)\n` +
+			`![a](https://raw.githubusercontent.com/acme/n8n-nodes-foo/HEAD/a.png) [n8n](https://github.com/n8n-io/n8n/blob/HEAD/x.md)\n` +
+			`[ok](${good.repo}/blob/v1.2.3/docs/a.md) [n8n pinned](https://github.com/n8n-io/n8n/blob/n8n@2.41.1/x.md)\n\n- 1.2.3 (not yet published)\n`,
+		'CHANGELOG.md': '# Changelog\n\n## [1.2.3] - not yet published\n\n- First.\n',
+	});
+}
+
 afterAll(() => {
 	for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -97,16 +107,20 @@ const runs = {
 	readmePicture: () =>
 		check(
 			fixture(goodPackage, {
-				'README.md': `# foo\n\n[docs](${good.repo}/blob/HEAD/docs/a.md)\n\n![The node](${placeholder.raw}/HEAD/docs/pictures/a.png)\n`,
+				'README.md': `# foo\n\n[docs](${good.repo}/blob/v1.2.3/docs/a.md)\n\n![The node](${placeholder.raw}/v1.2.3/docs/pictures/a.png)\n`,
 			}),
 			onTag,
 		),
 	readmeDaily: () =>
 		check(
 			fixture(placeholderPackage, {
-				'README.md': `# foo\n\n[docs](${placeholder.repo}/blob/HEAD/docs/a.md)\n\n<img src="${placeholder.raw}/HEAD/a.png">\n![b](${placeholder.raw}/HEAD/b.png)\n`,
+				'README.md': `# foo\n\n[docs](${placeholder.repo}/blob/v1.2.3/docs/a.md)\n\n<img src="${placeholder.raw}/v1.2.3/a.png">\n![b](${placeholder.raw}/v1.2.3/b.png)\n`,
 			}),
 		),
+	// The release's own page: URLs at HEAD (another repository's too) or at an older tag, and "not yet published".
+	unreleasedDaily: () => check(unreleasedFixture()),
+	unreleasedRelease: () => check(unreleasedFixture(), onTag),
+	noChangelogShipped: () => check(fixture({ ...goodPackage, files: ['dist'] })),
 	extraFiles: () =>
 		check(
 			fixture(
@@ -136,13 +150,13 @@ let results: Record<keyof typeof runs, { code: number | null; out: string }>;
 beforeAll(async () => {
 	const entries = await Promise.all(Object.entries(runs).map(async ([name, run]) => [name, await run()] as const));
 	results = Object.fromEntries(entries) as typeof results;
-}, 60_000);
+}, 180_000);
 
 describe('release check', () => {
 	it('passes a filled-in package in a release run on its own tag and repository', () => {
 		expect(results.good.out).not.toContain('FAIL');
 		expect(results.good.code).toBe(0);
-		expect(results.good.out).toMatch(/n8n-nodes-foo@1\.2\.3, 8 files/);
+		expect(results.good.out).toMatch(/n8n-nodes-foo@1\.2\.3, 9 files/);
 	});
 
 	it('reports placeholders day to day without failing, and fails on them with RELEASE=1', () => {
@@ -162,6 +176,23 @@ describe('release check', () => {
 		expect(results.readmePicture.code).toBe(1);
 		expect(results.readmePicture.out).toContain('FAIL placeholders left in README.md URLs: 1 picture');
 		expect(results.readmePicture.out.match(/FAIL/g)).toHaveLength(1);
+	});
+
+	it('reports README URLs not at the release tag and "not yet published" day to day, and fails on them with RELEASE=1', () => {
+		const refs = 'README.md has 4 repository URLs at HEAD, v1.2.2, not at the release tag v1.2.3';
+		const said = ['README.md says "not yet published"', `CHANGELOG.md's heading "## [1.2.3] - not yet published": put the release date`];
+		expect(results.unreleasedDaily.code).toBe(0);
+		for (const line of [refs, ...said]) expect(results.unreleasedDaily.out).toContain(`left for the release (fails only with RELEASE=1): ${line}`);
+		expect(results.unreleasedRelease.code).toBe(1);
+		for (const line of [refs, ...said]) expect(results.unreleasedRelease.out).toContain(`FAIL ${line}`);
+		expect(results.unreleasedRelease.out.match(/FAIL/g)).toHaveLength(3);
+		expect(results.good.out).not.toContain('left for the release');
+	});
+
+	it('fails when the changelog is not in the tarball', () => {
+		expect(results.noChangelogShipped.code).toBe(1);
+		expect(results.noChangelogShipped.out).toContain('FAIL tarball lacks CHANGELOG.md');
+		expect(results.noChangelogShipped.out.match(/FAIL/g)).toHaveLength(1);
 	});
 
 	it('fails on files users do not need: tests, source maps, type declarations', () => {

@@ -55,14 +55,14 @@ export class ContentModerationTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Copy the Production URL above into the Content Moderation node (Callback URL of Image or Text > Moderate), then publish this workflow. Review decisions come through the account webhook: set it in your ContentMod dashboard to the Production URL followed by ?token= and the Callback Secret of the credential (the service signs nothing, so the secret in the URL is what keeps strangers out). Select that credential here and in the Content Moderation node. A completion delivered again is acknowledged and starts nothing.',
+					'Give the credential a Callback Secret of 16 or more characters, publish this workflow and paste its Production URL into Callback URL of Image or Text > Moderate. For review decisions, set the webhook in your ContentMod dashboard to the Production URL followed by ?token= and that Callback Secret.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
 			},
 			{
 				displayName:
-					"Expecting many completions at once? At n8n's default settings n8n prepares an expression sandbox for every call to this trigger, and under a burst callbacks wait past the sender's timeout and some are lost (200 at once, a sender waiting 5 s and trying 3 times: more than half lost). n8n's Webhook node followed by Content Moderation > Callback > Receive lost none in the same test (example 09). N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true on n8n helps the trigger but did not stop every loss.",
+					"Expecting hundreds of completions at once? Use n8n's Webhook node followed by Content Moderation > Callback > Receive instead (example 09).",
 				name: 'burstNotice',
 				type: 'notice',
 				default: '',

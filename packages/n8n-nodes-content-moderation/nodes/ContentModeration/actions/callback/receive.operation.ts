@@ -23,7 +23,7 @@ import { isRepeat, repeatKey } from './repeats';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			"Put n8n's Webhook node (HTTP Method POST, Respond Immediately) before this node and give the service its Production URL with ?token=<the credential's Callback Secret> added. This is the path for bursts: n8n serves its Webhook node on its fastest path (200 completions at once: none lost, against more than half lost by the Content Moderation Trigger at n8n's default settings). A completion delivered again passes nothing on in a published workflow.",
+			"Put n8n's Webhook node (HTTP Method POST, Respond Immediately) before this node. Give ContentMod the Webhook's Production URL followed by ?token= and the credential's Callback Secret (16 or more characters).",
 		name: 'receiveNotice',
 		type: 'notice',
 		default: '',
