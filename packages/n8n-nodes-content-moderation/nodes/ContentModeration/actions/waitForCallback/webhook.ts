@@ -14,17 +14,14 @@ import { parseEnvelope, RESULT_EVENT } from '../../inbound/envelope';
 import { readCallbackBody } from '../../inbound/requestBody';
 import { refuse } from '../../inbound/refusal';
 import { redactValue } from '../../redaction/redact';
-import type { RetrySettings } from '../../retry/policy';
+import { CALLBACK_READ_RETRY } from '../../inbound/readBack';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { runKey, waitMemory, type Outcome, type RunMemory } from './memory';
 import { finalOutputs } from './outputs';
-import { isCompletion, readBack, type ResultReader } from './readBack';
+import { isCompletion, readResultOnce, type ResultReader } from './readResult';
 import type { WaitState } from './state';
 import { readState, waitingId } from './state';
 import { isItemKey, itemKey, ITEM_PARAM, KEY_PARAM, N8N_SIGNATURE_PARAM } from './urls';
-
-/** A callback waits for its answer: reads are retried once, briefly (as in the trigger). */
-const CALLBACK_READ_RETRY: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
 
 /** Answered while this process resumes the run; n8n answers 409 once it runs. */
 const RESUMING = 'This execution is being resumed; try this callback again';
@@ -108,7 +105,7 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 	const masked = async (index: number, result: IDataObject) =>
 		redactValue(result, [...(await client.credentialSecrets()), itemKey(state.secret, index), query[N8N_SIGNATURE_PARAM]]);
 	const readItem = async (index: number, id: string): Promise<Outcome> => {
-		const outcome = await readBack(read, client, id, index);
+		const outcome = await readResultOnce(read, client, id, index);
 		return 'result' in outcome ? { result: await masked(index, outcome.result) } : outcome;
 	};
 

@@ -3,22 +3,19 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ApiClient, ApiResponse } from '../../transport/client';
-import { hasAnalysis } from '../../verdict/rules';
-import { isNotFound, isResultReady } from '../poll';
+import { isCompletion as isFinished } from '../../inbound/readBack';
+import { isNotFound } from '../poll';
 import type { Outcome } from './memory';
 
 export type ResultReader = (client: ApiClient, id: string, itemIndex?: number) => Promise<ApiResponse<IDataObject>>;
 
-/**
- * Whether a callback's body (no `statusCode`) or a read's answer is a finished result: the one rule Wait for
- * Callback decides by. A 202, `status: processing` or an answer without a verdict is not.
- */
-export function isCompletion(body: unknown, statusCode?: number): body is IDataObject {
-	return statusCode === undefined ? hasAnalysis(body as IDataObject) : isResultReady(statusCode, body);
+/** Whether a callback's body (taken as a 200) or a read's answer is a finished result: the callbacks' one rule. */
+export function isCompletion(body: unknown, statusCode = 200): body is IDataObject {
+	return isFinished(statusCode, body);
 }
 
 /** One read of moderation `id`; never throws. */
-export async function readBack(read: ResultReader, client: ApiClient, id: string, itemIndex: number): Promise<Outcome> {
+export async function readResultOnce(read: ResultReader, client: ApiClient, id: string, itemIndex: number): Promise<Outcome> {
 	try {
 		const response = await read(client, id, itemIndex);
 		if (!isCompletion(response.body, response.statusCode)) return { pending: true };

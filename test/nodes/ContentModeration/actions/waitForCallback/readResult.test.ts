@@ -1,7 +1,7 @@
-/** One read of a waiting item's result (readBack.ts), and the rule of what is a finished result. */
+/** One read of a waiting item's result (readResult.ts), and the rule of what is a finished result. */
 import { NodeApiError, type IDataObject, type INode } from 'n8n-workflow';
 
-import { isCompletion, readBack } from '@package/nodes/ContentModeration/actions/waitForCallback/readBack';
+import { isCompletion, readResultOnce } from '@package/nodes/ContentModeration/actions/waitForCallback/readResult';
 import type { ApiClient } from '@package/nodes/ContentModeration/transport/client';
 
 const client = {} as ApiClient;
@@ -21,19 +21,19 @@ describe('isCompletion', () => {
 	});
 });
 
-describe('readBack', () => {
+describe('readResultOnce', () => {
 	it('returns the result, with the id it was read for when the answer has none', async () => {
 		const read = jest.fn(async () => ({ statusCode: 200, headers: {}, body: { isSafe: true } }));
-		expect(await readBack(read, client, 'm-1', 3)).toEqual({ result: { id: 'm-1', isSafe: true } });
+		expect(await readResultOnce(read, client, 'm-1', 3)).toEqual({ result: { id: 'm-1', isSafe: true } });
 		expect(read).toHaveBeenCalledWith(client, 'm-1', 3);
 	});
 
 	it('answers pending for a 202, a processing body and a 404, failed (no input named) for other errors', async () => {
 		const answer = (statusCode: number, body: IDataObject) => async () => ({ statusCode, headers: {}, body });
-		expect(await readBack(answer(202, { status: 'processing' }), client, 'm', 0)).toEqual({ pending: true });
-		expect(await readBack(answer(200, { status: 'processing' }), client, 'm', 0)).toEqual({ pending: true });
-		expect(await readBack(async () => Promise.reject(apiError('404')), client, 'm', 0)).toEqual({ pending: true });
-		expect(await readBack(async () => Promise.reject(apiError('500')), client, 'secret-id', 0)).toEqual({ failed: 'reading a result failed (HTTP 500)' });
-		expect(await readBack(async () => Promise.reject(new Error('reset')), client, 'm', 0)).toEqual({ failed: 'reading a result failed (no answer)' });
+		expect(await readResultOnce(answer(202, { status: 'processing' }), client, 'm', 0)).toEqual({ pending: true });
+		expect(await readResultOnce(answer(200, { status: 'processing' }), client, 'm', 0)).toEqual({ pending: true });
+		expect(await readResultOnce(async () => Promise.reject(apiError('404')), client, 'm', 0)).toEqual({ pending: true });
+		expect(await readResultOnce(async () => Promise.reject(apiError('500')), client, 'secret-id', 0)).toEqual({ failed: 'reading a result failed (HTTP 500)' });
+		expect(await readResultOnce(async () => Promise.reject(new Error('reset')), client, 'm', 0)).toEqual({ failed: 'reading a result failed (no answer)' });
 	});
 });
