@@ -45,6 +45,13 @@ describe('a proxy 503 on a POST', () => {
 		expect(error?.description).toMatch(/read it by its id .*or look in the ContentMod dashboard/);
 	});
 
+	it.each(['text/plain', 'text/html'])('a %s page that looks like JSON is a proxy\'s too: one POST', async (contentType) => {
+		// n8n's helper parses JSON-looking text whatever its content type.
+		const page: ScriptedReply = { status: 503, raw: { text: '{"message":"upstream request timeout"}', contentType } };
+		await run([page, OK], POSTS[1][1]);
+		expect(server!.requests.map((r) => r.method)).toEqual(['POST']);
+	});
+
 	it('under On Error: Continue (using error output), one error item paired to its input', async () => {
 		const result = await run([PROXY_503, OK], POSTS[1][1], 'continueErrorOutput');
 		const [ok, errors] = result.outputsOf('Content Moderation');

@@ -42,7 +42,13 @@ describe('statusOutcome', () => {
 		expect(statusOutcome({ statusCode: 204 })).toBeUndefined();
 		expect(statusOutcome({ statusCode: 429, headers: { 'retry-after': '3' } })).toEqual({ kind: 'status', statusCode: 429, retryAfter: '3', jsonBody: false });
 		expect(statusOutcome({ statusCode: 404 })).toEqual({ kind: 'status', statusCode: 404, retryAfter: undefined, jsonBody: false });
-		expect(statusOutcome({ statusCode: 503, body: { error: { status: 503 } } })).toMatchObject({ jsonBody: true });
+		const json = { 'content-type': 'application/json; charset=utf-8' };
+		expect(statusOutcome({ statusCode: 503, headers: json, body: { error: { status: 503 } } })).toMatchObject({ jsonBody: true });
+		expect(statusOutcome({ statusCode: 503, headers: { 'content-type': 'application/problem+json' }, body: { title: 'x' } })).toMatchObject({ jsonBody: true });
+		// n8n parses JSON-looking text whatever its type: a proxy's text/plain or text/html page is not the service's refusal.
+		expect(statusOutcome({ statusCode: 503, headers: { 'content-type': 'text/plain' }, body: { message: 'upstream request timeout' } })).toMatchObject({ jsonBody: false });
+		expect(statusOutcome({ statusCode: 503, headers: { 'content-type': 'text/html' }, body: { error: 'no healthy upstream' } })).toMatchObject({ jsonBody: false });
+		expect(statusOutcome({ statusCode: 503, body: { error: { status: 503 } } })).toMatchObject({ jsonBody: false });
 		expect(statusOutcome({ statusCode: 503, body: 'upstream connect error or disconnect/reset before headers' })).toMatchObject({ jsonBody: false });
 		expect(statusOutcome({ statusCode: 503, body: Buffer.from('{}') })).toMatchObject({ jsonBody: false });
 	});

@@ -32,11 +32,17 @@ export function loadSignal(response: FullResponse, latencyMs: number): SendOutco
 	return { kind: 'success', latencyMs };
 }
 
+/** application/json and application/<anything>+json. */
+const JSON_CONTENT_TYPE = /^\s*application\/([\w.+-]*\+)?json\s*(;|$)/i;
+
 /** A non-2xx response as the retry policy sees it; undefined for a success. */
 export function statusOutcome(response: FullResponse): TryOutcome | undefined {
 	if (response.statusCode >= 200 && response.statusCode <= 299) return undefined;
-	// n8n's helper parses a JSON answer into an object or a list; a proxy's page stays text.
-	const jsonBody = typeof response.body === 'object' && response.body !== null && !Buffer.isBuffer(response.body);
+	// n8n's helper parses any JSON-looking text into an object, a proxy's text/plain page too: the service's
+	// refusal is a JSON body declared as JSON.
+	const declaredJson = JSON_CONTENT_TYPE.test(String(response.headers?.['content-type'] ?? ''));
+	const parsed = typeof response.body === 'object' && response.body !== null && !Buffer.isBuffer(response.body);
+	const jsonBody = declaredJson && parsed;
 	return { kind: 'status', statusCode: response.statusCode, retryAfter: response.headers?.['retry-after'], jsonBody };
 }
 
