@@ -197,6 +197,15 @@ describe('a lazy body is read only once its request may go out (place and bytes)
 		expect(limiters.limiterFor(serviceKey(BASE, 't')).snapshot().inFlight).toBe(0);
 	});
 
+	it.each(['ENOENT', 'ECONNREFUSED'])('a binary store failing with %s: read once, nothing sent, an input error naming the file', async (code) => {
+		let reads = 0;
+		const storeError = Object.assign(new Error(`${code}: /data/binary/abc`), { code });
+		const failing = post(createApiClient(ctx, { retry: DEFAULT_RETRY_SETTINGS }), async () => ((reads += 1), Promise.reject(storeError)));
+		await expect(failing).rejects.toThrow(NodeOperationError);
+		await expect(failing).rejects.toMatchObject({ message: 'Could not read the image to send', description: expect.stringContaining(code) });
+		expect([reads, sent, limiters.bytes.bytesInFlight]).toEqual([1, [], 0]);
+	});
+
 	it('Fixed Concurrency takes no room: its number of requests bounds its bodies', async () => {
 		limiters.bytes.take(limiters.bytes.maxBytes)();
 		const hold = limiters.bytes.take(limiters.bytes.maxBytes);

@@ -3,13 +3,7 @@
  * credential, the retry settings and the cancel signal of that run, and handed to whoever sends. Its
  * sends go through the service's limiter, shared by the whole process (limiter/registry.ts).
  */
-import type {
-	ICredentialsDecrypted,
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, IHttpRequestMethods, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { parseBaseUrl } from './baseUrl';
@@ -63,6 +57,7 @@ export interface UnreadBody<T> {
 /** A body, or one built only once its request may go out (an image: read from n8n's binary store, encoded). */
 export type RequestBody = IDataObject | UnreadBody<IDataObject>;
 
+const UNREADABLE_BINARY = "n8n could not give back the binary file's data. Check that the file still exists in n8n's binary data store, then run the workflow again.";
 const isUnread = (body: RequestBody): body is UnreadBody<IDataObject> => typeof body.read === 'function';
 
 export interface ApiClient {
@@ -144,6 +139,14 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 				});
 			}
 			const limiterShare = shareOf(base.url, credentials.accessToken);
+			// A binary n8n cannot give back is the input's fault, not the service's: no retry, no "could not reach".
+			const readBody = async (body: UnreadBody<IDataObject>) =>
+				await body.read().catch((error: unknown) => {
+					if (error instanceof NodeOperationError) throw error;
+					const reason = redact(error instanceof Error ? error.message : String(error), known);
+					// The cause goes in the description: n8n rewrites a message that names ENOENT or ECONNREFUSED.
+					throw new NodeOperationError(ctx.getNode(), 'Could not read the image to send', { itemIndex: request.itemIndex, description: `${UNREADABLE_BINARY} (${reason})` });
+				});
 			const { body: unread } = request;
 			const bodyBytes = unread === undefined ? 0 : isUnread(unread) ? unread.bodyBytes : JSON.stringify(unread).length;
 
@@ -154,7 +157,7 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 					const permit = await waitFor(limiterShare.acquire(bodyBytes));
 					let options;
 					try {
-						const body = unread !== undefined && isUnread(unread) ? await unread.read() : unread;
+						const body = unread !== undefined && isUnread(unread) ? await readBody(unread) : unread;
 						options = httpOptions(base.url, { ...request, body }, signal);
 					} finally {
 						// A body that could not be built (an unreadable binary) gives its place back at once.
