@@ -14,13 +14,16 @@ import { once } from './waiters';
 export const MAX_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
 /**
- * Bodies this small (a URL, a short text) are counted but never held back: a thousand of them are a few
- * MB, and holding them back behind a large image would make a URL wait as long as a binary image.
+ * Bodies this small (a URL, a short text) are counted but never held back, and a large body does not wait
+ * for them: a thousand of them are a few MB, and a steady stream of them would otherwise keep the budget
+ * from ever emptying for a body larger than it.
  */
 export const SMALL_BODY_BYTES = 64 * 1024;
 
 export class ByteBudget {
 	private held = 0;
+	/** Bytes of bodies of SMALL_BODY_BYTES or more: what a large body waits for. */
+	private heldLarge = 0;
 	/** Who to tell when bytes come free (each told once). */
 	private readonly onFreed = new Set<() => void>();
 
@@ -32,14 +35,17 @@ export class ByteBudget {
 
 	/** Whether `bytes` may be taken now; one body larger than the budget goes alone. */
 	fits(bytes: number): boolean {
-		return bytes < SMALL_BODY_BYTES || this.held === 0 || this.held + bytes <= this.maxBytes;
+		return bytes < SMALL_BODY_BYTES || this.heldLarge === 0 || this.heldLarge + bytes <= this.maxBytes;
 	}
 
 	/** Takes `bytes` and returns their release (acts once). */
 	take(bytes: number): () => void {
+		const large = bytes >= SMALL_BODY_BYTES ? bytes : 0;
 		this.held += bytes;
+		this.heldLarge += large;
 		return once(() => {
 			this.held -= bytes;
+			this.heldLarge -= large;
 			const waiting = [...this.onFreed];
 			this.onFreed.clear();
 			for (const wake of waiting) wake();
