@@ -48,7 +48,7 @@ describe('Content Moderation API credential', () => {
 			} as never);
 		expect(resolve(' https://api.contentmod.io// ')).toBe('https://api.contentmod.io');
 		expect(resolve('https://api.example.com/@team')).toBe('https://api.example.com/@team');
-		for (const withUser of ['http://moderator:pw-5150@127.0.0.1:4010', 'https://moderator@api.example.com/']) {
+		for (const withUser of ['http://moderator:pw-5150@127.0.0.1:4010', 'https://moderator@api.example.com/', 'https:///u:pw-5150@h', 'http:\\u:pw-5150@h', 'http:/u:pw-5150@h', 'HTTP://u:pw@h']) {
 			expect(resolve(withUser)).toBe('http://remove-user-and-password-from-the-base-url.invalid');
 		}
 	});

@@ -16,7 +16,7 @@ const PROBE_ID = '00000000-0000-4000-8000-000000000000';
  * it as Basic authentication in place of the Secret Key); the test then fails naming what to remove.
  */
 const TEST_BASE_URL =
-	'/^[^/?#]*\\/\\/[^/?#]*@/.test($credentials.baseUrl.trim()) ? "http://remove-user-and-password-from-the-base-url.invalid" : $credentials.baseUrl.trim().replace(/\\/+$/, "")';
+	'/^[a-z][a-z0-9+.-]*:[\\/\\\\]*[^\\/\\\\?#]*@/i.test($credentials.baseUrl.trim()) ? "http://remove-user-and-password-from-the-base-url.invalid" : $credentials.baseUrl.trim().replace(/\\/+$/, "")';
 
 export class ContentModerationApi implements ICredentialType {
 	name = 'contentModerationApi';

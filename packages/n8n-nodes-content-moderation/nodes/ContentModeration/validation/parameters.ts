@@ -118,7 +118,7 @@ async function binarySize(ctx: IExecuteFunctions, binary: IBinaryData): Promise<
 async function binaryInput(ctx: IExecuteFunctions, itemIndex: number, maxImageBytes: number): Promise<ImageInput> {
 	const property = String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim();
 	const binary = ctx.getInputData()[itemIndex]?.binary ?? {};
-	if (property === '' || !(property in binary)) {
+	if (property === '' || !Object.hasOwn(binary, property)) {
 		const available = Object.keys(binary);
 		fail(
 			ctx,

@@ -112,7 +112,7 @@ export function parseBannedWords(value: unknown): string[] | undefined | InputPr
 	}
 	const words: string[] = [];
 	for (const part of parts) {
-		if (typeof part !== 'string' && typeof part !== 'number') {
+		if (typeof part !== 'string' && !(typeof part === 'number' && Number.isSafeInteger(part))) {
 			return new InputProblem(`The ${field} list holds something that is not a word`, 'Give only words (texts), for example ["spoiler", "competitor"].');
 		}
 		const word = String(part).trim();
