@@ -77,6 +77,12 @@ describe('WaitMemory', () => {
 });
 
 describe('RunMemory', () => {
+	it('forgets a read that threw, so the next callback reads again', async () => {
+		const run = new RunMemory(true, Number.MAX_SAFE_INTEGER);
+		await expect(run.read(0, 'a', async () => Promise.reject(new Error('credential unreadable')))).rejects.toThrow('credential unreadable');
+		await expect(run.read(0, 'a', async () => ({ result: { id: 'a', isSafe: true } }))).resolves.toEqual({ result: { id: 'a', isSafe: true } });
+	});
+
 	it('reads an item once when callbacks need it at once, and not again once known', async () => {
 		const run = new RunMemory(true, Infinity);
 		const finish: Array<(outcome: Outcome) => void> = [];

@@ -239,4 +239,19 @@ describe('Wait for Callback: a callback whose own result is not ready', () => {
 		await expectAllResults(run.execution, run.ids);
 		expect([readsOf(early), readsOf(second), readsOf(third)]).toEqual([2, 0, 1]);
 	}, 60_000);
+
+	it('an item still pending when a later callback reads it stays marked for the next one', async () => {
+		const run = await waitingRun(3);
+		const [early, second, third] = run.ids;
+		expect((await post(silent.callbackUrls.get(early) as string, callback(early))).status).toBe(503);
+		// `second` completes, `early` not yet: the read of `early` finds it pending.
+		run.complete(second);
+		expect((await post(silent.callbackUrls.get(second) as string, callback(second))).status).toBe(200);
+		expect(readsOf(early)).toBe(2);
+		run.complete(early);
+		run.complete(third);
+		expect(await post(silent.callbackUrls.get(third) as string, callback(third))).toMatchObject({ status: 200, body: { resumed: true } });
+		await expectAllResults(run.execution, run.ids);
+		expect(readsOf(early)).toBe(3);
+	}, 60_000);
 });

@@ -61,11 +61,13 @@ export class RunMemory {
 		if (known !== undefined) return { result: known };
 		let reading = this.reads.get(itemIndex);
 		if (reading === undefined) {
-			reading = reader().then((outcome) => {
-				this.reads.delete(itemIndex);
-				if ('result' in outcome) this.remember(itemIndex, id, outcome.result);
-				return outcome;
-			});
+			// A read that throws is forgotten too, so the next callback reads again.
+			reading = reader()
+				.then((outcome) => {
+					if ('result' in outcome) this.remember(itemIndex, id, outcome.result);
+					return outcome;
+				})
+				.finally(() => this.reads.delete(itemIndex));
 			this.reads.set(itemIndex, reading);
 		}
 		return await reading;

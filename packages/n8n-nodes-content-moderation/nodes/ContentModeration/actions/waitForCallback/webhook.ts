@@ -45,7 +45,7 @@ function unknownItems(state: WaitState, memory: RunMemory): Array<[number, strin
 /**
  * Reads other items' results, in input order, up to the first that is not ready or fails. Where the items
  * were submitted, every callback came here: only those refused before (the sender may have given up) are
- * read, once per refusal. Elsewhere (another queue-mode process, after a restart), or for the one callback
+ * read until a result of theirs is known. Elsewhere (another queue-mode process, after a restart), or for the one callback
  * that may resume (n8n 1.x), every unknown item: its callback may have reached another process.
  */
 async function readOthers(
@@ -56,7 +56,8 @@ async function readOthers(
 ): Promise<Outcome | undefined> {
 	for (const [itemIndex, id] of unknown) {
 		if (memory.resumedAt !== undefined) return undefined;
-		if (!readAll && !memory.refused.delete(itemIndex)) continue;
+		// Marked until its result is remembered: a read that finds it still pending leaves it marked.
+		if (!readAll && !memory.refused.has(itemIndex)) continue;
 		const outcome = await memory.read(itemIndex, id, async () => await readItem(itemIndex, id));
 		if (!('result' in outcome)) return outcome;
 	}
