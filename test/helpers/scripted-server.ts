@@ -21,6 +21,8 @@ export interface ScriptedReply {
 	raw?: { text: string; contentType: string };
 	/** Closes the connection without an answer (a reset after the request was read). */
 	hangUp?: boolean;
+	/** Answers only after this long (a slow service). */
+	delayMs?: number;
 }
 
 export interface ScriptedServer {
@@ -46,6 +48,10 @@ export async function startScriptedServer(
 			};
 			requests.push(request);
 			const reply = answer(request, requests.length - 1);
+			if (reply.delayMs !== undefined) setTimeout(() => send(reply), reply.delayMs).unref();
+			else send(reply);
+		});
+		const send = (reply: ScriptedReply) => {
 			if (reply.hangUp) {
 				req.socket.destroy();
 				return;
@@ -57,7 +63,7 @@ export async function startScriptedServer(
 			}
 			res.writeHead(reply.status, { ...reply.headers, 'content-type': 'application/json' });
 			res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
-		});
+		};
 	});
 	server.listen(0, '127.0.0.1');
 	await once(server, 'listening');

@@ -122,7 +122,7 @@ describe('payload', () => {
 		}
 	});
 
-	test('a service that keeps failing the read is retried once, briefly: the acknowledgement stays fast', async () => {
+	test('a service that keeps failing the read is retried once, briefly: answered 503 fast, nothing recorded, the retry starts it', async () => {
 		const server = await trigger({ events: 'all' });
 		const result = await moderate(SAFE_IMAGE_URL);
 		mock.reset();
@@ -132,15 +132,21 @@ describe('payload', () => {
 			const answer = await postCallback(server.webhookUrl, { id: result.id });
 			const elapsed = Date.now() - started;
 
-			expect(answer.status).toBe(200);
+			// A read that says nothing of the result is not a completion: the sender is asked to come again.
+			expect(answer.status).toBe(503);
+			expect(JSON.stringify(answer.body)).toContain('(HTTP 503)');
 			// One retry, not the action node's five (which would take 5+ s of Retry-After waits).
 			expect(imageReads(result.id)).toHaveLength(2);
 			expect(imageReads(result.id).every((read) => read.status === 503)).toBe(true);
 			expect(elapsed).toBeLessThan(5_000);
-			expect((server.executions[0][0].json.error as IDataObject).httpCode).toBe('503');
+			expect(server.executions).toHaveLength(0);
 		} finally {
 			mock.configure({ faultRate: 0, retryAfterSeconds: 1 });
 		}
+		const again = await postCallback(server.webhookUrl, { id: result.id });
+		expect(again.status).toBe(200);
+		expect(server.executions[0][0].json).toMatchObject({ id: result.id, isSafe: result.isSafe });
+		expect(server.executions[0][0].json.error).toBeUndefined();
 	});
 
 	test.each([

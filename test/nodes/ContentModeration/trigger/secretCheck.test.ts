@@ -73,6 +73,27 @@ test('Accept Callbacks Without a Secret: started, with the verdict read back fro
 	expect(service.requests.at(-1)?.path).toBe(`/image/${id}`);
 });
 
+test('Accept Callbacks Without a Secret: a forged result shaped as a queue item is read back too', async () => {
+	const server = await trigger({ parameters: { options: { acceptWithoutSecret: true } } });
+	const id = randomUUID();
+	const forged = { event: 'moderation.completed', data: { id, status: 'completed', accepted: true, summary: 'forged', suggestedActions: { reject: false, review: false } } };
+	expect((await send(server, undefined, forged)).status).toBe(200);
+	expect(server.executions[0][0].json).toMatchObject({ id, isSafe: false, summary: 'read back' });
+	expect(server.executions[0][0].json).not.toHaveProperty('accepted');
+});
+
+test.each([
+	['a review decision', { event: 'queue.review.completed', data: { id: 'q-1', status: 'accepted', accepted: true, isSafe: true } }],
+	['another event', { event: 'moderation.completed.v2', data: { id: 'm-1', isSafe: true } }],
+	['a result without an id', { event: 'moderation.completed', data: { isSafe: true, summary: 'forged' } }],
+])('Accept Callbacks Without a Secret: %s cannot be read back, so it is refused and starts nothing', async (_name, body) => {
+	const server = await trigger({ parameters: { eventTypes: 'any', options: { acceptWithoutSecret: true } } });
+	const answer = await send(server, undefined, body);
+	expect(answer.status).toBe(401);
+	expect(JSON.stringify(answer.body)).toContain('need the Callback Secret');
+	expect(server.executions).toHaveLength(0);
+});
+
 test("the editor's test URL: accepted without a secret, the item saying that production will require one", async () => {
 	const server = await trigger({ mode: 'manual' });
 	const body = result(imageResult(randomUUID()));

@@ -6,6 +6,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { imageResult } from '@test/helpers/callbackBodies';
 import { HarnessCredentialsHelper } from '@test/helpers/engine/credentials';
 import { everyString, findLeaks } from '@test/helpers/leaks';
 import { startScriptedServer, type ScriptedServer } from '@test/helpers/scripted-server';
@@ -19,11 +20,13 @@ const servers: TriggerServer[] = [];
 let service: ScriptedServer;
 
 beforeAll(async () => {
-	// The full-result read fails, echoing the Authorization header it got.
-	service = await startScriptedServer((request) => ({
-		status: 500,
-		body: { message: `cannot read, you sent ${String(request.headers.authorization)}` },
-	}));
+	// The full-result read is refused for good (a 4xx: the item carries the error), echoing the Authorization
+	// header it got; the results of `job-6-…` are readable (read back under Accept Callbacks Without a Secret).
+	service = await startScriptedServer((request) =>
+		request.path.includes('/job-6-')
+			? { status: 200, body: imageResult(request.path.split('/').pop()) }
+			: { status: 400, body: { message: `cannot read, you sent ${String(request.headers.authorization)}` } },
+	);
 });
 
 afterAll(async () => {

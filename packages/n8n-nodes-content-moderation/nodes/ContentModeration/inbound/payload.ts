@@ -56,6 +56,11 @@ export async function completeResult(
 	} catch (error) {
 		// The transport's errors carry the status and the service's message, never a secret.
 		const failure = error as { message?: string; httpCode?: string | null; description?: string | null };
+		// No answer, a refusal or a server error says nothing of the result: like an unfinished one, not a completion.
+		const status = failure.httpCode ? Number(failure.httpCode) : Number.NaN;
+		if (!Number.isInteger(status) || status === 429 || status >= 500) {
+			return { unfinished: `Reading moderation ${body.id} failed (${Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time'})` };
+		}
 		return {
 			result: body,
 			error: {

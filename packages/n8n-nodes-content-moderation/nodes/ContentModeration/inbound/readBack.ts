@@ -20,6 +20,8 @@ export const CALLBACK_READ_RETRY: RetrySettings = { maxRetries: 1, baseDelayMs: 
 export const READ_AGAIN_DELAYS_MS: readonly number[] = [300, 700, 1_500];
 /** All reads and pauses end within this (a read counted as long as the last one took): the answer stays within a sender's 5 s. */
 export const READ_BACK_BUDGET_MS = 3_000;
+/** A callback's reads, whatever each takes, end by this: its answer stays within a sender's 5 s. */
+export const CALLBACK_READS_END_MS = 4_000;
 
 /** Fields of an image result (spec 2.2): a callback carrying all of them is not read back. */
 const IMAGE_RESULT_FIELDS = ['summary', 'isSafe', 'confidence', 'description', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions', 'hash'];

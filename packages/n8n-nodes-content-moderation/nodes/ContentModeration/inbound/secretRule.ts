@@ -16,7 +16,7 @@ export const acceptWithoutSecretOption: INodeProperties = {
 	name: ACCEPT_WITHOUT_SECRET,
 	type: 'boolean',
 	default: false,
-	description: `Whether to accept callbacks when the credential has no Callback Secret of ${MIN_CALLBACK_SECRET_LENGTH} or more characters. Risky: anyone who learns the URL can then send callbacks. A result is then read back from the service by its ID (GET /image/{ID} or GET /text/{ID}) instead of taken from the call; review decisions and other events cannot be read back and pass on as sent.`,
+	description: `Whether to accept callbacks when the credential has no Callback Secret of ${MIN_CALLBACK_SECRET_LENGTH} or more characters. Risky: anyone who learns the URL can then send callbacks. A result is then read back from the service by its ID (GET /image/{ID} or GET /text/{ID}) instead of taken from the call; review decisions and other events cannot be read back, so they are refused (they need the Callback Secret).`,
 };
 
 export function isStrongSecret(secret: string): boolean {

@@ -3,11 +3,11 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { createApiClient, CREDENTIAL_TYPE, type ApiClient } from '../transport/client';
 import { redactionFor, type Redaction } from '../redaction/redact';
 
-import { isKnownEvent, kindOf, RESULT_EVENT } from '../inbound/envelope';
+import { isKnownEvent, kindOf, RESULT_EVENT, resultKind } from '../inbound/envelope';
 import { completionKey, deliveries, deliveryKey, type Claim, type Taken } from '../inbound/deliveries';
 import type { CallbackBody } from '../inbound/payload';
 import { completeResult, parseCallbackBody } from '../inbound/payload';
-import { CALLBACK_READ_RETRY } from '../inbound/readBack';
+import { CALLBACK_READ_RETRY, CALLBACK_READS_END_MS } from '../inbound/readBack';
 import { refuse } from '../inbound/refusal';
 import { TEST_URL_NOTE, type SecretStanding } from '../inbound/secretRule';
 import { givenTokenStrings, redactHeaders, redactQuery, tokensInUrl } from '../inbound/token';
@@ -50,6 +50,9 @@ export async function executionStarted(response: Response): Promise<boolean> {
 	});
 }
 
+const UNREADABLE_WITHOUT_SECRET =
+	'Accepted without a Callback Secret, only a moderation result with an id is taken (it is read back from the service); review decisions and other events need the Callback Secret';
+
 const NO_ID_REPEATS = ' A delivery of it again starts the workflow again.';
 
 /** What one call brought, and what it may use: the client (when a credential is selected), the redaction. */
@@ -75,7 +78,8 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 
 	// The credential (when selected) gives the Callback Secret and reads full results.
 	const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
-	const client = hasCredential ? createApiClient(this, { retry: CALLBACK_READ_RETRY }) : undefined;
+	const signal = AbortSignal.timeout(CALLBACK_READS_END_MS);
+	const client = hasCredential ? createApiClient(this, { retry: CALLBACK_READ_RETRY, signal }) : undefined;
 	const checked = await checkSecret(this, client, secretOwner(this), query, headers);
 	if ('refused' in checked) return checked.refused;
 	// The one redaction of what leaves: the credential's secrets (known with or without a read this call)
@@ -130,10 +134,12 @@ async function startWorkflow(
 	ack: IDataObject,
 	handedOver: (started: Promise<boolean>) => void,
 ): Promise<IWebhookResponseData> {
-	// Only results are read back; a review decision (a queue item) or another event passes as it came.
-	const kind = event === RESULT_EVENT ? kindOf(body) : 'queueItem';
-	// Accepted without a secret by the option: a result is read back, not trusted from the call.
+	// Accepted without a secret by the option: a result is read back, not trusted from the call; nothing
+	// else can be read back, so nothing else is taken.
 	const distrust = standing === 'readBack';
+	if (distrust && (event !== RESULT_EVENT || body.id === null)) return refuse(this, 401, UNREADABLE_WITHOUT_SECRET);
+	// Only results are read back; a review decision (a queue item) or another event passes as it came.
+	const kind = distrust ? resultKind(body) : event === RESULT_EVENT ? kindOf(body) : 'queueItem';
 	const fetchFullResult = distrust || (this.getNodeParameter('fetchFullResult', true) as boolean);
 	const completed = await completeResult(body, fetchFullResult ? client : undefined, kind, NO_ID_REPEATS, distrust);
 	// Not finished yet: nothing starts and nothing is recorded; a non-2xx answer makes the sender try again.
@@ -147,10 +153,10 @@ async function startWorkflow(
 	const ignored = event === RESULT_EVENT ? ignoreReason(verdicts, result) : undefined;
 	if (ignored !== undefined) return { webhookResponse: redaction(more).value({ ...ack, ignored }) };
 
-	// A failed read still acknowledges with 200 and starts the workflow with what arrived plus
-	// `error`: the spec does not say whether or how often the service retries a callback, so
-	// answering 5xx could lose the event, while the error item lets the workflow handle it
-	// (for example read the result later with Image > Get).
+	// Under the option a result the service does not give (404) starts nothing.
+	if (distrust && error !== undefined) return refuse(this, 404, `The service has no result ${body.id} to read back`);
+	// A read refused for good (404 and other 4xx) acknowledges with 200 and starts the workflow with what
+	// arrived plus `error`, which the workflow can handle; answering 5xx would only repeat it.
 	const item: IDataObject = { ...result, receivedAt: new Date().toISOString(), event };
 	if (error !== undefined) item.error = error;
 	if (standing === 'testUrl') item.callbackSecretNotice = TEST_URL_NOTE;

@@ -57,6 +57,13 @@ describe('Callback > Receive without a usable Callback Secret', () => {
 		expect(mock.service.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /image/${id}`]);
 	});
 
+	it('with Accept Callbacks Without a Secret: a review decision cannot be read back, so the item fails and nothing is passed on', async () => {
+		const decision = { event: 'queue.review.completed', data: { id: 'q-1', status: 'accepted', accepted: true, isSafe: true } };
+		const run = await receive(webhookItem(decision), '', 'webhook', { acceptWithoutSecret: true });
+		expect(nodeError(run).message).toMatch(/cannot be read back/);
+		expect(mock.service.requests).toEqual([]);
+	});
+
 	it('with Accept Callbacks Without a Secret: an id the service does not know fails the item', async () => {
 		await deferredImageId(mock, SAFE_IMAGE_URL);
 		const run = await receive(webhookItem({ event: 'moderation.completed', data: { id: '00000000-0000-4000-8000-00000000dead', isSafe: true } }), '', 'webhook', { acceptWithoutSecret: true });

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { checkToken } from '../../inbound/token';
-import { kindOf, parseCallback, RESULT_EVENT } from '../../inbound/envelope';
+import { kindOf, parseCallback, RESULT_EVENT, resultKind } from '../../inbound/envelope';
 import { carriesFullResult, readBack } from '../../inbound/readBack';
 import { mediaType } from '../../inbound/requestBody';
 import {
@@ -144,11 +144,13 @@ async function complete(
 	id: string,
 	distrust: boolean,
 ): Promise<IDataObject> {
-	const kind = kindOf(data);
-	if (distrust && event === RESULT_EVENT && id === '') {
+	if (distrust && (event !== RESULT_EVENT || id === '')) {
 		const description = acceptWithoutSecretOption.description;
-		throw new NodeOperationError(this.getNode(), 'The callback carries no ID to read its result back with', { itemIndex, description });
+		const message = event === RESULT_EVENT ? 'The callback carries no ID to read its result back with' : `A ${event} callback cannot be read back, so it is not taken without a Callback Secret`;
+		throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	}
+	// Accepted without a secret, a result is an image unless it shows a text: never taken as a queue item.
+	const kind = distrust ? resultKind(data) : kindOf(data);
 	// Accepted without a Callback Secret: always read, and the result is the service's, not the call's.
 	const read =
 		event === RESULT_EVENT &&
