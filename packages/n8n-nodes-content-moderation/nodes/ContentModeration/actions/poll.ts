@@ -24,9 +24,6 @@ export function readPollTiming(
 	};
 }
 
-/** Wait for Callback's name for the one completion rule. */
-export { isCompletion as isResultReady } from '../inbound/readBack';
-
 /**
  * A 404 while polling counts as "not ready": the id came from the service itself a moment ago, so a
  * 404 means the result is not stored yet rather than a wrong id.
