@@ -1,5 +1,6 @@
 /** The n8n-cost bench's setting up: the service traffic it watches, moderations, publishing, a quiet n8n. */
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -74,6 +75,8 @@ export async function settle(pid: number, maxMs = 15_000): Promise<void> {
 export const BARE_TRIGGER_TYPE = 'n8n-nodes-bench-bare-trigger.bareTrigger';
 
 export function installBareTrigger(userFolder: string): void {
+	// Its node is plain JavaScript kept in git (not under dist/, which git ignores).
+	if (!existsSync(join(__dirname, 'fixture', 'nodes', 'BareTrigger.node.js'))) throw new Error('bench fixture: nodes/BareTrigger.node.js missing');
 	const args = ['install', '--install-links', '--legacy-peer-deps', '--no-audit', '--no-fund', join(__dirname, 'fixture')];
 	execFileSync('npm', args, { cwd: join(userFolder, '.n8n', 'nodes'), stdio: 'ignore', env: { ...process.env, HOME: userFolder } });
 }
