@@ -87,3 +87,16 @@ test('slow reads: no read again that would end past the budget, so fewer reads',
 	expect(paths).toHaveLength(2);
 	expect(ms).toBeLessThanOrEqual(READ_BACK_BUDGET_MS);
 });
+
+describe('isCompletion, as Wait for Callback uses it', () => {
+	it('takes a body or an answer with a boolean isSafe, never a 202 or a processing status', () => {
+		expect(isCompletion(200, { isSafe: false })).toBe(true);
+		expect(isCompletion(200, { id: 'a' })).toBe(false);
+		expect(isCompletion(200, { status: 'processing' })).toBe(false);
+		expect(isCompletion(200, { isSafe: 'true' })).toBe(false);
+		expect(isCompletion(200, undefined)).toBe(false);
+		expect(isCompletion(200, { isSafe: true })).toBe(true);
+		expect(isCompletion(202, { isSafe: true })).toBe(false);
+		expect(isCompletion(200, { status: 'processing' })).toBe(false);
+	});
+});

@@ -1,25 +1,12 @@
-/** One read of a waiting item's result (readResult.ts), and the rule of what is a finished result. */
+/** One read of a waiting item's result (readResult.ts), by the callbacks' one rule (inbound/readBack.ts). */
 import { NodeApiError, type IDataObject, type INode } from 'n8n-workflow';
 
-import { isCompletion, readResultOnce } from '@package/nodes/ContentModeration/actions/waitForCallback/readResult';
+import { readResultOnce } from '@package/nodes/ContentModeration/actions/waitForCallback/readResult';
 import type { ApiClient } from '@package/nodes/ContentModeration/transport/client';
 
 const client = {} as ApiClient;
 const node = { name: 'Content Moderation', type: 'x', typeVersion: 2, position: [0, 0], parameters: {} } as INode;
 const apiError = (httpCode: string) => new NodeApiError(node, { message: 'no' }, { httpCode });
-
-describe('isCompletion', () => {
-	it('takes a body or an answer with a boolean isSafe, never a 202 or a processing status', () => {
-		expect(isCompletion({ isSafe: false })).toBe(true);
-		expect(isCompletion({ id: 'a' })).toBe(false);
-		expect(isCompletion({ status: 'processing' })).toBe(false);
-		expect(isCompletion({ isSafe: 'true' })).toBe(false);
-		expect(isCompletion(undefined)).toBe(false);
-		expect(isCompletion({ isSafe: true }, 200)).toBe(true);
-		expect(isCompletion({ isSafe: true }, 202)).toBe(false);
-		expect(isCompletion({ status: 'processing' }, 200)).toBe(false);
-	});
-});
 
 describe('readResultOnce', () => {
 	it('returns the result, with the id it was read for when the answer has none', async () => {

@@ -1,24 +1,19 @@
-/** Reading one waiting item's result back from the service, and what counts as a finished result. */
+/** Reading one waiting item's result back from the service, by the callbacks' one rule (inbound/readBack.ts). */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ApiClient, ApiResponse } from '../../transport/client';
-import { isCompletion as isFinished } from '../../inbound/readBack';
+import { isCompletion } from '../../inbound/readBack';
 import { isNotFound } from '../poll';
 import type { Outcome } from './memory';
 
 export type ResultReader = (client: ApiClient, id: string, itemIndex?: number) => Promise<ApiResponse<IDataObject>>;
 
-/** Whether a callback's body (taken as a 200) or a read's answer is a finished result: the callbacks' one rule. */
-export function isCompletion(body: unknown, statusCode = 200): body is IDataObject {
-	return isFinished(statusCode, body);
-}
-
 /** One read of moderation `id`; never throws. */
 export async function readResultOnce(read: ResultReader, client: ApiClient, id: string, itemIndex: number): Promise<Outcome> {
 	try {
 		const response = await read(client, id, itemIndex);
-		if (!isCompletion(response.body, response.statusCode)) return { pending: true };
+		if (!isCompletion(response.statusCode, response.body)) return { pending: true };
 		// An image result read back has no id (API reference): the one waited for is added.
 		return { result: response.body.id === undefined ? { id, ...response.body } : response.body };
 	} catch (error) {

@@ -14,11 +14,11 @@ import { parseEnvelope, RESULT_EVENT } from '../../inbound/envelope';
 import { readCallbackBody } from '../../inbound/requestBody';
 import { refuse } from '../../inbound/refusal';
 import { redactValue } from '../../redaction/redact';
-import { CALLBACK_READ_RETRY } from '../../inbound/readBack';
+import { CALLBACK_READ_RETRY, isCompletion } from '../../inbound/readBack';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { runKey, waitMemory, type Outcome, type RunMemory } from './memory';
 import { finalOutputs } from './outputs';
-import { isCompletion, readResultOnce, type ResultReader } from './readResult';
+import { readResultOnce, type ResultReader } from './readResult';
 import type { WaitState } from './state';
 import { readState, waitingId } from './state';
 import { isItemKey, itemKey, ITEM_PARAM, KEY_PARAM, N8N_SIGNATURE_PARAM } from './urls';
@@ -112,7 +112,7 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 
 	// This callback's own result: from its body when complete, else read once (by this process).
 	if (expectedId !== undefined && memory.result(itemIndex, expectedId) === undefined) {
-		if (bodyId === expectedId && isCompletion(body)) {
+		if (body !== undefined && bodyId === expectedId && isCompletion(200, body)) {
 			memory.remember(itemIndex, expectedId, await masked(itemIndex, body));
 		} else {
 			const own = await memory.read(itemIndex, expectedId, async () => await readItem(itemIndex, expectedId));
