@@ -26,17 +26,18 @@ async function createCredential(ctx: E2eContext, name: string, callbackSecret: s
 /**
  * n8n's verdict on publishing `workflowId`: n8n 2.41 answers the publish request at once and sets the
  * triggers up from its publication outbox (N8N_USE_WORKFLOW_PUBLICATION_SERVICE, on by default), so the
- * outcome is read from `/publication-status` (what the editor's publish status shows); an older n8n
- * answers the request itself with the error.
+ * outcome is read from `/publication-status` (what the editor's publish status shows); n8n 1.x has no
+ * such route and answers the request itself with the error.
  */
 async function publicationOutcome(ctx: E2eContext, workflowId: string, answer: { status: number; text: string }): Promise<{ ok: boolean; message: string }> {
 	if (answer.status !== 200) return { ok: false, message: String(JSON.parse(answer.text)?.message ?? answer.text) };
 	const settled = await waitFor(
 		`workflow ${workflowId}'s publication to settle`,
 		async () => {
-			const status = (await ctx.stack.rest.get(`/rest/workflows/${workflowId}/publication-status`))?.data as
-				| { status: string; triggers: Array<{ errorMessage: string | null }> }
-				| undefined;
+			const res = await ctx.stack.rest.request('GET', `/rest/workflows/${workflowId}/publication-status`);
+			// n8n 1.x has no such route (its SPA answers 404): there the publish request's 200 was the outcome.
+			if (res.status === 404) return { status: 'published', triggers: [] };
+			const status = res.json?.data as { status: string; triggers: Array<{ errorMessage: string | null }> } | undefined;
 			return status && status.status !== 'in_progress' && status.status !== 'not_published' ? status : undefined;
 		},
 		90_000,
@@ -63,8 +64,24 @@ async function publishTrigger(ctx: E2eContext, name: string, credential: { id: s
 	assert(saved.status === 200 && workflow, `POST /rest/workflows answered ${saved.status}: ${saved.text.slice(0, 300)}`);
 	const answer = await ctx.stack.rest.request('POST', `/rest/workflows/${workflow.id}/activate`, { versionId: workflow.versionId });
 	const outcome = await publicationOutcome(ctx, workflow.id, answer);
-	const live = await fetch(`${ctx.stack.webhookUrl}/webhook/${webhookId}/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":"x-1","isSafe":true}' });
-	return { ...outcome, live: live.status, workflowId: workflow.id };
+	const live = await deliver(ctx, webhookId, { id: 'x-1', isSafe: true });
+	return { ...outcome, live: live.status, webhookId, workflowId: workflow.id };
+}
+
+/** An unsigned callback to the trigger's Production URL. */
+async function deliver(ctx: E2eContext, webhookId: string, body: object): Promise<{ status: number; text: string }> {
+	const res = await fetch(`${ctx.stack.webhookUrl}/webhook/${webhookId}/callback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	return { status: res.status, text: await res.text() };
+}
+
+/** A finished image moderation the mock holds, made as a client would (deferred: only then is there an id). */
+async function moderation(ctx: E2eContext): Promise<string> {
+	const headers = { 'content-type': 'application/json', authorization: `Bearer ${ctx.mock.token}` };
+	const res = await fetch(`${ctx.mock.url}/image`, { method: 'POST', headers, body: JSON.stringify({ image: 'https://images.example.com/e2e-49.jpg', options: { defer: true } }) });
+	const id = ((await res.json()) as { id?: string }).id;
+	assert(res.status === 200 && id, `mock POST /image answered ${res.status} without an id`);
+	await waitFor(`moderation ${id} to finish`, async () => ((await fetch(`${ctx.mock.url}/image/${id}`, { headers })).status === 200 ? true : undefined), 30_000, 100);
+	return id;
 }
 
 export async function publishWithoutSecret(ctx: E2eContext): Promise<string> {
@@ -85,8 +102,13 @@ export async function publishWithoutSecret(ctx: E2eContext): Promise<string> {
 	const name = 'E2E publish accepted: Accept Callbacks Without a Secret';
 	const accepted = await publishTrigger(ctx, name, { id: await createCredential(ctx, name, ''), name }, { acceptWithoutSecret: true });
 	assert(accepted.ok, `with the option, publishing failed: ${accepted.message}`);
-	// Live: answered by the trigger (the id is unknown to the service: read back, not trusted).
-	assert(accepted.live === 200, `with the option, the Production URL answered ${accepted.live}`);
+	// Live, and an unsigned callback is read back, not trusted: an id the service does not hold is refused by
+	// the trigger itself (n8n's own 404 for an unregistered URL names the webhook), one it holds is accepted.
+	assert(accepted.live === 404, `with the option, a callback for an id the service does not hold answered ${accepted.live}`);
+	const unknown = await deliver(ctx, accepted.webhookId, { id: 'x-1', isSafe: true });
+	assert(/has no result x-1/.test(unknown.text), `with the option, the 404 was not the trigger's: ${unknown.text.slice(0, 200)}`);
+	const known = await deliver(ctx, accepted.webhookId, { id: await moderation(ctx), isSafe: false });
+	assert(known.status === 200 && !/ignored/.test(known.text), `with the option, a callback for a moderation the service holds answered ${known.status}: ${known.text.slice(0, 200)}`);
 	await ctx.stack.rest.request('POST', `/rest/workflows/${accepted.workflowId}/deactivate`, {});
-	return `${lines.join(', ')} (message: the credential's "Callback Secret" field, 16+ characters); with Accept Callbacks Without a Secret: published and live`;
+	return `${lines.join(', ')} (message: the credential's "Callback Secret" field, 16+ characters); with Accept Callbacks Without a Secret: published, an unknown id refused by the trigger (404), a held one accepted (200)`;
 }
