@@ -1,14 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../actions/operation';
-
 /**
  * The AI Agent tool's Description field, one per operation, prefilled with what the operation does and
  * returns. n8n adds its own field (filled from the short `action`) only when a node declares none named
  * `toolDescription`, and tells the model this field's value as it is; `@tool` shows it on the tool only.
  */
 export function toolDescriptionProperties(
-	resources: Record<string, Record<string, Operation>>,
+	resources: Record<string, Record<string, { toolDescription: string }>>,
 ): INodeProperties[] {
 	return Object.entries(resources).flatMap(([resource, operations]) =>
 		Object.entries(operations).map(([operation, { toolDescription }]) => ({

@@ -3,13 +3,13 @@
  * credential, the retry settings and the cancel signal of that run, and handed to whoever sends. Its
  * sends go through the service's limiter, shared by the whole process (limiter/registry.ts).
  */
-import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, IHttpRequestMethods, IWebhookFunctions } from 'n8n-workflow';
+import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { parseBaseUrl } from './baseUrl';
 import { addSecrets, redact } from '../redaction/redact';
 import { addNote, apiError, networkError } from './errors';
-import { failureSignal, httpOptions, loadSignal, statusOutcome, type FullResponse } from './http';
+import { failureSignal, httpOptions, loadSignal, statusOutcome, type ApiRequest, type FullResponse, type RequestBody, type UnreadBody } from './http';
 import type { LimiterShare, ShareSettings } from '../limiter/limiter';
 import { SHARED_CAP } from '../limiter/limiter';
 import { limiters, serviceKey } from '../limiter/registry';
@@ -21,18 +21,9 @@ export const CREDENTIAL_TYPE = 'contentModerationApi';
 /** Credential fields that must never appear in an error or output. */
 const SECRET_FIELDS = ['accessToken', 'callbackSecret'];
 
-export type ApiContext = IExecuteFunctions | IWebhookFunctions;
+export type { ApiRequest, RequestBody, UnreadBody } from './http';
 
-export interface ApiRequest {
-	method: IHttpRequestMethods;
-	/** Path below the base URL, starting with "/"; encode parameters with `pathSegment`. */
-	path: string;
-	body?: RequestBody;
-	qs?: IDataObject;
-	itemIndex?: number;
-	/** Values the request carries that must not reach an error (besides the access token) */
-	secrets?: string[];
-}
+export type ApiContext = IExecuteFunctions | IWebhookFunctions;
 
 export interface ApiResponse<T> {
 	statusCode: number;
@@ -47,15 +38,6 @@ export interface ClientSettings {
 	/** This run's share of the service's limiter; absent: adaptive, capped only by the shared limit. */
 	limiter?: ShareSettings;
 }
-
-/** A body not read yet: its size once read (known without reading it), and the read. */
-export interface UnreadBody<T> {
-	bodyBytes: number;
-	read(): Promise<T>;
-}
-
-/** A body, or one built only once its request may go out (an image: read from n8n's binary store, encoded). */
-export type RequestBody = IDataObject | UnreadBody<IDataObject>;
 
 const UNREADABLE_BINARY = "n8n could not give back the binary file's data. Check that the file still exists in n8n's binary data store, then run the workflow again.";
 const isUnread = (body: RequestBody): body is UnreadBody<IDataObject> => typeof body.read === 'function';

@@ -1,11 +1,30 @@
 /** One request as n8n's HTTP helper takes it, and what its answer means for retries and for the limiter. */
-import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
 import type { SendOutcome } from '../limiter/outcome';
-import type { ApiRequest } from './client';
 import { encodeLargeJsonBody } from './jsonBody';
 import { networkErrorCode, parseRetryAfter } from '../retry/policy';
 import type { TryOutcome } from '../retry/policy';
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below the base URL, starting with "/"; encode parameters with `pathSegment`. */
+	path: string;
+	body?: RequestBody;
+	qs?: IDataObject;
+	itemIndex?: number;
+	/** Values the request carries that must not reach an error (besides the access token) */
+	secrets?: string[];
+}
+
+/** A body not read yet: its size once read (known without reading it), and the read. */
+export interface UnreadBody<T> {
+	bodyBytes: number;
+	read(): Promise<T>;
+}
+
+/** A body, or one built only once its request may go out (an image: read from n8n's binary store, encoded). */
+export type RequestBody = IDataObject | UnreadBody<IDataObject>;
 
 export interface FullResponse {
 	statusCode: number;
