@@ -17,7 +17,7 @@ import {
 	repositoryLinks,
 	repositoryWebUrl,
 	rewriteRepositoryLinks,
-} from '../../scripts/readme-links';
+} from '../../dev/readmeLinks';
 
 const ROOT = resolve(__dirname, '..', '..');
 const SKIP = new Set(['node_modules', '.git', 'dist', 'bench-results']);

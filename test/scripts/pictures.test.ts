@@ -7,8 +7,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-import { PACKAGE_README, ROOT, packageJson, pictureSources, repositoryPictures, repositoryPictureUrl, repositoryWebUrl } from '../../scripts/readme-links';
-import { PICTURES, PICTURES_DIR } from '../../scripts/pictures';
+import { PACKAGE_README, ROOT, packageJson, pictureSources, repositoryPictures, repositoryPictureUrl, repositoryWebUrl } from '../../dev/readmeLinks';
+import { PICTURES, PICTURES_DIR } from '../../scripts/pictures/run';
 import { labelProblems, MIN_LABEL_PX, pictureProblems, pngSize, readmePx, secretsIn } from '../../scripts/pictures/check';
 
 const readme = readFileSync(PACKAGE_README, 'utf8');

@@ -19,30 +19,17 @@ import { CREDENTIAL_TYPE, installPackage } from '../../../dev/n8n/package';
 import { createN8n } from '../../../dev/n8n/server';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, importIntoN8n, type Stack } from '../../../dev/n8n/stack';
 import { startMockService } from '../../../dev/mock/server';
-import type { Exchange, Panel } from '../chart';
+import type { Panel } from '../chart';
 import { pause } from '../harness';
-import { sendBurst, type BurstResult } from './burst';
+import { sendBurst } from './burst';
 import { Inspector } from './inspector';
-import { formatSummary, summarise, type ProfileSummary } from './profile';
+import { formatSummary, summarise } from './profile';
 import { TreeMonitor } from './proc';
-import { report } from './report';
+import { report, type CostRun } from './report';
 import { CALLBACKS, CONNECTIONS, LATENCY_MS, N8N_ENV, OUT_DIR, PAIRS, PROFILE, WANTED_KEYS, WANTED_VARIANTS } from './settings';
 import { createModerations, installBareTrigger, publish, ServiceTraffic, settle, textSupported } from './setup';
-import { executionsPerSecond, type RunFigures } from './stats';
+import { executionsPerSecond } from './stats';
 import { benchWorkflows, callbackBody, type BenchWorkflow, type Variant, type WorkflowKey } from './workflows';
-
-export interface CostRun extends RunFigures {
-	variant: Variant;
-	key: WorkflowKey;
-	pair: number;
-	burst: BurstResult;
-	executions: { finished: number; success: number; seconds: number };
-	startRssBytes: number;
-	peakPerProcess: Array<{ pid: number; rssBytes: number; cpuSeconds: number }>;
-	peakHeapUsedBytes?: number;
-	profile?: { file: string; summary: ProfileSummary };
-	exchanges: Exchange[];
-}
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 

@@ -1,11 +1,26 @@
 /** The n8n-cost bench's figures: medians per workflow, per-pair ratios against B, the chart panels. */
-import type { Panel } from '../chart';
+import type { Exchange, Panel } from '../chart';
 import { median } from '../harness';
-import type { CostRun } from './index';
-import { costLine, pairRatios } from './stats';
-import { LABELS, VARIANTS, WORKFLOW_KEYS, type WorkflowKey } from './workflows';
+import type { BurstResult } from './burst';
+import type { ProfileSummary } from './profile';
+import { costLine, pairRatios, type RunFigures } from './stats';
+import { LABELS, VARIANTS, WORKFLOW_KEYS, type Variant, type WorkflowKey } from './workflows';
 import { CALLBACKS, CONNECTIONS, LATENCY_MS, N8N_ENV, PAIRS } from './settings';
 import { N8N_VERSION } from '../../../dev/n8n/install';
+
+/** One burst of one workflow, as the bench measured it. */
+export interface CostRun extends RunFigures {
+	variant: Variant;
+	key: WorkflowKey;
+	pair: number;
+	burst: BurstResult;
+	executions: { finished: number; success: number; seconds: number };
+	startRssBytes: number;
+	peakPerProcess: Array<{ pid: number; rssBytes: number; cpuSeconds: number }>;
+	peakHeapUsedBytes?: number;
+	profile?: { file: string; summary: ProfileSummary };
+	exchanges: Exchange[];
+}
 
 const COLORS: Record<WorkflowKey, string> = { A: '#d62728', A0: '#ff7f0e', B: '#1f77b4', C: '#2ca02c', D: '#9467bd' };
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);

@@ -12,7 +12,7 @@ import { executeWorkflow } from '../../../dev/n8n/summary';
 import { ownNodeVersion } from '../../helpers/engine/node-types';
 import { startScriptedServer, type ScriptedRequest, type ScriptedReply } from '../../helpers/scripted-server';
 import { assert, E2eContext } from '../context';
-import { checkTextRun, TEXT_AGENT, TEXT_ARGS, TEXT_TOOL_NAME, textVerdictAnswer } from './aiAgentText';
+import { checkTextRun, TEXT_AGENT, TEXT_ARGS, TEXT_TOOL_NAME, textVerdictAnswer, type AgentWorkflowSpec } from './aiAgentText';
 
 const TOOL_NODE = 'Content Moderation';
 /** What n8n names the tool it derives from the node: the node name, other characters as `_`. */
@@ -31,16 +31,6 @@ const EXPECTED_RISK = 87;
 type Api = 'chat' | 'responses';
 const WORKFLOWS: Record<Api, string> = { chat: 'cmE2eAgentChat01', responses: 'cmE2eAgentResp01' };
 const ENDPOINT: Record<Api, string> = { chat: '/v1/chat/completions', responses: '/v1/responses' };
-
-/** What differs between the agent workflows: the tool node (the rest is one trigger, agent and stub model). */
-export interface AgentWorkflowSpec {
-	id: string;
-	name: string;
-	prompt: string;
-	responsesApi: boolean;
-	toolNode: string;
-	toolParameters: Record<string, unknown>;
-}
 
 function agentWorkflowWith(spec: AgentWorkflowSpec) {
 	return {

@@ -6,7 +6,16 @@
 import { PROFANE_TEXT, PROFANE_TEXT_FILTERED } from '../../../dev/mock/fixtures';
 import { toolDescription as TEXT_TOOL_DESCRIPTION } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/actions/text/moderate.operation';
 import { assert, E2eContext } from '../context';
-import type { AgentWorkflowSpec } from './aiAgent';
+
+/** What differs between the agent workflows: the tool node (the rest is one trigger, agent and stub model). */
+export interface AgentWorkflowSpec {
+	id: string;
+	name: string;
+	prompt: string;
+	responsesApi: boolean;
+	toolNode: string;
+	toolParameters: Record<string, unknown>;
+}
 
 const TEXT_TOOL_NODE = 'Moderate Message';
 /** n8n's tool name for the node: its name with other characters as `_`. */

@@ -9,7 +9,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Page } from 'playwright-core';
-import { addOptionButton, closePanel, collectionItems, collectionsShown, EditorLogin, hasParam, SCREENSHOT_DIR, TIMEOUT, withEditor } from '../browser';
+import { addOptionButton, closePanel, collectionItems, collectionsShown, EditorLogin, hasParam, SCREENSHOT_DIR, TIMEOUT, withEditor } from '../../../dev/n8n/editor';
 import { assert } from '../context';
 
 interface PanelNode {

@@ -16,7 +16,8 @@ import { mockCompletions, retryingSender, sequentialAcks } from './completions';
 import { commentsByWebhook, textGuardrail } from './textModeration';
 import { COUNT as SHARED_BURST, sharedLimiterBurst } from './sharedLimiter';
 import { stopExecution } from './stopExecution';
-import { waitForCallback, waitForCallbackAcrossRestart, waitForCallbackTimeout } from './waitForCallback';
+import { waitForCallback, waitForCallbackAcrossRestart } from './waitForCallback';
+import { waitForCallbackTimeout } from './waitTimeout';
 
 export interface E2eCase {
 	id: number;

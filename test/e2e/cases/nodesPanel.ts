@@ -6,7 +6,7 @@
  * Screenshots of the action list and the canvas.
  */
 import { ACTION_TYPE } from '../../../dev/n8n/package';
-import { closePanel, hasParam, TIMEOUT, withEditor } from '../browser';
+import { closePanel, hasParam, TIMEOUT, withEditor } from '../../../dev/n8n/editor';
 import { isShortActionName } from '../../helpers/actionNames';
 import { assert, E2eContext } from '../context';
 import type { Page } from 'playwright-core';

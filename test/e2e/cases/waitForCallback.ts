@@ -1,7 +1,8 @@
 /**
  * Cases 12 and 13: Image > Moderate, Mode "Wait for Callback", in a real n8n. The execution is read from
  * n8n's own records: it waits, the service reads nothing while nothing is ready, the service's callbacks
- * resume it once with every result; then again with n8n restarted while the execution waits.
+ * resume it once with every result; then again with n8n restarted while the execution waits (case 14, the
+ * Wait Timeout: waitTimeout.ts).
  * n8n 2.x runs example 05 (Route by Verdict). n8n 1.x resumes a node on its first output only, so there
  * example 05 must be refused before anything is submitted, and a workflow without routing is run instead.
  */
@@ -15,17 +16,17 @@ import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
 import { sleep, waitFor } from '../../../dev/wait';
 import { assert, E2eContext } from '../context';
 import type { QueueStack } from '../../../dev/n8n/queue';
-import { settledRuns, workerRuns } from '../queue/cases';
+import { workerRuns } from '../queue/cases';
 
 export const ROUTED = readWorkflow(join(EXAMPLES_DIR, '05-wait-for-callback.json'));
 const PLAIN = readWorkflow(join(__dirname, '..', 'workflows', 'wait-callback-plain.json'));
 /** Route by Verdict with this mode needs n8n 2.x (see WAIT_CALLBACK_OUTPUT in the node). */
 const WORKFLOW: typeof ROUTED = N8N_MAJOR >= 2 ? ROUTED : PLAIN;
-const NODE = 'Moderate and Wait for Callback';
+export const NODE = 'Moderate and Wait for Callback';
 
 type Row = { id: number; status: string };
 
-async function statusOf(ctx: E2eContext, id: number, workflowId = WORKFLOW.id): Promise<string> {
+export async function statusOf(ctx: E2eContext, id: number, workflowId = WORKFLOW.id): Promise<string> {
 	const rows = (await ctx.db.executions(workflowId)) as Row[];
 	return rows.find((row) => row.id === id)?.status ?? 'missing';
 }
@@ -250,63 +251,5 @@ export async function waitForCallbackAcrossRestart(ctx: E2eContext): Promise<str
 			callbackBackoffMs: DEFAULT_OPTIONS.callbackBackoffMs,
 			callbackTimeoutMs: DEFAULT_OPTIONS.callbackTimeoutMs,
 		});
-	}
-}
-
-/** A copy of the workflow above with a Wait Timeout of 5 s, its images under TIMEOUT_IMAGES. */
-const TIMEOUT_WORKFLOW = readWorkflow(
-	join(__dirname, '..', 'workflows', N8N_MAJOR >= 2 ? 'wait-callback-timeout-routed.json' : 'wait-callback-timeout-plain.json'),
-);
-
-/**
- * Case 14: no result comes in time. n8n resumes the execution at the Wait Timeout without running the node
- * and hands the input items unchanged to its first output: Timed Out with Route by Verdict.
- */
-const TIMEOUT_IMAGES = 'https://images.example.com/wait-timeout/';
-
-export async function waitForCallbackTimeout(ctx: E2eContext): Promise<string> {
-	// No result comes before n8n acts on the 5 s timeout (its WaitTracker looks once a minute): held until then,
-	// its own images only, since other cases run meanwhile (suites.ts: in the background).
-	const release = ctx.mock.holdResultsOf((subject) => subject.startsWith(TIMEOUT_IMAGES));
-	try {
-		const run = await executeWorkflow(ctx.stack, ctx.db, TIMEOUT_WORKFLOW.id);
-		assert(run.status === 'waiting', `execution #${run.executionId} is ${run.status}, expected waiting`);
-		const t0 = Date.now();
-		// n8n's WaitTracker looks for due executions once a minute.
-		await waitFor(
-			'n8n to resume the execution at its Wait Timeout',
-			// Past 'waiting' it is 'running' for a moment while n8n resumes it: wait for where it ends.
-			async () => (['waiting', 'running', 'new'].includes(String(await statusOf(ctx, run.executionId, TIMEOUT_WORKFLOW.id))) ? undefined : true),
-			150_000,
-			1_000,
-		);
-		const seconds = ((Date.now() - t0) / 1000).toFixed(0);
-		const detail = await ctx.db.execution(run.executionId);
-		assert(detail.status === 'success', `execution #${run.executionId} ended ${detail.status}`);
-		const outputs = detail.outputs[NODE] ?? [];
-		const first = outputs[0] ?? [];
-		assert(
-			first.length === 3 && first.every((item: any) => typeof item.imageUrl === 'string' && item.isSafe === undefined && item.verdict === undefined && item.moderation === undefined),
-			`first output at the timeout: ${JSON.stringify(first).slice(0, 300)}`,
-		);
-		assert(outputs.slice(1).every((items) => items.length === 0), `later outputs at the timeout: ${JSON.stringify(outputs.map((o) => o.length))}`);
-		const next = N8N_MAJOR >= 2 ? 'Moderation Timed Out' : 'Results';
-		assert((detail.items[next] ?? []).length === 3, `${next} got ${(detail.items[next] ?? []).length} items`);
-		for (const other of ['Publish', 'Hold for Review', 'Send to Review']) {
-			assert(detail.items[other] === undefined, `${other} ran at the timeout`);
-		}
-		let where = '';
-		if ('workers' in ctx.stack) {
-			// Queue mode: main's wait tracker enqueues the resume; a worker runs it (two jobs, each logged when done).
-			const id = run.executionId;
-			const runs = await settledRuns((ctx.stack as QueueStack).workers, ({ started, finished }) => (started.get(id)?.length ?? 0) >= 2 && (finished.get(id)?.length ?? 0) >= 2);
-			const jobs = runs.started.get(id) ?? [];
-			assert(jobs.length === 2, `workers started execution #${run.executionId} ${jobs.length} times (the run up to the wait and the resume expected)`);
-			where = `, run by ${jobs.join(' then ')}`;
-		}
-		return `#${run.executionId} resumed by n8n ${seconds} s after it began waiting (Wait Timeout 5 s)${where}: the 3 input items unchanged on ${next}, nothing on the verdict outputs`;
-	} finally {
-		// Their callbacks now find the execution over (409): answered, nothing started.
-		release();
 	}
 }

@@ -26,22 +26,12 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
 import { createRunExecutionData } from 'n8n-workflow';
-import type { IDataObject, IRun } from 'n8n-workflow';
+import type { IRun } from 'n8n-workflow';
 
 import { waitFor } from '../../../dev/wait';
 import { describeRun, prepareWorkflow, type RunWorkflowOptions, type WorkflowRun } from './run';
-import { load, resumeWith, store, type ExecutionRecord } from './waitingRecord';
+import { load, resumeWith, store, type ExecutionRecord, type HarnessStatus, type WaitingCall } from './waitingRecord';
 import { answerResumeCall, send } from './waitingWebhook';
-
-export interface WaitingCall {
-	status: number;
-	body: unknown;
-	/** Whether this call resumed the execution */
-	resumed: boolean;
-	query: IDataObject;
-}
-
-export type HarnessStatus = 'running' | 'waiting' | 'finished';
 
 /**
  * Calls that arrive before the execution is first saved as waiting: `conflict` (default) answers 409 as n8n

@@ -2,10 +2,19 @@
  * One execution of the waiting harness (waiting.ts) as n8n keeps it between calls: its status, the run data
  * it saved when it began to wait, and how to load it afresh and resume it, as another n8n process would.
  */
-import type { IRun, IRunExecutionData } from 'n8n-workflow';
+import type { IDataObject, IRun, IRunExecutionData } from 'n8n-workflow';
 
-import type { WaitingCall, HarnessStatus } from './waiting';
 import { prepareWorkflow, type RunWorkflowOptions } from './run';
+
+export interface WaitingCall {
+	status: number;
+	body: unknown;
+	/** Whether this call resumed the execution */
+	resumed: boolean;
+	query: IDataObject;
+}
+
+export type HarnessStatus = 'running' | 'waiting' | 'finished';
 
 export interface ExecutionRecord {
 	id: string;

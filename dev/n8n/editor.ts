@@ -1,14 +1,14 @@
 /**
- * n8n's editor in headless Chromium for the browser cases: sign in through the form, collect console and
- * page errors, take screenshots into test/e2e/screenshots/, read the node panel.
+ * n8n's editor in headless Chromium for the e2e browser cases and `npm run pictures`: sign in through the
+ * form, collect console and page errors, take screenshots into test/e2e/screenshots/, read the node panel.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, Locator, Page, selectors } from 'playwright-core';
-import { N8N_MAJOR } from '../../dev/n8n/install';
+import { N8N_MAJOR } from './install';
 import { CHROMIUM, CHROMIUM_ARGS, ensureChromium } from './chromium';
 
-export const SCREENSHOT_DIR = join(__dirname, 'screenshots');
+export const SCREENSHOT_DIR = join(__dirname, '..', '..', 'test', 'e2e', 'screenshots');
 export const TIMEOUT = 20_000;
 
 export interface EditorLogin {

@@ -1,6 +1,6 @@
 /** Makes sure Debian's chromium is present (installs it with apt-get when missing; e2e runs as root). */
 import { existsSync } from 'node:fs';
-import { ensureDebianPackages } from '../../dev/n8n/apt';
+import { ensureDebianPackages } from './apt';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 

@@ -2,7 +2,7 @@
  * `npm run pictures`: the package README's pictures, taken from n8n's editor. Starts the mock service and the
  * pinned n8n with the package, a credential and the example workflows (as `npm start` does), runs the examples
  * the pictures show from the editor in headless Chromium, and saves each picture into docs/pictures/, cropped to
- * what its README text is about, at npm's README width (pictures/check.ts). Before a picture is saved the page
+ * what its README text is about, at npm's README width (check.ts). Before a picture is saved the page
  * is checked: it shows what the README says (item counts and output names; the trigger's Production URL,
  * Events and output with `event`), its labels are large enough to read where npm shows it, and it holds
  * neither the Callback Secret nor the service's key. Run it again after a change to a node's panel.
@@ -10,15 +10,15 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startMockService } from '../dev/mock/server';
-import { N8nDb } from '../dev/n8n/db';
-import { N8N_VERSION } from '../dev/n8n/install';
-import { Running, teardownOnSignals } from '../dev/n8n/lifecycle';
-import { newCallbackSecret, startStack } from '../dev/n8n/stack';
-import { SCREENSHOT_DIR, withEditor } from '../test/e2e/browser';
-import { PICTURE_SCALE, pictureProblems, pngSize } from './pictures/check';
-import { type Context, reviewLoop, routeByVerdict, triggerPanel } from './pictures/shots';
-import { ROOT } from './readme-links';
+import { startMockService } from '../../dev/mock/server';
+import { N8nDb } from '../../dev/n8n/db';
+import { N8N_VERSION } from '../../dev/n8n/install';
+import { Running, teardownOnSignals } from '../../dev/n8n/lifecycle';
+import { newCallbackSecret, startStack } from '../../dev/n8n/stack';
+import { SCREENSHOT_DIR, withEditor } from '../../dev/n8n/editor';
+import { PICTURE_SCALE, pictureProblems, pngSize } from './check';
+import { type Context, reviewLoop, routeByVerdict, triggerPanel } from './shots';
+import { ROOT } from '../../dev/readmeLinks';
 
 export const PICTURES_DIR = join(ROOT, 'docs', 'pictures');
 /** The pictures this command makes, each shown once in the package README. */
