@@ -16,15 +16,15 @@ const NODES = 'packages/n8n-nodes-content-moderation/nodes/ContentModeration';
 const CREDENTIALS = 'packages/n8n-nodes-content-moderation/credentials';
 
 /**
- * The package's layers, top first; each entry a folder of NODES (or a file directly in it). The order among
- * the middle folders is what imports what: verdict checks its thresholds with validation; validation reads
- * a Base URL's path segments and an unread response body from transport; transport sends through the
- * limiter and the retry loop and redacts what it reports; the limiter's registry starts from the retry
- * settings. descriptions (parameter lists, which name the limiter's and retry's bounds) and verdict stand
+ * The package's layers, top first; each entry a folder of NODES, a file directly in it, or the package's
+ * credentials/. The order among the middle folders is what imports what: verdict checks its thresholds with
+ * validation; validation checks a Base URL's path segments with transport and builds transport's request
+ * bodies; transport sends through the limiter and the retry loop and redacts what it reports; the
+ * limiter's registry starts from the retry settings. descriptions (parameter lists, which name the limiter's and retry's bounds) and verdict stand
  * beside each other, as do retry and redaction: neither of a pair imports the other.
  */
 const LAYERS: string[][] = [
-	['ContentModeration.node.ts', 'ContentModerationTrigger.node.ts', '../../credentials'],
+	['ContentModeration.node.ts', 'ContentModerationTrigger.node.ts', 'credentials'],
 	['actions', 'trigger'],
 	['inbound'],
 	['descriptions', 'verdict'],
@@ -104,7 +104,7 @@ function circles(graph: Map<string, string[]>): string[][] {
 
 /** A package file's entry in LAYERS: its folder under NODES, or its own name there. */
 function unitOf(file: string): string {
-	if (file.startsWith(`${CREDENTIALS}/`)) return '../../credentials';
+	if (file.startsWith(`${CREDENTIALS}/`)) return 'credentials';
 	return file.slice(NODES.length + 1).split('/')[0];
 }
 
