@@ -1,7 +1,4 @@
-/**
- * The `options` both moderation requests carry (POST /image, POST /text): metadata, actor, callback URL
- * and defer. Everything is checked here, before the one POST.
- */
+/** The `options` both moderation requests carry (POST /image, POST /text), checked before the one POST. */
 import type { IDataObject, IExecuteFunctions, JsonValue } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -12,14 +9,16 @@ import type { ApiClient } from '../transport/client';
 import { checkHttpUrl, checkNoPastedToken, optionalText } from '../validation/checks';
 import { ensure, getActorId } from '../validation/parameters';
 import { WAIT_CALLBACK_MODE } from '../verdict/description';
+import type { VerdictFacts } from '../verdict/outputs';
+import type { Operation } from './operation';
+import { settleWaitForCallback } from './waitForCallback/settle';
 import { callbackUrl as waitCallbackUrl, resumeSecrets, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 
 export interface SubmissionSettings {
-	/** The operation's Mode; Wait for Callback sends the waiting execution's own URL. */
 	mode: string;
 	/** Whether the service is to answer with the id only (every mode but Immediate). */
 	deferred: boolean;
-	/** The metadata, already checked by the operation (its rule differs per operation). */
+	/** Already checked by the operation (its rule differs per operation). */
 	meta: JsonValue | IDataObject | undefined;
 }
 
@@ -82,4 +81,12 @@ export function submissionRoutingRefusal(
 			description: `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`,
 		},
 	);
+}
+
+/** The moderate operations' finishRun: in Wait for Callback mode, pause the execution once all items are submitted. */
+export function finishWaitForCallback(verdict: VerdictFacts): NonNullable<Operation['finishRun']> {
+	return async function (results, routing) {
+		if (this.getNodeParameter('mode', 0, 'immediate') !== WAIT_CALLBACK_MODE) return undefined;
+		return await settleWaitForCallback.call(this, verdict, results, routing);
+	};
 }
