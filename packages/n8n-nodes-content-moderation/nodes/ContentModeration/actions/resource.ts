@@ -7,7 +7,7 @@ import type { Operation } from './operation';
 export function defineResource(
 	resource: string,
 	list: Operation[],
-	settings: { default: string },
+	{ default: defaultOperation }: { default: string },
 ): { operations: Record<string, Operation>; description: INodeProperties[] } {
 	const operations: Record<string, Operation> = {};
 	for (const operation of list) operations[operation.option.value as string] = operation;
@@ -20,7 +20,7 @@ export function defineResource(
 		displayOptions: { show: { resource: [resource] } },
 		// Sorted by name, as n8n's lint asks of a literal list.
 		options: list.map((operation) => operation.option).sort((a, b) => a.name.localeCompare(b.name)),
-		default: settings.default,
+		default: defaultOperation,
 	};
 	const fields = list.flatMap(({ option, description }) =>
 		updateDisplayOptions({ show: { resource: [resource], operation: [option.value as string] } }, description),

@@ -61,32 +61,28 @@ export async function submissionOptions(
 }
 
 /**
- * Route by Verdict before anything is sent: Deferred answers with an id only, so there is nothing to route;
- * Wait for Callback routes only where n8n can resume on more than one output.
+ * What the moderate operations route, and their last step. Route by Verdict is refused before anything is
+ * sent where Deferred answers with an id only, and Wait for Callback where n8n cannot resume on more than
+ * one output; Wait for Callback pauses the execution once every item is submitted.
  */
-export function submissionRoutingRefusal(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	deferredAnswer: string,
-	otherModes: string,
-): NodeOperationError | undefined {
-	const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
-	if (mode === WAIT_CALLBACK_MODE) return waitCallbackRoutingRefusal(this, itemIndex);
-	if (mode !== 'deferred') return undefined;
-	return new NodeOperationError(
-		this.getNode(),
-		`Route by Verdict needs a moderation result, but Mode "Deferred" only returns ${deferredAnswer}`,
-		{
-			itemIndex,
-			description: `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`,
+export function submissionSteps(deferredAnswer: string, otherModes: string): Required<Pick<Operation, 'verdict' | 'finishRun'>> {
+	const verdict: VerdictFacts = {
+		analysisOf: (result) => result,
+		refusal(itemIndex) {
+			const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
+			if (mode === WAIT_CALLBACK_MODE) return waitCallbackRoutingRefusal(this, itemIndex);
+			if (mode !== 'deferred') return undefined;
+			return new NodeOperationError(this.getNode(), `Route by Verdict needs a moderation result, but Mode "Deferred" only returns ${deferredAnswer}`, {
+				itemIndex,
+				description: `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`,
+			});
 		},
-	);
-}
-
-/** The moderate operations' finishRun: in Wait for Callback mode, pause the execution once all items are submitted. */
-export function finishWaitForCallback(verdict: VerdictFacts): NonNullable<Operation['finishRun']> {
-	return async function (results, routing) {
-		if (this.getNodeParameter('mode', 0, 'immediate') !== WAIT_CALLBACK_MODE) return undefined;
-		return await settleWaitForCallback.call(this, verdict, results, routing);
+	};
+	return {
+		verdict,
+		async finishRun(results, routing) {
+			if (this.getNodeParameter('mode', 0, 'immediate') !== WAIT_CALLBACK_MODE) return undefined;
+			return await settleWaitForCallback.call(this, verdict, results, routing);
+		},
 	};
 }

@@ -9,9 +9,8 @@ import { moderateImage } from '../../transport/endpoints';
 import { parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, imageInput, withImage } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
-import type { VerdictFacts } from '../../verdict/outputs';
 import { waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/settle';
-import { finishWaitForCallback, submissionOptions, submissionRoutingRefusal } from '../submission';
+import { submissionOptions, submissionSteps } from '../submission';
 import { MIN_POLL_INTERVAL_SECONDS } from '../poll';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, pollResult } from './pollResult';
 
@@ -105,12 +104,7 @@ export const option: INodePropertyOptions = {
 		'Check an image (URL, base64 or file) and get its verdict: isSafe, risk scores, flagged categories, suggested actions',
 };
 
-export const verdict: VerdictFacts = {
-	analysisOf: (result) => result,
-	refusal(itemIndex) {
-		return submissionRoutingRefusal.call(this, itemIndex, 'the request id', '"Immediate" or "Deferred and Wait"');
-	},
-};
+export const { verdict, finishRun } = submissionSteps('the request id', '"Immediate" or "Deferred and Wait"');
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject> {
 	const { client } = run;
@@ -137,5 +131,3 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: N
 	}
 	return await pollResult.call(this, itemIndex, client, id);
 }
-
-export const finishRun = finishWaitForCallback(verdict);

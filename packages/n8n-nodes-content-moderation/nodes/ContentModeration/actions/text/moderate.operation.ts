@@ -9,10 +9,9 @@ import { moderateText } from '../../transport/endpoints';
 import { InputProblem } from '../../validation/checks';
 import { ensure, getOptions, getText } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
-import type { VerdictFacts } from '../../verdict/outputs';
 import type { NodeRun } from '../operation';
 import { waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/settle';
-import { finishWaitForCallback, submissionOptions, submissionRoutingRefusal } from '../submission';
+import { submissionOptions, submissionSteps } from '../submission';
 
 type TextMode = 'immediate' | 'deferred' | typeof WAIT_CALLBACK_MODE;
 
@@ -85,12 +84,7 @@ export const option: INodePropertyOptions = {
 		'Moderate a text (e.g. a chat message or comment) and get the verdict at once, or deferred. Takes the text. Returns isSafe (false: do not use it), suggestedActions (reject, review), nsfwCategories (flagged categories with severity), riskScores, sentiment, summary and filteredContent: the text with profanity masked by *, to use instead of the original.',
 };
 
-export const verdict: VerdictFacts = {
-	analysisOf: (result) => result,
-	refusal(itemIndex) {
-		return submissionRoutingRefusal.call(this, itemIndex, 'the text moderation ID', '"Immediate" or "Wait for Callback"');
-	},
-};
+export const { verdict, finishRun } = submissionSteps('the text moderation ID', '"Immediate" or "Wait for Callback"');
 
 /** Banned Words: a comma-separated text, or a list from an expression; undefined when none. */
 export function parseBannedWords(value: unknown): string[] | undefined | InputProblem {
@@ -130,5 +124,3 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;
 	return (await moderateText(client, body, itemIndex, secrets)).body;
 }
-
-export const finishRun = finishWaitForCallback(verdict);
