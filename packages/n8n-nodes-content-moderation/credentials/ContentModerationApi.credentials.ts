@@ -1,20 +1,11 @@
-import type {
-	IAuthenticate,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /** Statuses that fail the Test button; any other answer (404 above all) means the token was accepted. */
 const FAILING_STATUSES = [400, 402, 405, 406, 407, 408, 410, 429, 500, 501, 502, 503, 504];
 const REJECTED_TOKEN = 'The service rejected the secret key';
-/** A test image moderation id: well-formed (a UUID), so a service that validates ids answers 404, not 400. */
+/** Well-formed (a UUID), so that a service that validates ids answers 404, not 400. */
 const PROBE_ID = '00000000-0000-4000-8000-000000000000';
-/**
- * The test's base URL: a user name or password in the Base URL is never sent (n8n's HTTP client would send
- * it as Basic authentication in place of the Secret Key); the test then fails naming what to remove.
- */
+/** A `user:password@` in the Base URL is never sent (it would replace the Secret Key): the test names the fix. */
 const TEST_BASE_URL =
 	'/^[a-z][a-z0-9+.-]*:[\\/\\\\]*[^\\/\\\\?#]*@/i.test($credentials.baseUrl.trim()) ? "http://remove-user-and-password-from-the-base-url.invalid" : $credentials.baseUrl.trim().replace(/\\/+$/, "")';
 

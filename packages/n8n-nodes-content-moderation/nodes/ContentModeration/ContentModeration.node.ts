@@ -26,8 +26,7 @@ export class ContentModeration implements INodeType {
 		name: 'contentModeration',
 		icon: { light: 'file:contentModeration.svg', dark: 'file:contentModeration.dark.svg' },
 		group: ['transform'],
-		// Not 1: Wait for Callback's resume calls go through n8n's webhook body parsing with this node as start
-		// node, which at version 1 evaluates an expression on every call (docs/callbacks.md).
+		// At version 1 n8n evaluates an expression on every Wait for Callback resume call (docs/callbacks.md).
 		version: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
@@ -37,10 +36,9 @@ export class ContentModeration implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: verdictOutputs,
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-		// Only for Wait for Callback (Image > Moderate, Text > Moderate): resume URLs of a waiting execution, never a trigger.
+		// Wait for Callback's resume URLs, never a trigger.
 		webhooks: [waitCallbackWebhook],
 		properties: [
-			// Only on the AI Agent tool: what the model is told (the short action names the node).
 			...toolDescriptionProperties(resources),
 			{
 				displayName: 'Resource',

@@ -1,4 +1,17 @@
-import { clampInteger } from '@package/nodes/ContentModeration/helpers/numbers';
+import { clampInteger, finiteNumber } from '@package/nodes/ContentModeration/helpers/numbers';
+
+describe('finiteNumber', () => {
+	it('takes finite numbers and numeric text as they are', () => {
+		expect(finiteNumber(70)).toBe(70);
+		expect(finiteNumber(' 70 ')).toBe(70);
+		expect(finiteNumber('4.5')).toBe(4.5);
+		expect(finiteNumber(-1)).toBe(-1);
+	});
+
+	it('refuses what is not a number: empty or blank text, "70%", NaN, Infinity, objects, booleans, null', () => {
+		for (const value of ['', '  ', '70%', NaN, Infinity, '-Infinity', {}, [], true, null, undefined]) expect(finiteNumber(value)).toBeUndefined();
+	});
+});
 
 describe('clampInteger', () => {
 	it('takes numbers and numeric text, floors them and keeps them within min..max', () => {

@@ -1,6 +1,6 @@
 /** What the retry tests share: a fixed now, small retry settings, the two kinds of failed try, and a failure. */
-import type { RetryFailure, StopReason } from '@package/nodes/ContentModeration/retry/loop';
-import type { RetrySettings, TryOutcome } from '@package/nodes/ContentModeration/retry/policy';
+import type { RetryFailure } from '@package/nodes/ContentModeration/retry/loop';
+import type { RetrySettings, StopReason, TryOutcome } from '@package/nodes/ContentModeration/retry/policy';
 
 export const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 export const settings: RetrySettings = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };

@@ -2,7 +2,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-/** The smallest Poll Interval the fields accept (seconds). */
 export const MIN_POLL_INTERVAL_SECONDS = 0.1;
 
 export interface PollTiming {
@@ -10,12 +9,7 @@ export interface PollTiming {
 	timeoutSeconds: number;
 }
 
-/** Reads the item's Poll Interval and Wait Timeout fields, with the operation's defaults. */
-export function readPollTiming(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	defaults: PollTiming,
-): PollTiming {
+export function readPollTiming(ctx: IExecuteFunctions, itemIndex: number, defaults: PollTiming): PollTiming {
 	const interval = Number(ctx.getNodeParameter('pollInterval', itemIndex, defaults.intervalSeconds));
 	const timeout = Number(ctx.getNodeParameter('waitTimeout', itemIndex, defaults.timeoutSeconds));
 	return {
@@ -24,15 +18,12 @@ export function readPollTiming(
 	};
 }
 
-/**
- * A 404 while polling counts as "not ready": the id came from the service itself a moment ago, so a
- * 404 means the result is not stored yet rather than a wrong id.
- */
+/** A 404 while polling means "not stored yet": the id came from the service itself a moment ago. */
 export function isNotFound(error: unknown): boolean {
 	return error instanceof NodeApiError && error.httpCode === '404';
 }
 
-/** Calls `check` every interval until it returns a value, and returns it; undefined once the timeout has passed. */
+/** Calls `check` every interval until it returns a value; undefined once the timeout has passed. */
 export async function pollUntil<T>(timing: PollTiming, check: () => Promise<T | undefined>): Promise<T | undefined> {
 	const intervalMs = timing.intervalSeconds * 1000;
 	const deadline = Date.now() + timing.timeoutSeconds * 1000;

@@ -13,10 +13,7 @@ import { RunClaims } from '../inbound/runClaims';
 import { NO_ITEM, type NodeRun } from './operation';
 import { resources } from './resources';
 
-/**
- * Runs one operation over all input items: pairing, continueOnFail, the pool, the verdict outputs, and
- * the run's claims on completions (committed only when the run succeeds).
- */
+/** Runs one operation over all input items; the run's claims on completions are committed only when it succeeds. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const claims = new RunClaims(deliveries, this.getExecutionCancelSignal());
 	try {
@@ -40,7 +37,6 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 		);
 	}
 
-	// State of this node run, handed to every item explicitly.
 	const { concurrency, maxRetries, maxImageBytes } = readRequestOptions(this);
 	// With the default cap every item has started: when one fails the run, the others must leave the
 	// shared limiter and send nothing (their results would be thrown away), as on cancel.
@@ -62,7 +58,6 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 		await claims.takeAll(keys);
 	}
 
-	/** All work for one input item: its output items paired to it, or one error item under continueOnFail. */
 	const processItem = async (itemIndex: number): Promise<INodeExecutionData[]> => {
 		try {
 			const refusal = routing ? operation.verdict?.refusal?.call(this, itemIndex) : undefined;
@@ -91,9 +86,8 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 	// Results keep input order whatever the concurrency. Up to the cap items run at once; the client's
 	// limiter decides how many of their requests are in flight (items wait for it in input order).
 	const results = (await mapConcurrent(indexes, concurrency.limit, processItem)).flat();
-	const settled = await operation.settle?.call(this, results, routing);
-	if (settled) return settled;
-
+	const finished = await operation.finishRun?.call(this, results, routing);
+	if (finished) return finished;
 	if (routing && operation.verdict) return routeByVerdict.call(this, operation.verdict, results);
 	return [results];
 }

@@ -1,7 +1,4 @@
-/**
- * The `options` both moderation requests carry (POST /image, POST /text): metadata, actor, callback URL
- * and defer. Everything is checked here, before the one POST.
- */
+/** The `options` both moderation requests carry (POST /image, POST /text), checked before the one POST. */
 import type { IDataObject, IExecuteFunctions, JsonValue } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -12,14 +9,16 @@ import type { ApiClient } from '../transport/client';
 import { checkHttpUrl, checkNoPastedToken, optionalText } from '../validation/checks';
 import { ensure, getActorId } from '../validation/parameters';
 import { WAIT_CALLBACK_MODE } from '../verdict/description';
+import type { VerdictFacts } from '../verdict/outputs';
+import type { Operation } from './operation';
+import { settleWaitForCallback } from './waitForCallback/settle';
 import { callbackUrl as waitCallbackUrl, resumeSecrets, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 
 export interface SubmissionSettings {
-	/** The operation's Mode; Wait for Callback sends the waiting execution's own URL. */
 	mode: string;
 	/** Whether the service is to answer with the id only (every mode but Immediate). */
 	deferred: boolean;
-	/** The metadata, already checked by the operation (its rule differs per operation). */
+	/** Already checked by the operation (its rule differs per operation). */
 	meta: JsonValue | IDataObject | undefined;
 }
 
@@ -62,24 +61,28 @@ export async function submissionOptions(
 }
 
 /**
- * Route by Verdict before anything is sent: Deferred answers with an id only, so there is nothing to route;
- * Wait for Callback routes only where n8n can resume on more than one output.
+ * What the moderate operations route, and their last step. Route by Verdict is refused before anything is
+ * sent where Deferred answers with an id only, and Wait for Callback where n8n cannot resume on more than
+ * one output; Wait for Callback pauses the execution once every item is submitted.
  */
-export function submissionRoutingRefusal(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	deferredAnswer: string,
-	otherModes: string,
-): NodeOperationError | undefined {
-	const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
-	if (mode === WAIT_CALLBACK_MODE) return waitCallbackRoutingRefusal(this, itemIndex);
-	if (mode !== 'deferred') return undefined;
-	return new NodeOperationError(
-		this.getNode(),
-		`Route by Verdict needs a moderation result, but Mode "Deferred" only returns ${deferredAnswer}`,
-		{
-			itemIndex,
-			description: `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`,
+export function submissionSteps(deferredAnswer: string, otherModes: string): Required<Pick<Operation, 'verdict' | 'finishRun'>> {
+	const verdict: VerdictFacts = {
+		analysisOf: (result) => result,
+		refusal(itemIndex) {
+			const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
+			if (mode === WAIT_CALLBACK_MODE) return waitCallbackRoutingRefusal(this, itemIndex);
+			if (mode !== 'deferred') return undefined;
+			return new NodeOperationError(this.getNode(), `Route by Verdict needs a moderation result, but Mode "Deferred" only returns ${deferredAnswer}`, {
+				itemIndex,
+				description: `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`,
+			});
 		},
-	);
+	};
+	return {
+		verdict,
+		async finishRun(results, routing) {
+			if (this.getNodeParameter('mode', 0, 'immediate') !== WAIT_CALLBACK_MODE) return undefined;
+			return await settleWaitForCallback.call(this, verdict, results, routing);
+		},
+	};
 }

@@ -1,32 +1,21 @@
-/**
- * The node-wide request settings (how many requests run at once, how often one is retried, how large an
- * image may be) and their one reader. They sit in each operation's Options collection (descriptions/options.ts).
- */
+/** The node-wide request settings, in each operation's Options collection, and their one reader. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { clampInteger } from '../helpers/numbers';
 import { SHARED_CAP } from '../limiter/limiter';
 import { DEFAULT_MAX_RETRIES, MAX_RETRIES_LIMIT } from '../retry/policy';
 
-/** Fixed Concurrency's default, and what it falls back to when its value is not a number. */
 export const DEFAULT_FIXED_CONCURRENCY = 5;
 /**
- * Default cap of a run's share of the adaptive limit: as high as the shared limit goes, so that a run
- * can use what the service has shown this process it takes (a second run of 600 items after a first
- * goes out in one round trip). The limit itself starts small and backs off at the first sign
- * of trouble; lower the cap to leave room for other workflows.
+ * A run may use all the service has shown this process it takes (a second run of 600 items goes out in one
+ * round trip): the shared limit itself starts small and backs off at the first sign of trouble.
  */
 export const DEFAULT_MAX_CONCURRENCY = SHARED_CAP;
-/** Upper bound of both options: a run's cap above the shared limit's would never be reached. */
 export const MAX_CONCURRENCY = SHARED_CAP;
-/**
- * Largest image sent (Base64 and Binary File inputs; for Image URL the service downloads it). The spec
- * names no limit; 20 MB covers camera photos and is the request limit of common vision APIs. Settable.
- */
+/** The spec names no limit; 20 MB covers camera photos and is the request limit of common vision APIs. */
 export const DEFAULT_MAX_IMAGE_MB = 20;
 export const MAX_IMAGE_MB_LIMIT = 200;
 
-/** The request settings, as options of a collection. */
 export const REQUEST_SETTINGS: INodeProperties[] = [
 	{
 		displayName: 'Fixed Concurrency',
@@ -66,7 +55,7 @@ export const REQUEST_SETTINGS: INodeProperties[] = [
 	},
 ];
 
-/** Adaptive: the limit grows and shrinks up to `limit`. Fixed: exactly `limit`. */
+/** Adaptive: grows and shrinks up to `limit`. Fixed: exactly `limit`. */
 export interface ConcurrencySetting {
 	adaptive: boolean;
 	limit: number;
@@ -80,17 +69,13 @@ export interface RequestOptions {
 
 const isSet = (value: unknown) => value !== undefined && value !== null && value !== '';
 
-/** The settings of this node run (read from item 0: they shape the whole run); defaults for what is not set. */
+/** Read from item 0: they shape the whole run. */
 export function readRequestOptions(ctx: Pick<IExecuteFunctions, 'getNodeParameter'>): RequestOptions {
 	const raw = (ctx.getNodeParameter('options', 0, {}) as IDataObject | null) ?? {};
 	// n8n stores only the options a user added, so `concurrency` is present exactly when Fixed was chosen.
 	const concurrency: ConcurrencySetting = isSet(raw.concurrency)
 		? { adaptive: false, limit: clampInteger(raw.concurrency, 1, MAX_CONCURRENCY, DEFAULT_FIXED_CONCURRENCY) }
 		: { adaptive: true, limit: clampInteger(raw.maxConcurrency, 1, MAX_CONCURRENCY, DEFAULT_MAX_CONCURRENCY) };
-	return {
-		concurrency,
-		maxRetries: clampInteger(raw.maxRetries, 0, MAX_RETRIES_LIMIT, DEFAULT_MAX_RETRIES),
-		maxImageBytes:
-			clampInteger(raw.maxImageSizeMb, 1, MAX_IMAGE_MB_LIMIT, DEFAULT_MAX_IMAGE_MB) * 1024 * 1024,
-	};
+	const maxImageBytes = clampInteger(raw.maxImageSizeMb, 1, MAX_IMAGE_MB_LIMIT, DEFAULT_MAX_IMAGE_MB) * 1024 * 1024;
+	return { concurrency, maxRetries: clampInteger(raw.maxRetries, 0, MAX_RETRIES_LIMIT, DEFAULT_MAX_RETRIES), maxImageBytes };
 }

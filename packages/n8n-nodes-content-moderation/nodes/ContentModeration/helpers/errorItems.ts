@@ -1,11 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-/**
- * The output item for a failed input item under "On Error: Continue". Only `error` and `details`
- * keys, so that n8n recognises it as an error item and moves it to the Error output under
- * "Continue (using error output)". Messages come from our own errors, which never hold the token.
- */
+/** Only `error` and `details`, so that n8n moves it to the Error output under "Continue (using error output)". */
 export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
 	const { message, description, httpCode } = (error ?? {}) as {
 		message?: unknown;
@@ -24,12 +20,8 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 	};
 }
 
-/** Errors thrown on by the node: n8n's own node errors as they are, anything else wrapped with the item. */
-export function asNodeError(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
+/** n8n's own node errors as they are, anything else wrapped with the item. */
+export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }

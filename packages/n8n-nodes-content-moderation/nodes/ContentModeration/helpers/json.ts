@@ -5,14 +5,10 @@ export function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 }
 
-/**
- * The deepest nesting of objects and arrays any JSON value is given in (results, callbacks, metadata),
- * far more than the service's result (3 levels) plus metadata anyone writes, and far below what
- * recursive code (JSON.stringify, n8n's copies) can take.
- */
+/** Far deeper than a result (3 levels) plus any metadata, far below what recursive code (JSON.stringify) takes. */
 export const MAX_DEPTH = 64;
 
-/** Whether `value` nests objects or arrays deeper than `max`; iterative, so any depth is measured safely. */
+/** Iterative, so that any depth is measured safely. */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
 	const stack: Array<[unknown, number]> = [[value, 0]];
 	while (stack.length > 0) {

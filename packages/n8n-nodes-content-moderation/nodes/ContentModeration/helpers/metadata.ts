@@ -9,12 +9,11 @@ import { InputProblem, isProblem, textOf } from '../validation/checks';
 
 export const METADATA_KEYS = ['meta', 'metadata'] as const;
 
-/** Sets the metadata under every key in METADATA_KEYS. */
 export function putMetadata(target: IDataObject, value: JsonValue | IDataObject): void {
 	for (const key of METADATA_KEYS) target[key] = value as IDataObject;
 }
 
-/** A metadata field that must hold a JSON object (text result and image options); undefined when empty. */
+/** Text > Moderate's metadata: a JSON object; undefined when empty. */
 export function checkMetadataObject(value: unknown, field: string): IDataObject | undefined | InputProblem {
 	const example = 'Enter a JSON object such as {"orderId": "A-17"} (double quotes around names and texts), or leave it empty.';
 	if (value === undefined || value === null) return undefined;

@@ -3,10 +3,8 @@
 export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
 /**
- * Runs `worker` for every item with at most `limit` calls in flight and returns the outcomes in input
- * order. Never rejects: each outcome says whether its call succeeded. With `stopOnError`, no new item is
- * started after the first failure (items already running finish); unstarted items are left out of the
- * result (their slots stay `undefined`).
+ * Runs `worker` for every item, at most `limit` at once; outcomes in input order, never a rejection. With
+ * `stopOnError` no item starts after the first failure, and the slots of those not started stay undefined.
  */
 export async function mapSettled<T, R>(
 	items: readonly T[],
@@ -36,9 +34,8 @@ export async function mapSettled<T, R>(
 }
 
 /**
- * Like `Promise.all(items.map(worker))` with at most `limit` calls in flight. On failure it starts no new
- * item, waits for the running ones, then throws the error of the lowest failed index, so the item that
- * fails is the same one a sequential run would report first among those that ran.
+ * `Promise.all(items.map(worker))` with at most `limit` at once. It throws the lowest failed index's error,
+ * once the running items are done: the one a sequential run would report first among those that ran.
  */
 export async function mapConcurrent<T, R>(
 	items: readonly T[],

@@ -1,8 +1,7 @@
 /** The retry loop: sends, and sends again while the policy in policy.ts allows; and what it says to the user. */
-import type { RetrySettings, TryOutcome } from './policy';
+import type { RetrySettings, StopReason, TryOutcome } from './policy';
 import { decideRetry, isReadMethod, isRetryable, networkErrorCode } from './policy';
 
-/** How to make one try, and how to wait between tries. */
 export interface Attempts<T> {
 	/** Sends the request once. A throw is a network-level failure (no HTTP status). */
 	send: () => Promise<T>;
@@ -13,15 +12,12 @@ export interface Attempts<T> {
 	random?: () => number;
 }
 
-export type StopReason = 'not-retryable' | 'exhausted' | 'retry-after-too-long';
-
-/** The last failed try and why no other followed: everything the error note needs. */
+/** The last failed try and why no other followed: what the error note needs. */
 export type RetryFailure<T> = (
 	| { kind: 'status'; result: T }
 	| { kind: 'network'; error: unknown }
 ) & {
 	method: string;
-	/** The last try, as the policy judged it. */
 	lastTry: TryOutcome;
 	/** Tries made after the first. */
 	retries: number;
@@ -31,15 +27,10 @@ export type RetryFailure<T> = (
 	maxDelayMs?: number;
 };
 
-/** How the tries ended. Never a throw: the caller maps failures to its own errors. */
+/** Never a throw: the caller maps failures to its own errors. */
 export type RetryResult<T> = { kind: 'success'; result: T; retries: number } | RetryFailure<T>;
 
-/** Sends, and sends again while the policy allows; `retries` counts the extra tries made. */
-export async function withRetries<T>(
-	method: string,
-	settings: RetrySettings,
-	attempts: Attempts<T>,
-): Promise<RetryResult<T>> {
+export async function withRetries<T>(method: string, settings: RetrySettings, attempts: Attempts<T>): Promise<RetryResult<T>> {
 	const now = attempts.now ?? Date.now;
 	for (let retryIndex = 0; ; retryIndex++) {
 		let failure: RetryFailure<T>;
@@ -65,10 +56,7 @@ export async function withRetries<T>(
 	}
 }
 
-/**
- * One sentence for the error a user sees, saying what retrying did; undefined when there is nothing
- * worth saying (for example a 400, which no method would retry).
- */
+/** What retrying did, for the error a user sees; undefined when nothing is worth saying (a 400, say). */
 export function retryNote(failure: RetryFailure<unknown>): string | undefined {
 	const { method, lastTry, retries, stoppedBecause, retryAfterMs, maxDelayMs } = failure;
 	const tries = `${retries + 1} ${retries === 0 ? 'try' : 'tries'}`;

@@ -1,23 +1,12 @@
 /**
- * Retry policy for calls to the Content Moderation Service.
- *
- * The rule that matters most: a request that may have made the service act (a POST that submits a
- * moderation or adds a queue item) is sent again only when the answer says it was not acted on:
- *   - 429 (rate limited): a refusal;
- *   - 503 with a Retry-After or a JSON body: the service refusing (docs/service-interface.md); a full
- *     service answers the sends over its capacity 503 at once. A bare 503 (a proxy's page, "upstream
- *     connect error or disconnect/reset before headers") may come after the service read the request;
- *   - connection refused (nothing reached the service).
- * Reads (GET) are also retried on any 5xx and on transient network errors (reset, timeout, ...).
- * Everything here is pure; the loop that sleeps between tries is loop.ts.
+ * Retry policy (pure). A request that may have made the service act (a POST, and DELETE, which the spec
+ * does not call idempotent) is sent again only when the answer says it was not acted on: 429, a 503 with a
+ * Retry-After or a JSON body (the service refusing; a bare 503 may be a proxy's after the service read the
+ * request), or connection refused. Reads are also retried on any 5xx and transient network errors.
  */
-
-/** Methods that never change anything on the service, so every transient failure may be retried. */
-// The spec does not say whether DELETE /text/{id} is idempotent; it is treated like a POST.
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
 export interface RetrySettings {
-	/** Retries after the first try; 0 disables retrying. */
 	maxRetries: number;
 	/** First backoff step; step n is drawn uniformly from [0, baseDelayMs * 2^n] (full jitter). */
 	baseDelayMs: number;
@@ -30,7 +19,7 @@ export const DEFAULT_MAX_RETRIES = 5;
 /** Added at random on top of Retry-After: 0..a quarter of the wait, at least 0..MIN and at most 0..this many ms. */
 export const RETRY_AFTER_JITTER_MS = 250;
 export const MIN_RETRY_AFTER_JITTER_MS = 20;
-/** Upper bound of the Max Retries option, so a typo cannot keep an item busy for hours. */
+/** So that a typo in Max Retries cannot keep an item busy for hours. */
 export const MAX_RETRIES_LIMIT = 10;
 
 export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
@@ -41,35 +30,19 @@ export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
 
 /** Network error codes worth another try for a read (Node, undici and axios spellings). */
 const TRANSIENT_NETWORK_CODES = new Set([
-	'ECONNREFUSED',
-	'ECONNRESET',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'EPIPE',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ENETDOWN',
-	'UND_ERR_SOCKET',
-	'UND_ERR_CONNECT_TIMEOUT',
-	'UND_ERR_HEADERS_TIMEOUT',
-	'UND_ERR_BODY_TIMEOUT',
+	'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'EHOSTUNREACH',
+	'ENETUNREACH', 'ENETDOWN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT',
 ]);
 
-/** What one try produced, reduced to what the policy needs. */
 export type TryOutcome =
 	| { kind: 'status'; statusCode: number; retryAfter?: unknown; jsonBody?: boolean }
 	| { kind: 'network'; code?: string };
 
-export type RetryDecision =
-	| { retry: true; delayMs: number }
-	| { retry: false; reason: 'not-retryable' | 'exhausted' | 'retry-after-too-long'; retryAfterMs?: number };
+export type StopReason = 'not-retryable' | 'exhausted' | 'retry-after-too-long';
 
-/**
- * Parses a Retry-After header value (delay-seconds or an HTTP-date) into milliseconds from `nowMs`.
- * Past dates give 0; anything unreadable gives undefined.
- */
+export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: StopReason; retryAfterMs?: number };
+
+/** A Retry-After (seconds or an HTTP-date) in ms from `nowMs`: 0 for a past date, undefined when unreadable. */
 export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): number | undefined {
 	const raw = Array.isArray(value) ? value[0] : value;
 	if (typeof raw === 'number') return Number.isFinite(raw) && raw >= 0 ? Math.round(raw * 1000) : undefined;
@@ -80,16 +53,11 @@ export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): num
 	// An HTTP-date always names a weekday or month; this keeps numbers like "-1" from parsing as dates.
 	if (!/[a-z]/i.test(text)) return undefined;
 	const at = Date.parse(text);
-	if (Number.isNaN(at)) return undefined;
-	return Math.max(0, at - nowMs);
+	return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
 /** Full-jitter exponential backoff for retry number `retryIndex` (0 for the first retry). */
-export function backoffDelay(
-	retryIndex: number,
-	settings: RetrySettings,
-	random: () => number = Math.random,
-): number {
+export function backoffDelay(retryIndex: number, settings: RetrySettings, random: () => number = Math.random): number {
 	const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** Math.max(0, retryIndex));
 	return Math.floor(random() * ceiling);
 }
@@ -98,7 +66,7 @@ export function isReadMethod(method: string): boolean {
 	return READ_METHODS.has(method.toUpperCase());
 }
 
-/** Whether this outcome may be retried for this method, regardless of how many tries are left. */
+/** Whether this outcome may be retried for this method, however many tries are left. */
 export function isRetryable(method: string, outcome: TryOutcome): boolean {
 	const read = isReadMethod(method);
 	if (outcome.kind === 'network') {
@@ -115,9 +83,7 @@ export function isRefusal(outcome: TryOutcome): boolean {
 	return outcome.kind === 'status' && (outcome.jsonBody === true || parseRetryAfter(outcome.retryAfter) !== undefined);
 }
 
-/**
- * Decides what to do after try number `retryIndex + 1` failed with `outcome`: wait and try again, or stop.
- */
+/** After try number `retryIndex + 1` failed with `outcome`: wait and try again, or stop. */
 export function decideRetry(
 	method: string,
 	outcome: TryOutcome,
@@ -133,12 +99,9 @@ export function decideRetry(
 			? parseRetryAfter(outcome.retryAfter, nowMs)
 			: undefined;
 	if (retryAfterMs !== undefined) {
-		if (retryAfterMs > settings.maxDelayMs) {
-			return { retry: false, reason: 'retry-after-too-long', retryAfterMs };
-		}
-		// Retry-After is the earliest time; a little jitter keeps items throttled together from all
-		// coming back in the same instant (and from re-hitting the same slot of a periodic limiter).
-		// Retry-After: 0 (a sporadic refusal) is sent again almost at once: the shared limiter spaces the sends.
+		if (retryAfterMs > settings.maxDelayMs) return { retry: false, reason: 'retry-after-too-long', retryAfterMs };
+		// Jitter keeps items throttled together from all coming back in the same instant (or the same slot
+		// of a periodic limiter); after Retry-After: 0 the shared limiter spaces the sends.
 		const spread = Math.min(RETRY_AFTER_JITTER_MS, Math.max(MIN_RETRY_AFTER_JITTER_MS, retryAfterMs / 4));
 		const jitter = Math.floor(random() * spread);
 		return { retry: true, delayMs: Math.min(settings.maxDelayMs, retryAfterMs + jitter) };
@@ -146,10 +109,7 @@ export function decideRetry(
 	return { retry: true, delayMs: backoffDelay(retryIndex, settings, random) };
 }
 
-/**
- * The error code of a network failure, looked up through wrappers (NodeApiError → axios error →
- * AggregateError of a dual-stack connect → system error). Bounded so a cyclic chain cannot loop.
- */
+/** A network failure's code through its wrappers (NodeApiError, axios, AggregateError); bounded against cycles. */
 export function networkErrorCode(error: unknown): string | undefined {
 	const queue: unknown[] = [error];
 	const seen = new Set<unknown>();

@@ -1,20 +1,14 @@
 /**
- * Returns the base URL without trailing slashes, or an error text that names the credential field.
- * Free of n8n types so that the credential and its tests can share it. A user name or password in the URL
- * (`user:password@`) is refused, and a value holding an `@` is never repeated in an error: n8n's HTTP
- * client would send it as Basic authentication in place of the Secret Key, and it would show wherever the
- * address is shown.
+ * The base URL without trailing slashes, or an error naming the credential field. A `user:password@` is
+ * refused (n8n's HTTP client would send it as Basic authentication in place of the Secret Key), and a value
+ * holding an `@` is never repeated in an error.
  */
 export function parseBaseUrl(raw: unknown): { url: string } | { error: string } {
 	const value = typeof raw === 'string' ? raw.trim() : '';
 	const field = 'of the Content Moderation API credential';
-	if (value === '') {
-		return { error: `The Base URL ${field} is empty` };
-	}
+	if (value === '') return { error: `The Base URL ${field} is empty` };
 	const named = value.includes('@') ? `The Base URL ${field}` : `The Base URL "${value}" ${field}`;
-	if (!/^https?:\/\//i.test(value)) {
-		return { error: `${named} must start with http:// or https://` };
-	}
+	if (!/^https?:\/\//i.test(value)) return { error: `${named} must start with http:// or https://` };
 	let url: URL;
 	try {
 		url = new URL(value);
@@ -29,18 +23,14 @@ export function parseBaseUrl(raw: unknown): { url: string } | { error: string } 
 	return { url: value.replace(/\/+$/, '') };
 }
 
-/**
- * Why `value` cannot be one path segment, or undefined when it can. encodeURIComponent leaves dots alone,
- * and URL parsers read a segment `.` or `..` as "this" or "parent" folder: `/image/..` would read the
- * base URL itself. (A `%` is encoded, so `%2e` stays a plain text.)
- */
+/** Why `value` cannot be one path segment: encodeURIComponent leaves `.` and `..`, which URLs read as folders. */
 export function segmentProblem(value: string): string | undefined {
 	if (value === '') return 'is empty';
 	if (value === '.' || value === '..') return 'is "." or "..", which would read another address than the one asked for';
 	return undefined;
 }
 
-/** One path parameter, encoded; throws for a value that would leave its place in the path (see segmentProblem). */
+/** One path parameter, encoded; throws for a value that would leave its place in the path. */
 export function pathSegment(value: string): string {
 	const problem = segmentProblem(value);
 	if (problem !== undefined) throw new Error(`A path parameter ${problem}`);

@@ -1,8 +1,4 @@
-/**
- * The one way to the service: an API client built once per node run (or per callback) with the
- * credential, the retry settings and the cancel signal of that run, and handed to whoever sends. Its
- * sends go through the service's limiter, shared by the whole process (limiter/registry.ts).
- */
+/** The one way to the service: a client per node run (or callback), sending through the process's shared limiter. */
 import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -18,7 +14,6 @@ import { retryNote, withRetries } from '../retry/loop';
 
 export const CREDENTIAL_TYPE = 'contentModerationApi';
 
-/** Credential fields that must never appear in an error or output. */
 const SECRET_FIELDS = ['accessToken', 'callbackSecret'];
 
 export type { ApiRequest, RequestBody, UnreadBody } from './http';
@@ -43,26 +38,18 @@ const UNREADABLE_BINARY = "n8n could not give back the binary file's data. Check
 const isUnread = (body: RequestBody): body is UnreadBody<IDataObject> => typeof body.read === 'function';
 
 export interface ApiClient {
-	/**
-	 * Sends once the service's limiter gives the request its turn: a place and, for an adaptive run, room
-	 * for its body in the process's byte budget. The body is built (a lazy one read) only then.
-	 */
+	/** Sends once the limiter gives it a place and room for its body, which is built (a lazy one read) only then. */
 	request<T = IDataObject>(request: ApiRequest): Promise<ApiResponse<T>>;
-	/** The credential's Callback Secret; '' when it is not set. */
+	/** '' when not set. */
 	callbackSecret(): Promise<string>;
-	/** The credential's secrets (the Secret Key, the Callback Secret), read once per client: what to mask. */
 	credentialSecrets(): Promise<string[]>;
-	/**
-	 * Every secret this client knows: the credential's (once read) and those callers add (a token in a
-	 * callback URL). Whatever leaves the node run is redacted with these.
-	 */
+	/** The credential's (once read) and those callers add: whatever leaves the node run is redacted with these. */
 	readonly secrets: string[];
 }
 
 export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiClient {
 	const { retry, signal } = settings;
-	// n8n decrypts the credential on every getCredentials call (a database read on a server), and
-	// httpRequestWithAuthentication would read it again: one read per client is enough.
+	// n8n decrypts the credential on every read (a database read on a server): one read per client.
 	let credential: Promise<ICredentialsDecrypted> | undefined;
 	const secrets: string[] = [];
 	const readCredential = (): Promise<ICredentialsDecrypted> => {
@@ -80,7 +67,6 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 
 	const cancelled = () => new NodeOperationError(ctx.getNode(), 'The execution was cancelled');
 	const shareSettings = settings.limiter ?? { adaptive: true, cap: SHARED_CAP };
-	// The run's share of its service's limiter: one per client (one credential, one base URL).
 	let share: LimiterShare | undefined;
 	const shareOf = (baseUrl: string, accessToken: unknown): LimiterShare =>
 		(share ??= limiters.limiterFor(serviceKey(baseUrl, accessToken)).openShare(shareSettings, signal));
@@ -110,15 +96,11 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 		async request<T>(request: ApiRequest): Promise<ApiResponse<T>> {
 			const credentialsDecrypted = await readCredential();
 			const credentials = credentialsDecrypted.data ?? {};
-			// The run's secrets plus those only this request knows (Wait for Callback's item key and resume token).
 			const known = request.secrets ? [...secrets, ...request.secrets] : secrets;
 			const base = parseBaseUrl(credentials.baseUrl);
 			if ('error' in base) {
-				throw new NodeOperationError(ctx.getNode(), redact(base.error, known), {
-					itemIndex: request.itemIndex,
-					description:
-						'Open the credential and enter the service address, for example https://moderation.example.com',
-				});
+				const description = 'Open the credential and enter the service address, for example https://moderation.example.com';
+				throw new NodeOperationError(ctx.getNode(), redact(base.error, known), { itemIndex: request.itemIndex, description });
 			}
 			const limiterShare = shareOf(base.url, credentials.accessToken);
 			// A binary n8n cannot give back is the input's fault, not the service's: no retry, no "could not reach".
@@ -132,7 +114,7 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 			const { body: unread } = request;
 			const bodyBytes = unread === undefined ? 0 : isUnread(unread) ? unread.bodyBytes : JSON.stringify(unread).length;
 
-			// Retries (429/503 Retry-After, backoff, POST-safe rules) happen here, so callers never retry.
+			// Retries happen here, so that callers never retry.
 			const outcome = await withRetries(request.method, retry, {
 				send: async () => {
 					if (signal?.aborted) throw cancelled();
@@ -149,8 +131,7 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 					const pending = ctx.helpers.httpRequestWithAuthentication.call(requestCtx, CREDENTIAL_TYPE, options, {
 						credentialsDecrypted,
 					}) as Promise<FullResponse>;
-					// The limiter learns from every answer and failure (not from the run's own abort); the
-					// caller gets them unchanged. The place is held until the request has ended.
+					// The limiter learns from every answer and failure but the run's own abort; the place is held until the end.
 					pending.then(
 						(response) => permit.release(loadSignal(response, Date.now() - started)),
 						(error: unknown) => permit.release(signal?.aborted ? { kind: 'neutral' } : failureSignal(error)),
@@ -172,11 +153,7 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 			if (outcome.kind === 'status') {
 				throw addNote(apiError(ctx.getNode(), response.statusCode, response.body, request, known), retryNote(outcome));
 			}
-			return {
-				statusCode: response.statusCode,
-				headers: response.headers ?? {},
-				body: (response.body === '' ? {} : response.body) as T,
-			};
+			return { statusCode: response.statusCode, headers: response.headers ?? {}, body: (response.body === '' ? {} : response.body) as T };
 		},
 	};
 }

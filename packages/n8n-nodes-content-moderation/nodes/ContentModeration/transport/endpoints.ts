@@ -1,64 +1,30 @@
-/**
- * The service's endpoints, one function each: the only place that builds a path. Operations, pollers,
- * the waiting webhook and the trigger call these.
- */
+/** The service's endpoints: the only place that builds a path. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { pathSegment } from './baseUrl';
 import type { ApiClient, ApiResponse, RequestBody } from './client';
 
-/** POST /image: the result (immediate), or `{ id }` with `defer` or a `callbackUrl`. */
-export async function moderateImage(
-	client: ApiClient,
-	body: RequestBody,
-	itemIndex?: number,
-	secrets?: string[],
-): Promise<ApiResponse<IDataObject>> {
-	return await client.request<IDataObject>({ method: 'POST', path: '/image', body, itemIndex, secrets });
-}
+type Reply = Promise<ApiResponse<IDataObject>>;
 
-/** GET /image/{id}: an image moderation, once processed. */
-export async function getImage(client: ApiClient, id: string, itemIndex?: number): Promise<ApiResponse<IDataObject>> {
-	return await client.request<IDataObject>({ method: 'GET', path: `/image/${pathSegment(id)}`, itemIndex });
-}
+/** The result (immediate), or `{ id }` with `defer` or a `callbackUrl`. */
+export const moderateImage = async (client: ApiClient, body: RequestBody, itemIndex?: number, secrets?: string[]): Reply =>
+	await client.request<IDataObject>({ method: 'POST', path: '/image', body, itemIndex, secrets });
 
-/** POST /text: the result with its `id` (immediate), or `{ id }` with `defer` or a `callbackUrl`. */
-export async function moderateText(
-	client: ApiClient,
-	body: IDataObject,
-	itemIndex?: number,
-	secrets?: string[],
-): Promise<ApiResponse<IDataObject>> {
-	return await client.request<IDataObject>({ method: 'POST', path: '/text', body, itemIndex, secrets });
-}
+export const getImage = async (client: ApiClient, id: string, itemIndex?: number): Reply =>
+	await client.request<IDataObject>({ method: 'GET', path: `/image/${pathSegment(id)}`, itemIndex });
 
-/** GET /text/{id}: a text moderation, once processed. */
-export async function getText(client: ApiClient, id: string, itemIndex?: number): Promise<ApiResponse<IDataObject>> {
-	return await client.request<IDataObject>({ method: 'GET', path: `/text/${pathSegment(id)}`, itemIndex });
-}
+/** The result with its `id` (immediate), or `{ id }` with `defer` or a `callbackUrl`. */
+export const moderateText = async (client: ApiClient, body: IDataObject, itemIndex?: number, secrets?: string[]): Reply =>
+	await client.request<IDataObject>({ method: 'POST', path: '/text', body, itemIndex, secrets });
 
-/** DELETE /text/{id}. */
-export async function deleteText(client: ApiClient, id: string, itemIndex?: number): Promise<ApiResponse<IDataObject>> {
-	return await client.request<IDataObject>({ method: 'DELETE', path: `/text/${pathSegment(id)}`, itemIndex });
-}
+export const getText = async (client: ApiClient, id: string, itemIndex?: number): Reply =>
+	await client.request<IDataObject>({ method: 'GET', path: `/text/${pathSegment(id)}`, itemIndex });
 
-/** POST /queues/{queueId}: adds an item to a review queue. */
-export async function addQueueItem(
-	client: ApiClient,
-	queueId: string,
-	body: RequestBody,
-	itemIndex?: number,
-): Promise<ApiResponse<IDataObject>> {
-	return await client.request<IDataObject>({ method: 'POST', path: `/queues/${pathSegment(queueId)}`, body, itemIndex });
-}
+export const deleteText = async (client: ApiClient, id: string, itemIndex?: number): Reply =>
+	await client.request<IDataObject>({ method: 'DELETE', path: `/text/${pathSegment(id)}`, itemIndex });
 
-/** GET /queues/{queueId}/items/{itemId}. */
-export async function getQueueItem(
-	client: ApiClient,
-	queueId: string,
-	itemId: string,
-	itemIndex?: number,
-): Promise<ApiResponse<IDataObject>> {
-	const path = `/queues/${pathSegment(queueId)}/items/${pathSegment(itemId)}`;
-	return await client.request<IDataObject>({ method: 'GET', path, itemIndex });
-}
+export const addQueueItem = async (client: ApiClient, queueId: string, body: RequestBody, itemIndex?: number): Reply =>
+	await client.request<IDataObject>({ method: 'POST', path: `/queues/${pathSegment(queueId)}`, body, itemIndex });
+
+export const getQueueItem = async (client: ApiClient, queueId: string, itemId: string, itemIndex?: number): Reply =>
+	await client.request<IDataObject>({ method: 'GET', path: `/queues/${pathSegment(queueId)}/items/${pathSegment(itemId)}`, itemIndex });

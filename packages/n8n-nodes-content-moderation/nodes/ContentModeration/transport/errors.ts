@@ -4,7 +4,6 @@ import { NodeApiError } from 'n8n-workflow';
 import { redact, redactError, redactValue } from '../redaction/redact';
 import { networkErrorCode } from '../retry/policy';
 
-/** What an error needs to know about the request that failed. */
 export interface FailedRequest {
 	method: string;
 	path: string;
@@ -24,14 +23,10 @@ const STATUS_HINTS: Record<number, string> = {
 function serviceMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim() === '' ? undefined : body.trim().slice(0, 500);
 	if (body === null || typeof body !== 'object') return undefined;
-	const data = body as Record<string, unknown>;
-	const nested = data.error;
-	if (nested && typeof nested === 'object' && typeof (nested as JsonObject).message === 'string') {
-		return (nested as JsonObject).message as string;
-	}
+	const { error, message } = body as JsonObject;
+	const nested = typeof error === 'object' && error !== null ? (error as JsonObject).message : error;
 	if (typeof nested === 'string') return nested;
-	if (typeof data.message === 'string') return data.message;
-	return undefined;
+	return typeof message === 'string' ? message : undefined;
 }
 
 /**
@@ -51,9 +46,7 @@ export function apiError(
 	);
 	const own = serviceMessage(typeof body === 'object' && body !== null ? safeBody : safeBody.body);
 	const message = redact(`The Content Moderation Service answered ${statusCode}${own ? `: ${own}` : ''}`, secrets);
-	const hint =
-		STATUS_HINTS[statusCode] ??
-		(statusCode >= 500 ? 'The service failed. Try again later.' : undefined);
+	const hint = STATUS_HINTS[statusCode] ?? (statusCode >= 500 ? 'The service failed. Try again later.' : undefined);
 	const where = redact(`${request.method} ${request.path}`, secrets);
 	const error = new NodeApiError(node, safeBody, {
 		message,
@@ -84,9 +77,8 @@ export function networkError(
 	return redactError(failure, secrets);
 }
 
-/** Appends what retrying did to the error's description. */
+/** Appends what retrying did (only methods, statuses and counts: nothing to redact). */
 export function addNote(error: NodeApiError, note: string | undefined): NodeApiError {
-	// Notes name only methods, statuses and counts: nothing to redact.
 	if (note) error.description = error.description ? `${error.description} ${note}` : note;
 	return error;
 }

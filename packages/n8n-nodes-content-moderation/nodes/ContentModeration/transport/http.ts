@@ -32,15 +32,12 @@ export interface FullResponse {
 	body?: unknown;
 }
 
-// The spec gives no timeouts; without one a hung connection would hold a concurrency slot forever.
-// 5 minutes, as n8n's HTTP Request node. A timed-out GET is retried, a timed-out POST is not (it may
-// have been acted on).
+// Without one a hung connection would hold its place forever; 5 minutes, as n8n's HTTP Request node.
 const REQUEST_TIMEOUT_MS = 300_000;
 
 /** Network failures that suggest an overloaded service (as opposed to nothing listening at all). */
 const OVERLOAD_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED', 'ECONNRESET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-/** What one answer tells the limiter about the service's load. */
 export function loadSignal(response: FullResponse, latencyMs: number): SendOutcome {
 	const status = response.statusCode;
 	if (status === 429 || status === 503) {
@@ -51,17 +48,15 @@ export function loadSignal(response: FullResponse, latencyMs: number): SendOutco
 	return { kind: 'success', latencyMs };
 }
 
-/** application/json and application/<anything>+json. */
 const JSON_CONTENT_TYPE = /^\s*application\/([\w.+-]*\+)?json\s*(;|$)/i;
 
-/** A non-2xx response as the retry policy sees it; undefined for a success. */
+/** A non-2xx response as the retry policy sees it. */
 export function statusOutcome(response: FullResponse): TryOutcome | undefined {
 	if (response.statusCode >= 200 && response.statusCode <= 299) return undefined;
 	// n8n's helper parses any JSON-looking text into an object, a proxy's text/plain page too: the service's
 	// refusal is a JSON body declared as JSON.
 	const declaredJson = JSON_CONTENT_TYPE.test(String(response.headers?.['content-type'] ?? ''));
-	const parsed = typeof response.body === 'object' && response.body !== null && !Buffer.isBuffer(response.body);
-	const jsonBody = declaredJson && parsed;
+	const jsonBody = declaredJson && typeof response.body === 'object' && response.body !== null && !Buffer.isBuffer(response.body);
 	return { kind: 'status', statusCode: response.statusCode, retryAfter: response.headers?.['retry-after'], jsonBody };
 }
 
@@ -71,7 +66,7 @@ export function httpOptions(baseUrl: string, request: ApiRequest & { body?: IDat
 		url: `${baseUrl}${request.path}`,
 		json: true,
 		returnFullResponse: true,
-		// Status errors are mapped by this client, with the service's message and without the request's headers.
+		// The client maps status errors itself: the service's message, not the request's headers.
 		ignoreHttpStatusErrors: true,
 		timeout: REQUEST_TIMEOUT_MS,
 	};
@@ -87,7 +82,7 @@ export function httpOptions(baseUrl: string, request: ApiRequest & { body?: IDat
 	return options;
 }
 
-/** What a failed send (no answer) tells the limiter: overload for timeouts and resets, nothing otherwise. */
+/** A send without an answer: overload for timeouts and resets, nothing otherwise. */
 export function failureSignal(error: unknown): SendOutcome {
 	const code = networkErrorCode(error);
 	return { kind: code !== undefined && OVERLOAD_CODES.has(code) ? 'overloaded' : 'neutral' };

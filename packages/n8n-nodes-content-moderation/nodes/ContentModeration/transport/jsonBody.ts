@@ -1,20 +1,15 @@
 /**
- * JSON bodies with a very large string field (a base64 image of many MB) are encoded straight into one
- * Buffer. The usual path holds the field, a JSON string of the whole body and then a Buffer copy of that
- * string at the same time (3 copies); this holds the field and the Buffer (2).
+ * A body with a field of many MB (a base64 image) is encoded straight into one Buffer: the field and the
+ * Buffer in memory, where the usual path also holds a JSON string of the whole body.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-/** Fields at least this long are written into the Buffer directly; smaller bodies take the usual path. */
 export const LARGE_FIELD_CHARS = 256 * 1024;
 
 /** Printable ASCII without `"` and `\`: needs no JSON escaping and is one byte per character in UTF-8. */
 const NO_ESCAPE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
-/**
- * The body as UTF-8 JSON bytes when it has a large field that needs no escaping (base64 always
- * qualifies); undefined when the usual JSON path is as good.
- */
+/** The body as UTF-8 JSON bytes when a large field needs no escaping; undefined when the usual path is as good. */
 export function encodeLargeJsonBody(body: IDataObject): Buffer | undefined {
 	const large: string[] = [];
 	// A marker JSON can hold without escaping, unique per call so a value cannot collide with it.

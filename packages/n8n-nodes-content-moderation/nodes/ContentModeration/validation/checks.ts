@@ -1,13 +1,14 @@
 /** Field checks without n8n: each returns the checked value or an InputProblem (what is wrong, how to fix it). */
 import type { JsonValue } from 'n8n-workflow';
 
+import { finiteNumber } from '../helpers/numbers';
 import { tokensInUrl } from '../inbound/token';
 import { segmentProblem } from '../transport/baseUrl';
 
-/** The spec gives identifier path parameters a minimum length of 3 (section 8). */
+/** The spec's minimum for identifier path parameters (section 8). */
 const MIN_ID_LENGTH = 3;
 
-/** A field check that failed: what is wrong and how to fix it; turned into a NodeOperationError. */
+/** A field check that failed: what is wrong and how to fix it. */
 export class InputProblem {
 	constructor(
 		readonly message: string,
@@ -28,10 +29,8 @@ export function describeValue(value: unknown): string {
 }
 
 /**
- * The text of a field as an expression gave it: a string as it is, undefined as '' (empty), and with
- * `wholeNumbers` a whole number as its decimal text (a numeric user id; beyond 2^53 its digits are already
- * lost). Anything else (object, array, boolean, null, a fraction) is refused, never turned into text by
- * accident ("[object Object]", "false"). `example` is an expression that maps the right value.
+ * A field's text as an expression gave it; with `wholeNumbers` a safe whole number (a numeric user id) as
+ * its digits. Anything else is refused, never turned into text by accident ("[object Object]", "false").
  */
 export function textOf(value: unknown, field: string, example: string, wholeNumbers = false): string | InputProblem {
 	if (typeof value === 'string') return value;
@@ -44,7 +43,7 @@ export function textOf(value: unknown, field: string, example: string, wholeNumb
 	);
 }
 
-/** An id read from a parameter: trimmed (expressions often add a newline), at least MIN_ID_LENGTH long. */
+/** Trimmed: expressions often add a newline. */
 export function checkId(value: unknown, field: string): string | InputProblem {
 	const text = textOf(value, field, '{{ $json.id }}', true);
 	if (isProblem(text)) return text;
@@ -78,13 +77,10 @@ export function optionalText(value: unknown, field: string, example: string, who
 	return text.trim() === '' ? undefined : text.trim();
 }
 
-/**
- * A verdict threshold, 0-100: a number or a numeric text (" 70 "). Anything else ("70%", an object, NaN,
- * an empty value) is refused: a threshold that is not a number would silently turn its rule off.
- */
+/** 0-100; anything else ("70%", an object, empty) is refused: it would silently turn its rule off. */
 export function checkThreshold(value: unknown, field: string): number | InputProblem {
-	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-	if (Number.isFinite(number) && number >= 0 && number <= 100) return number;
+	const number = finiteNumber(value);
+	if (number !== undefined && number >= 0 && number <= 100) return number;
 	const given = typeof value === 'string' ? `"${value.slice(0, 40)}"` : describeValue(value);
 	return new InputProblem(
 		`The ${field} must be a number from 0 to 100, but it is ${given}`,
@@ -92,10 +88,7 @@ export function checkThreshold(value: unknown, field: string): number | InputPro
 	);
 }
 
-/**
- * A URL without a pasted `token`: a secret typed into the URL sits in plain text in the workflow; the
- * credential's Callback Secret, added by the node, is the one the trigger checks.
- */
+/** A secret typed into the URL sits in plain text in the workflow; the node adds the credential's. */
 export function checkNoPastedToken(url: string, field: string): string | InputProblem {
 	if (tokensInUrl(url).length === 0) return url;
 	return new InputProblem(
@@ -104,7 +97,6 @@ export function checkNoPastedToken(url: string, field: string): string | InputPr
 	);
 }
 
-/** An absolute http(s) URL. */
 export function checkHttpUrl(value: unknown, field: string): string | InputProblem {
 	const given = textOf(value, field, '{{ $json.image.url }}');
 	if (isProblem(given)) return given;
@@ -126,10 +118,7 @@ export function checkHttpUrl(value: unknown, field: string): string | InputProbl
 const DATA_URI_PREFIX = /^data:[^,]*;base64,/i;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
-/**
- * Base64 image text as the service wants it: a `data:...;base64,` prefix is stripped, line breaks
- * and spaces (from copied text) removed, and the result must decode back to the same text.
- */
+/** Base64 without a `data:` prefix or the line breaks of copied text, and decoding back to the same text. */
 export function normalizeBase64(value: unknown, field: string): string | InputProblem {
 	const description =
 		'Enter the image as base64 text (for example iVBORw0KGgo...). A "data:image/png;base64," prefix is accepted. To send a file, set Input Type to Binary File instead.';
@@ -137,20 +126,11 @@ export function normalizeBase64(value: unknown, field: string): string | InputPr
 	if (isProblem(raw)) return raw;
 	const text = raw.trim().replace(DATA_URI_PREFIX, '').replace(/\s+/g, '');
 	if (text === '') return new InputProblem(`The ${field} is empty`, description);
-	if (text.length % 4 !== 0 || !BASE64.test(text)) {
-		return new InputProblem(`The ${field} is not valid base64`, description);
-	}
-	// Buffer is a Node global, not an import, so it is allowed in node code.
-	if (Buffer.from(text, 'base64').toString('base64') !== text) {
-		return new InputProblem(`The ${field} is not valid base64`, description);
-	}
-	return text;
+	const valid = text.length % 4 === 0 && BASE64.test(text) && Buffer.from(text, 'base64').toString('base64') === text;
+	return valid ? text : new InputProblem(`The ${field} is not valid base64`, description);
 }
 
-/**
- * Metadata for Image > Moderate: JSON text parsed to its value; an object given by an expression
- * is taken as is. Empty means "not set".
- */
+/** Image > Moderate's metadata: JSON text parsed, anything else from an expression as it is. */
 export function parseMetaJson(value: unknown, field: string): JsonValue | undefined | InputProblem {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value !== 'string') return value as JsonValue;

@@ -7,48 +7,36 @@ import { checkHttpUrl, checkId, checkNotEmpty, InputProblem, isProblem, normaliz
 
 type ImageInputType = 'url' | 'base64' | 'binary';
 
-function inputError(ctx: IExecuteFunctions, problem: InputProblem, itemIndex: number) {
-	return new NodeOperationError(ctx.getNode(), `${problem.message} [item ${itemIndex}]`, {
-		itemIndex,
-		description: problem.description,
-	});
+/** Returns the checked value or throws the problem as a NodeOperationError for this item. */
+export function ensure<T>(ctx: IExecuteFunctions, itemIndex: number, result: T | InputProblem): T {
+	if (!isProblem(result)) return result;
+	throw new NodeOperationError(ctx.getNode(), `${result.message} [item ${itemIndex}]`, { itemIndex, description: result.description });
 }
 
 function fail(ctx: IExecuteFunctions, itemIndex: number, message: string, description: string): never {
-	throw inputError(ctx, new InputProblem(message, description), itemIndex);
-}
-
-/** Returns the checked value or throws the problem as a NodeOperationError for this item. */
-export function ensure<T>(ctx: IExecuteFunctions, itemIndex: number, result: T | InputProblem): T {
-	if (isProblem(result)) throw inputError(ctx, result, itemIndex);
-	return result;
+	return ensure<never>(ctx, itemIndex, new InputProblem(message, description));
 }
 
 export function getId(ctx: IExecuteFunctions, itemIndex: number, parameter: string, field: string): string {
 	return ensure(ctx, itemIndex, checkId(ctx.getNodeParameter(parameter, itemIndex, ''), field));
 }
 
-/** The Text field of a text to moderate: not blank (sent as typed). */
+/** Not blank, and sent as typed. */
 export function getText(ctx: IExecuteFunctions, itemIndex: number): string {
 	const hint = 'Enter the text to moderate, or map it from a previous node (for example {{ $json.comment }}).';
 	return ensure(ctx, itemIndex, checkNotEmpty(ctx.getNodeParameter('text', itemIndex, ''), 'Text', hint));
 }
 
-/** Options > Actor ID: a text or a whole number (a numeric user id), undefined when not set. */
 export function getActorId(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): string | undefined {
 	return ensure(ctx, itemIndex, optionalText(options.actorId, 'Actor ID', '{{ $json.user.id }}', true));
 }
 
-/**
- * The image string the service accepts, checked but not read yet: `bodyBytes` is its size in the request
- * body (known without reading a binary), so the sender can make room before `read`.
- */
+/** The image string the service accepts, checked but not read yet (the sender makes room for `bodyBytes` first). */
 export type ImageInput = UnreadBody<string>;
 
 const MB = 1024 * 1024;
 const formatMb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 
-/** Refuses an image larger than Request Options > Max Image Size before anything is sent. */
 function checkImageSize(ctx: IExecuteFunctions, itemIndex: number, bytes: number, maxBytes: number): void {
 	if (bytes <= maxBytes) return;
 	fail(
@@ -67,34 +55,19 @@ export const withImage = <B extends IDataObject>(image: ImageInput, build: (imag
 
 const inMemory = (image: string): ImageInput => ({ bodyBytes: image.length, read: async () => image });
 
-/**
- * The image the service accepts (URL or plain base64) from the image input parameters: `inputType`,
- * `imageUrl`, `imageBase64`, `binaryPropertyName`. One larger than `maxImageBytes` is refused, before a
- * binary one is read when its size is known.
- */
+/** The image (URL or plain base64) from the image input fields; one larger than `maxImageBytes` is refused. */
 export async function imageInput(ctx: IExecuteFunctions, itemIndex: number, maxImageBytes: number): Promise<ImageInput> {
 	const inputType = ctx.getNodeParameter('inputType', itemIndex, 'url') as ImageInputType;
 	if (inputType === 'url') {
 		return inMemory(ensure(ctx, itemIndex, checkHttpUrl(ctx.getNodeParameter('imageUrl', itemIndex, ''), 'Image URL')));
 	}
 	if (inputType === 'base64') {
-		const text = ensure(
-			ctx,
-			itemIndex,
-			normalizeBase64(ctx.getNodeParameter('imageBase64', itemIndex, ''), 'Image (Base64)'),
-		);
+		const text = ensure(ctx, itemIndex, normalizeBase64(ctx.getNodeParameter('imageBase64', itemIndex, ''), 'Image (Base64)'));
 		checkImageSize(ctx, itemIndex, decodedLength(text), maxImageBytes);
 		return inMemory(text);
 	}
-	if (inputType === 'binary') {
-		return await binaryInput(ctx, itemIndex, maxImageBytes);
-	}
-	return fail(
-		ctx,
-		itemIndex,
-		`Unknown Input Type "${String(inputType)}"`,
-		'Choose Image URL, Base64 or Binary File as Input Type.',
-	);
+	if (inputType === 'binary') return await binaryInput(ctx, itemIndex, maxImageBytes);
+	return fail(ctx, itemIndex, `Unknown Input Type "${String(inputType)}"`, 'Choose Image URL, Base64 or Binary File as Input Type.');
 }
 
 function decodedLength(base64: string): number {
@@ -102,7 +75,7 @@ function decodedLength(base64: string): number {
 	return Math.floor((base64.length * 3) / 4) - padding;
 }
 
-/** The binary's size without reading it: n8n records `bytes`; stored binaries have metadata; else the inline data. */
+/** The binary's size without reading it. */
 async function binarySize(ctx: IExecuteFunctions, binary: IBinaryData): Promise<number | undefined> {
 	if (typeof binary.bytes === 'number') return binary.bytes;
 	if (binary.id) {
@@ -137,21 +110,13 @@ async function binaryInput(ctx: IExecuteFunctions, itemIndex: number, maxImageBy
 		read: async () => {
 			// Stored binaries keep only a reference in `.data` (filesystem, database, S3 modes): read the bytes.
 			const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
-			if (bytes.length === 0) {
-				fail(
-					ctx,
-					itemIndex,
-					`The binary property "${property}" is empty`,
-					'Check the node that produced the file: it holds 0 bytes.',
-				);
-			}
+			if (bytes.length === 0) fail(ctx, itemIndex, `The binary property "${property}" is empty`, 'Check the node that produced the file: it holds 0 bytes.');
 			checkImageSize(ctx, itemIndex, bytes.length, maxImageBytes);
 			return bytes.toString('base64');
 		},
 	};
 }
 
-/** The `options` collection of an operation, as an object. */
 export function getOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject | null) ?? {};
 }

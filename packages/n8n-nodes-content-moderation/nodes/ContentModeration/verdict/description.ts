@@ -6,31 +6,21 @@ import { NSFW_CATEGORIES } from './rules';
 export const VERDICT_OUTPUT = { safe: 0, flagged: 1, review: 2 } as const;
 
 /**
- * Output indexes in Image > Moderate's Wait for Callback mode with Route by Verdict: a Timed Out output
- * comes first. Two things n8n does to a node resumed from a wait decide this:
- * - when the Wait Timeout runs out, n8n does not run the node: it resumes with the node disabled and
- *   hands the input items unchanged to the FIRST output (n8n-core WorkflowExecute.handleWaitingState +
- *   handleDisabledNode), so the first output must be one where unjudged content is expected;
- * - on a callback resume, n8n re-pairs what webhook() returned by position (output o, position k becomes
- *   {item: k, input: o}; WorkflowExecute.addPairedItemLineage), which is the true pairing only for items
- *   at their input index on the first output. Results on later outputs then resolve `$('Node').item` to
- *   nothing rather than to a wrong item; Keep Input Data carries the input item with each result.
+ * Wait for Callback's routed outputs put Timed Out first: at the Wait Timeout n8n resumes the node disabled
+ * and hands the inputs unchanged to the first output (WorkflowExecute.handleWaitingState). On a callback
+ * resume n8n pairs by position (addPairedItemLineage), true only on the first output: later outputs resolve
+ * `$('Node').item` to nothing rather than a wrong item, and Keep Input Data carries the input.
  */
 export const WAIT_CALLBACK_OUTPUT = { timedOut: 0, safe: 1, flagged: 2, review: 3 } as const;
 
-/** The Image > Moderate mode whose routed outputs are WAIT_CALLBACK_OUTPUT. */
 export const WAIT_CALLBACK_MODE = 'waitCallback';
 
 /** Value of the category dropdown that switches to the free-text field. */
 export const CUSTOM_CATEGORY = '__custom';
 
 /**
- * Dynamic outputs: one plain Main output when routing is off (existing workflows unchanged), otherwise
- * Safe and Flagged, plus Review when asked for. n8n appends its own Error output after these for
- * "On Error: Continue (using error output)". Hidden parameters are dropped by n8n, so routeByVerdict is
- * only ever true on an operation that shows it. A plain string, not a stringified function, so transpilers
- * and coverage tools cannot alter it. In the Wait for Callback mode a Timed Out output comes first (WAIT_CALLBACK_OUTPUT).
- * Queue > Get Item's Route by Decision has Accepted, Rejected and Pending instead (actions/queue/decision.ts).
+ * The outputs by parameters (n8n drops hidden ones, so routeByVerdict is true only where it shows). A plain
+ * string, not a stringified function, so that transpilers and coverage tools cannot alter it.
  */
 export const verdictOutputs: `={{${string}}}` = `={{((parameters) => {
 	if (parameters.routeByVerdict !== true && parameters.routeByDecision === true) return [{ type: "${NodeConnectionTypes.Main}", displayName: "Accepted" }, { type: "${NodeConnectionTypes.Main}", displayName: "Rejected" }, { type: "${NodeConnectionTypes.Main}", displayName: "Pending" }];
@@ -41,12 +31,7 @@ export const verdictOutputs: `={{${string}}}` = `={{((parameters) => {
 	return outputs;
 })($parameter)}}`;
 
-function titleCase(category: string): string {
-	return category
-		.split('_')
-		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-		.join(' ');
-}
+const titleCase = (category: string) => category.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
 
 const categoryOptions: INodePropertyOptions[] = [
 	...NSFW_CATEGORIES.map((category) => ({ name: titleCase(category), value: category })),
@@ -59,7 +44,7 @@ const categoryOptions: INodePropertyOptions[] = [
 
 const showWhenRouting = { routeByVerdict: [true] };
 
-/** The Route by Verdict block; a routable operation adds it to its own properties. */
+/** A routable operation adds these to its own properties. */
 export const verdictProperties: INodeProperties[] = [
 	{
 		displayName: 'Route by Verdict',

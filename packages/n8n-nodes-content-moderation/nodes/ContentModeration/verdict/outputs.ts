@@ -1,7 +1,4 @@
-/**
- * Route by Verdict at run time: sends each result to the Safe, Flagged or Review output. It knows no
- * resource or operation: each routable operation describes its results with `VerdictFacts`.
- */
+/** Route by Verdict at run time; each routable operation describes its results with `VerdictFacts`. */
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -12,13 +9,11 @@ import { CUSTOM_CATEGORY, VERDICT_OUTPUT } from './description';
 import type { CategoryThreshold, VerdictKind, VerdictRules } from './rules';
 import { decideVerdict, hasAnalysis } from './rules';
 
-/** What the verdict code needs to know about one operation's results. */
 export interface VerdictFacts {
 	/** The analysis inside a result (a queue item carries it under `moderation`); undefined when none yet. */
 	analysisOf(result: IDataObject): IDataObject | undefined;
-	/** Why this item cannot be routed, checked before anything is sent; undefined when it can. */
+	/** Why this item cannot be routed, checked before anything is sent. */
 	refusal?(this: IExecuteFunctions, itemIndex: number): NodeOperationError | undefined;
-	/** The error for a result without an analysis; a generic one when not given. */
 	missingAnalysis?(this: IExecuteFunctions, result: IDataObject, itemIndex: number): NodeOperationError;
 }
 
@@ -40,17 +35,10 @@ function categoryThresholds(this: IExecuteFunctions, itemIndex: number): Categor
 	});
 }
 
-/**
- * The item's verdict rules; throws a NodeOperationError for a threshold that is not a number. The router
- * reads them before the item's request, so such an item fails instead of being judged with a rule off.
- */
+/** Throws for a threshold that is not a number: the router reads the rules before the item's request. */
 export function readRules(this: IExecuteFunctions, itemIndex: number, reviewOutput: boolean): VerdictRules {
-	const risk = checkThreshold(this.getNodeParameter('riskThreshold', itemIndex, 0), 'Risk Score Threshold');
-	return {
-		riskThreshold: ensure(this, itemIndex, risk),
-		categoryThresholds: categoryThresholds.call(this, itemIndex),
-		reviewOutput,
-	};
+	const risk = ensure(this, itemIndex, checkThreshold(this.getNodeParameter('riskThreshold', itemIndex, 0), 'Risk Score Threshold'));
+	return { riskThreshold: risk, categoryThresholds: categoryThresholds.call(this, itemIndex), reviewOutput };
 }
 
 /** The rules, or for an item whose rules cannot be read, rules that flag whatever comes (fail closed). */
@@ -62,10 +50,9 @@ function planRules(this: IExecuteFunctions, itemIndex: number, reviewOutput: boo
 	}
 }
 
-/** Where each verdict goes: VERDICT_OUTPUT, or WAIT_CALLBACK_OUTPUT in the Wait for Callback mode. */
 export type OutputOrder = Record<VerdictKind, number>;
 
-/** Everything routing reads from the node's parameters, per item: JSON, so it can be kept in node context. */
+/** What routing reads from the parameters, per item: JSON, so that it can be kept in node context. */
 export interface RoutingPlan {
 	reviewOutput: boolean;
 	order: OutputOrder;
@@ -73,7 +60,6 @@ export interface RoutingPlan {
 	keepInput: boolean[];
 }
 
-/** Reads the routing parameters of every input item (their expressions resolved per item). */
 export function readRoutingPlan(this: IExecuteFunctions, order: OutputOrder = VERDICT_OUTPUT): RoutingPlan {
 	const reviewOutput = this.getNodeParameter('reviewOutput', 0, false) === true;
 	const indexes = this.getInputData().map((_, itemIndex) => itemIndex);
@@ -99,34 +85,25 @@ export function isErrorItem(item: INodeExecutionData): boolean {
 }
 
 function genericMissingAnalysis(node: INode, itemIndex: number) {
-	return new NodeOperationError(
-		node,
-		'The result has no analysis (no isSafe), so Route by Verdict cannot decide a verdict',
-		{
-			itemIndex,
-			description:
-				'Route by Verdict needs a full moderation result. Turn it off to pass such results through unchanged.',
-		},
-	);
+	return new NodeOperationError(node, 'The result has no analysis (no isSafe), so Route by Verdict cannot decide a verdict', {
+		itemIndex,
+		description: 'Route by Verdict needs a full moderation result. Turn it off to pass such results through unchanged.',
+	});
 }
 
-/** What routing needs besides the results; an execute() run and a callback's webhook() both provide it. */
+/** What routing needs besides the results: from an execute() run or a callback's webhook(). */
 export interface RoutingInputs {
 	node: INode;
 	facts: VerdictFacts;
 	plan: RoutingPlan;
-	/** The node's input items, for Keep Input Data */
 	inputs: INodeExecutionData[];
 	continueOnFail: boolean;
-	/** The error for a result without an analysis; a generic one when not given. */
 	missingAnalysis?(result: IDataObject, itemIndex: number): NodeOperationError;
 }
 
 /**
- * Sends each result item to Safe, Flagged or Review. `results` are the items the operation produced,
- * each paired with its input item. Error items (continueOnFail) go to Flagged: content that could not be
- * judged must not reach the Safe branch (n8n's Guardrails node sends them to its Fail output the same way).
- * Under "Continue (using error output)" n8n moves them from there to its own Error output.
+ * Error items go to Flagged: content that could not be judged must not reach Safe (as n8n's Guardrails
+ * node does); under "Continue (using error output)" n8n moves them on to its Error output.
  */
 export function routeResults(routing: RoutingInputs, results: INodeExecutionData[]): INodeExecutionData[][] {
 	const { node, facts, plan, inputs, continueOnFail } = routing;
@@ -156,10 +133,8 @@ export function routeResults(routing: RoutingInputs, results: INodeExecutionData
 		// `verdict` sits at the top of the item in both shapes, so `{{ $json.verdict }}` always works.
 		const decision = { verdict, verdictReasons: reasons };
 		const input = inputs[itemIndex];
-		const keepInput = plan.keepInput[itemIndex] ?? true;
-
 		outputs[plan.order[verdict]].push(
-			keepInput && input
+			(plan.keepInput[itemIndex] ?? true) && input
 				? {
 						json: { ...input.json, moderation: item.json, ...decision },
 						...(input.binary ? { binary: input.binary } : {}),
@@ -172,12 +147,7 @@ export function routeResults(routing: RoutingInputs, results: INodeExecutionData
 	return outputs;
 }
 
-/** routeResults for an execute() run: the plan and inputs read from this run. */
-export function routeByVerdict(
-	this: IExecuteFunctions,
-	facts: VerdictFacts,
-	results: INodeExecutionData[],
-): INodeExecutionData[][] {
+export function routeByVerdict(this: IExecuteFunctions, facts: VerdictFacts, results: INodeExecutionData[]): INodeExecutionData[][] {
 	const custom = facts.missingAnalysis;
 	return routeResults(
 		{

@@ -2,22 +2,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isObject } from '../helpers/json';
+import { finiteNumber } from '../helpers/numbers';
 
 /** Category values the spec lists for image moderation (section 2.1); results may carry others too. */
 export const NSFW_CATEGORIES = [
-	'adult_content',
-	'suggestive_imagery',
-	'strong_language',
-	'violence_gore',
-	'horror_disturbing',
-	'alcohol',
-	'tobacco',
-	'substance_use',
-	'gambling',
-	'dating_relationship',
-	'medical_procedures',
-	'crude_humor',
-	'political_content',
+	'adult_content', 'suggestive_imagery', 'strong_language', 'violence_gore', 'horror_disturbing', 'alcohol', 'tobacco',
+	'substance_use', 'gambling', 'dating_relationship', 'medical_procedures', 'crude_humor', 'political_content',
 ] as const;
 
 export interface CategoryThreshold {
@@ -26,10 +16,9 @@ export interface CategoryThreshold {
 }
 
 export interface VerdictRules {
-	/** 1-100; undefined, 0 or not a number means the rule is off */
+	/** 1-100; 0 or undefined: off */
 	riskThreshold?: number;
 	categoryThresholds?: CategoryThreshold[];
-	/** Whether a "review" verdict exists; without it review suggestions fall through to safe */
 	reviewOutput?: boolean;
 	/** Why the item's rules could not be read: every result is flagged with this reason (fail closed). */
 	refused?: string;
@@ -42,23 +31,12 @@ export interface Verdict {
 	reasons: string[];
 }
 
-/** Scores come as numbers; numeric strings are accepted so a re-serialised result still counts. */
-function toScore(value: unknown): number | undefined {
-	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-	if (typeof value === 'string' && value.trim() !== '') {
-		const parsed = Number(value);
-		return Number.isFinite(parsed) ? parsed : undefined;
-	}
-	return undefined;
-}
-
-/** A threshold counts only when it is a positive number: 0/empty means "off". */
 function activeThreshold(value: unknown): number | undefined {
-	const threshold = toScore(value);
+	const threshold = finiteNumber(value);
 	return threshold !== undefined && threshold > 0 ? threshold : undefined;
 }
 
-// Category names are compared trimmed and case-insensitively, so "Adult_Content" typed by hand still matches.
+// Trimmed and case-insensitive, so that "Adult_Content" typed by hand still matches.
 function sameCategory(a: string, b: string): boolean {
 	return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
@@ -68,11 +46,7 @@ export function hasAnalysis(result: IDataObject): boolean {
 	return isObject(result) && typeof result.isSafe === 'boolean';
 }
 
-/**
- * Every flag rule the result meets, in this order: isSafe false, suggestedActions.reject,
- * riskScores.overall >= riskThreshold, nsfwCategories severity >= its category threshold.
- * An empty list means "not flagged". Equal to a threshold counts as reached.
- */
+/** Every flag rule the result meets (none: not flagged); equal to a threshold counts as reached. */
 export function flaggedReasons(result: IDataObject, rules: VerdictRules = {}): string[] {
 	const reasons: string[] = [];
 	if (!isObject(result)) return reasons;
@@ -85,7 +59,7 @@ export function flaggedReasons(result: IDataObject, rules: VerdictRules = {}): s
 
 	const riskThreshold = activeThreshold(rules.riskThreshold);
 	if (riskThreshold !== undefined && isObject(result.riskScores)) {
-		const overall = toScore(result.riskScores.overall);
+		const overall = finiteNumber(result.riskScores.overall);
 		if (overall !== undefined && overall >= riskThreshold) {
 			reasons.push(`riskScores.overall ${overall} >= threshold ${riskThreshold}`);
 		}
@@ -94,13 +68,11 @@ export function flaggedReasons(result: IDataObject, rules: VerdictRules = {}): s
 	const categories = Array.isArray(result.nsfwCategories) ? result.nsfwCategories : [];
 	for (const rule of rules.categoryThresholds ?? []) {
 		const threshold = activeThreshold(rule?.threshold);
-		if (threshold === undefined || typeof rule.category !== 'string' || rule.category.trim() === '') {
-			continue;
-		}
+		if (threshold === undefined || typeof rule.category !== 'string' || rule.category.trim() === '') continue;
 		for (const item of categories) {
 			if (!isObject(item) || typeof item.category !== 'string') continue;
 			if (!sameCategory(item.category, rule.category)) continue;
-			const severity = toScore(item.severity);
+			const severity = finiteNumber(item.severity);
 			if (severity !== undefined && severity >= threshold) {
 				reasons.push(`nsfwCategories ${item.category} severity ${severity} >= threshold ${threshold}`);
 			}
@@ -110,7 +82,6 @@ export function flaggedReasons(result: IDataObject, rules: VerdictRules = {}): s
 	return reasons;
 }
 
-/** Whether the service suggests a human review. */
 export function needsReview(result: IDataObject): boolean {
 	return isObject(result) && isObject(result.suggestedActions) && result.suggestedActions.review === true;
 }
@@ -120,15 +91,7 @@ export function decideVerdict(result: IDataObject, rules: VerdictRules): Verdict
 	const flagged = flaggedReasons(result, rules);
 	if (flagged.length > 0) return { verdict: 'flagged', reasons: flagged };
 
-	if (needsReview(result)) {
-		if (rules.reviewOutput === true) {
-			return { verdict: 'review', reasons: ['suggestedActions.review is true'] };
-		}
-		return {
-			verdict: 'safe',
-			reasons: ['no flag rule matched (suggestedActions.review is true, but the Review output is off)'],
-		};
-	}
-
-	return { verdict: 'safe', reasons: ['no flag rule matched'] };
+	if (!needsReview(result)) return { verdict: 'safe', reasons: ['no flag rule matched'] };
+	if (rules.reviewOutput === true) return { verdict: 'review', reasons: ['suggestedActions.review is true'] };
+	return { verdict: 'safe', reasons: ['no flag rule matched (suggestedActions.review is true, but the Review output is off)'] };
 }

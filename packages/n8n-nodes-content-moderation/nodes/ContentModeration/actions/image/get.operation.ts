@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requestSettingsCollection } from '../../descriptions/options';
 import { getImage } from '../../transport/endpoints';
 import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
+import { withImageId } from './pollResult';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Image ID',
 		name: 'imageId',
@@ -17,6 +17,7 @@ const properties: INodeProperties[] = [
 		description:
 			'ID of the image moderation, as returned by Image > Moderate in a Deferred mode or sent to the Content Moderation Trigger',
 	},
+	...requestSettingsCollection(),
 ];
 
 export const toolDescription =
@@ -30,18 +31,7 @@ export const option: INodePropertyOptions = {
 		'Read an image moderation by its ID (e.g. from a deferred Moderate): the same result as Moderate returns, once processed',
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['image'], operation: ['get'] } }, [
-	...properties,
-	...requestSettingsCollection(),
-]);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	{ client }: NodeRun,
-): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
 	const id = getId(this, itemIndex, 'imageId', 'Image ID');
-	const response = await getImage(client, id, itemIndex);
-	// The API reference's image result has no id: the one asked for is added, so the item can be matched.
-	return response.body.id === undefined ? { id, ...response.body } : response.body;
+	return withImageId(id, (await getImage(client, id, itemIndex)).body);
 }

@@ -1,5 +1,5 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
 import { CALLBACK_URL_HELP } from '../../descriptions/callbackUrl';
@@ -9,9 +9,8 @@ import { moderateImage } from '../../transport/endpoints';
 import { parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, imageInput, withImage } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
-import type { VerdictFacts } from '../../verdict/outputs';
-import { settleWaitForCallback, waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/settle';
-import { submissionOptions, submissionRoutingRefusal } from '../submission';
+import { waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/settle';
+import { submissionOptions, submissionSteps } from '../submission';
 import { MIN_POLL_INTERVAL_SECONDS } from '../poll';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, pollResult } from './pollResult';
 
@@ -19,29 +18,7 @@ type ModerationMode = 'immediate' | 'deferred' | 'deferredWait' | typeof WAIT_CA
 
 const deferredModes = ['deferred', 'deferredWait', WAIT_CALLBACK_MODE];
 
-/** Image > Moderate's own options (beside Actor ID). */
-const ownOptions: INodeProperties[] = [
-		{
-			displayName: 'Callback URL',
-			name: 'callbackUrl',
-			type: 'string',
-			default: '',
-			placeholder: 'https://your-n8n.example.com/webhook/…/callback',
-			description:
-				[CALLBACK_URL_HELP, 'Only used in the Deferred modes.'].join(' '),
-			displayOptions: { show: { '/mode': ['deferred', 'deferredWait'] } },
-		},
-		{
-			displayName: 'Metadata (JSON)',
-			name: 'meta',
-			type: 'json',
-			default: '{}',
-			description:
-				'Any JSON stored with the request and returned with the result, for example {"orderId": "A-17"}',
-		},
-];
-
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	...imageInputProperties,
 	{
 		displayName: 'Mode',
@@ -91,7 +68,29 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { mode: ['deferredWait'] } },
 	},
 	waitCallbackTimeoutProperty,
-	...optionsCollection(ownOptions, { sendsImages: true }),
+	...optionsCollection(
+		[
+			{
+				displayName: 'Callback URL',
+				name: 'callbackUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'https://your-n8n.example.com/webhook/…/callback',
+				description: [CALLBACK_URL_HELP, 'Only used in the Deferred modes.'].join(' '),
+				displayOptions: { show: { '/mode': ['deferred', 'deferredWait'] } },
+			},
+			{
+				displayName: 'Metadata (JSON)',
+				name: 'meta',
+				type: 'json',
+				default: '{}',
+				description:
+					'Any JSON stored with the request and returned with the result, for example {"orderId": "A-17"}',
+			},
+		],
+		{ sendsImages: true },
+	),
+	...verdictProperties,
 ];
 
 export const toolDescription =
@@ -105,44 +104,22 @@ export const option: INodePropertyOptions = {
 		'Check an image (URL, base64 or file) and get its verdict: isSafe, risk scores, flagged categories, suggested actions',
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['image'], operation: ['moderate'] } }, [
-	...properties,
-	...verdictProperties,
-]);
+export const { verdict, finishRun } = submissionSteps('the request id', '"Immediate" or "Deferred and Wait"');
 
-export const verdict: VerdictFacts = {
-	analysisOf: (result) => result,
-	// Plain deferred mode answers with an id only, so there is nothing to route: refuse before submitting
-	// anything, naming both parameters so the user knows which one to change.
-	refusal(itemIndex) {
-		return submissionRoutingRefusal.call(this, itemIndex, 'the request id', '"Immediate" or "Deferred and Wait"');
-	},
-};
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: NodeRun,
-): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject> {
 	const { client } = run;
 	const mode = this.getNodeParameter('mode', itemIndex, 'immediate') as ModerationMode;
 	const options = getOptions(this, itemIndex);
-	const deferred = deferredModes.includes(mode);
-
-	// All checks happen before the request; only the options that are set are sent.
 	const meta = ensure(this, itemIndex, parseMetaJson(options.meta, 'Metadata (JSON)'));
-	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, {
-		mode,
-		deferred,
-		meta,
-	});
+	const submission = { mode, deferred: deferredModes.includes(mode), meta };
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, submission);
 
 	// The image is read only once its request may go out (the process's byte budget has room for it).
 	const body = withImage(await imageInput(this, itemIndex, run.maxImageBytes), (image) =>
 		Object.keys(requestOptions).length > 0 ? { image, options: requestOptions } : { image },
 	);
 	const response = await moderateImage(client, body, itemIndex, secrets);
-	// Wait for Callback: the answers ({id}) are settled together once every item is submitted (settle).
+	// Wait for Callback's answers ({id}) are handled together once every item is submitted (finishRun).
 	if (mode !== 'deferredWait') return response.body;
 
 	const id = typeof response.body.id === 'string' ? response.body.id : '';
@@ -153,14 +130,4 @@ export async function execute(
 		});
 	}
 	return await pollResult.call(this, itemIndex, client, id);
-}
-
-/** Wait for Callback takes over once every item was submitted: it pauses the execution (see waitForCallback/). */
-export async function settle(
-	this: IExecuteFunctions,
-	results: INodeExecutionData[],
-	routing: boolean,
-): Promise<INodeExecutionData[][] | undefined> {
-	if (this.getNodeParameter('mode', 0, 'immediate') !== WAIT_CALLBACK_MODE) return undefined;
-	return await settleWaitForCallback.call(this, verdict, results, routing);
 }

@@ -8,12 +8,12 @@ import { getImage } from '../../transport/endpoints';
 import { isCompletion } from '../../inbound/readBack';
 import { isNotFound, pollUntil, readPollTiming } from '../poll';
 
-/**
- * Polling defaults. The spec gives no processing times, so these suit a few-second moderation without
- * hammering the service; change them here.
- */
+// The spec gives no processing times: these suit a few-second moderation without hammering the service.
 export const DEFAULT_POLL_INTERVAL_SECONDS = 2;
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 60;
+
+/** The API reference's image result has no id: the one asked for is added, so the item can be matched. */
+export const withImageId = (id: string, result: IDataObject): IDataObject => (result.id === undefined ? { id, ...result } : result);
 
 export async function pollResult(
 	this: IExecuteFunctions,
@@ -28,9 +28,7 @@ export async function pollResult(
 	const result = await pollUntil(timing, async () => {
 		try {
 			const response = await getImage(client, id, itemIndex);
-			if (!isCompletion(response.statusCode, response.body)) return undefined;
-			// The API reference's image result has no id: the one waited for is added.
-			return response.body.id === undefined ? { id, ...response.body } : response.body;
+			return isCompletion(response.statusCode, response.body) ? withImageId(id, response.body) : undefined;
 		} catch (error) {
 			if (!isNotFound(error)) throw asNodeError(this, error, itemIndex);
 			return undefined;

@@ -4,12 +4,24 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { imageInputProperties } from '../../descriptions/imageInput';
 import { optionsCollection } from '../../descriptions/options';
 import { textInputProperty } from '../../descriptions/textInput';
+import { putMetadata, queueMetadataValue } from '../../helpers/metadata';
+import { addQueueItem } from '../../transport/endpoints';
 import type { NodeRun } from '../operation';
-import { getId, getText, imageInput, withImage } from '../../validation/parameters';
-import { queueIdProperty, queueMetaOption } from './queueId';
-import { addItem, queueItemOptions } from './itemBody';
+import { ensure, getActorId, getId, getOptions, getText, imageInput, withImage } from '../../validation/parameters';
+import { queueIdProperty } from './queueId';
 
-const properties: INodeProperties[] = [
+/** A JSON object written here is sent as an object, any other text as text. */
+const metaOption: INodeProperties = {
+	displayName: 'Metadata',
+	name: 'meta',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. {"postId": "p-17"}',
+	description:
+		'Stored with the item, for example {"postId": "p-17"} or an order number. A JSON object is sent as an object; other text as text.',
+};
+
+export const description: INodeProperties[] = [
 	queueIdProperty,
 	{
 		displayName: 'Content Type',
@@ -25,7 +37,7 @@ const properties: INodeProperties[] = [
 	},
 	{ ...textInputProperty, displayOptions: { show: { contentType: ['text'] } } },
 	...updateDisplayOptions({ show: { contentType: ['image'] } }, imageInputProperties),
-	...optionsCollection([queueMetaOption], { sendsImages: true }),
+	...optionsCollection([metaOption], { sendsImages: true }),
 ];
 
 export const toolDescription =
@@ -39,26 +51,22 @@ export const option: INodePropertyOptions = {
 		'Add a text or an image to a review queue, where it is moderated and then waits for a person to accept or reject it; returns the item ID, its status and the queue ID',
 };
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['queue'], operation: ['addItem'] } },
-	properties,
-);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: NodeRun,
-): Promise<IDataObject> {
-	const { client } = run;
-	// Identifier path parameters have at least 3 characters (spec 8), this one too.
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject> {
 	const queueId = getId(this, itemIndex, 'queueId', 'Queue ID');
 	const type = this.getNodeParameter('contentType', itemIndex, 'text') as 'text' | 'image';
-	const fields = queueItemOptions(this, itemIndex);
+	const options = getOptions(this, itemIndex);
+	// Only the options that are set are sent.
+	const fields: IDataObject = {};
+	const meta = ensure(this, itemIndex, queueMetadataValue(options.meta));
+	if (meta !== undefined) putMetadata(fields, meta);
+	const actorId = getActorId(this, itemIndex, options);
+	if (actorId !== undefined) fields.actorId = actorId;
 
 	// An image is read only once its request may go out (the process's byte budget has room for it).
 	const body =
 		type === 'image'
 			? withImage(await imageInput(this, itemIndex, run.maxImageBytes), (content) => ({ type, content, ...fields }))
 			: { type, content: getText(this, itemIndex), ...fields };
-	return await addItem(client, queueId, body, itemIndex);
+	// With queueId, a following Queue > Get Item can use {{ $json.queueId }} and {{ $json.id }}.
+	return { ...(await addQueueItem(run.client, queueId, body, itemIndex)).body, queueId };
 }

@@ -1,9 +1,4 @@
-/**
- * Route by Decision (Queue > Get Item): sends each review-queue item to Accepted, Rejected or Pending by
- * the person's decision. Anything not decided goes to Pending: items still processing or waiting, items
- * whose automatic moderation failed (status "error": no decision will come, `decisionNote` says so), and
- * error items under On Error: Continue. Nothing undecided may reach Accepted (publish) or Rejected (remove).
- */
+/** Route by Decision (Queue > Get Item): nothing undecided may reach Accepted (publish) or Rejected (remove). */
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { isErrorItem } from '../../verdict/outputs';
@@ -24,16 +19,13 @@ export const decisionProperties: INodeProperties[] = [
 	},
 ];
 
-/** The item's decision: the status a person set, else Pending. */
+/** The status a person set, else Pending; `accepted` alone counts for a service that sets only the boolean. */
 export function decisionOf(item: IDataObject): Decision {
-	if (item.status === 'accepted') return 'accepted';
-	if (item.status === 'rejected') return 'rejected';
-	// An item without a status but marked accepted (a service that only sets the boolean).
-	if (item.status === undefined && item.accepted === true) return 'accepted';
-	return 'pending';
+	if (item.status === 'accepted' || item.status === 'rejected') return item.status;
+	return item.status === undefined && item.accepted === true ? 'accepted' : 'pending';
 }
 
-/** The three outputs; `decision` is added at the top of each routed item. */
+/** Error items go to Pending; `decision` is added at the top of each routed item. */
 export function routeByDecision(results: INodeExecutionData[]): INodeExecutionData[][] {
 	const outputs: INodeExecutionData[][] = [[], [], []];
 	for (const item of results) {

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
 import { requestSettingsCollection } from '../../descriptions/options';
@@ -11,7 +11,7 @@ import { queueIdProperty } from './queueId';
 import { decisionProperties, routeByDecision } from './decision';
 import { getQueueItem } from '../../transport/endpoints';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	queueIdProperty,
 	{
 		displayName: 'Item ID',
@@ -22,6 +22,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 5d0c4b2a-…',
 		description: 'ID of the queue item, as returned by Queue > Add Item',
 	},
+	...verdictProperties,
+	...decisionProperties,
+	...requestSettingsCollection(),
 ];
 
 export const toolDescription =
@@ -35,15 +38,8 @@ export const option: INodePropertyOptions = {
 		'Read a review queue item: its status (processing, pending, accepted, rejected, error), its moderation once processed; can route by the decision',
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['queue'], operation: ['getItem'] } }, [
-	...properties,
-	...verdictProperties,
-	...decisionProperties,
-	...requestSettingsCollection(),
-]);
-
 export const verdict: VerdictFacts = {
-	// A queue item carries its analysis under `moderation` once processed (null before).
+	// null until the item is processed
 	analysisOf: (result) => (isObject(result.moderation) ? result.moderation : undefined),
 	missingAnalysis(result, itemIndex) {
 		const status = typeof result.status === 'string' ? ` (status "${result.status}")` : '';
@@ -55,19 +51,14 @@ export const verdict: VerdictFacts = {
 	},
 };
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	{ client }: NodeRun,
-): Promise<IDataObject> {
-	// The spec gives this operation's path parameters a minimum length of 3.
+export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
 	const queueId = getId(this, itemIndex, 'queueId', 'Queue ID');
 	const itemId = getId(this, itemIndex, 'itemId', 'Item ID');
 	return (await getQueueItem(client, queueId, itemId, itemIndex)).body;
 }
 
 /** Route by Decision replaces the single output (Route by Verdict, when on, is the router's). */
-export async function settle(
+export async function finishRun(
 	this: IExecuteFunctions,
 	results: INodeExecutionData[],
 	routing: boolean,

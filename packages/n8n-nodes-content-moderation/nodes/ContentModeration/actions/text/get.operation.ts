@@ -1,5 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { requestSettingsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
@@ -20,19 +19,10 @@ export const option: INodePropertyOptions = {
 		'Read a text moderation by its ID: isSafe, scores, sentiment, language and the text with profanity masked',
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['get'] } }, [
-	textIdProperty,
-	...verdictProperties,
-	...requestSettingsCollection(),
-]);
+export const description: INodeProperties[] = [textIdProperty, ...verdictProperties, ...requestSettingsCollection()];
 
 export const verdict: VerdictFacts = { analysisOf: (result) => result };
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	{ client }: NodeRun,
-): Promise<IDataObject> {
-	const id = getId(this, itemIndex, 'textId', 'Text ID');
-	return (await getText(client, id, itemIndex)).body;
+export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
+	return (await getText(client, getId(this, itemIndex, 'textId', 'Text ID'), itemIndex)).body;
 }

@@ -1,6 +1,5 @@
 /** Text > Moderate: the service's direct text endpoint, POST /text. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../descriptions/options';
 import { textInputProperty } from '../../descriptions/textInput';
@@ -10,10 +9,9 @@ import { moderateText } from '../../transport/endpoints';
 import { InputProblem } from '../../validation/checks';
 import { ensure, getOptions, getText } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
-import type { VerdictFacts } from '../../verdict/outputs';
 import type { NodeRun } from '../operation';
-import { settleWaitForCallback, waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/settle';
-import { submissionOptions, submissionRoutingRefusal } from '../submission';
+import { waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/settle';
+import { submissionOptions, submissionSteps } from '../submission';
 
 type TextMode = 'immediate' | 'deferred' | typeof WAIT_CALLBACK_MODE;
 
@@ -46,7 +44,7 @@ const ownOptions: INodeProperties[] = [
 	},
 ];
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	textInputProperty,
 	{
 		displayName: 'Mode',
@@ -71,6 +69,8 @@ const properties: INodeProperties[] = [
 		description: 'Whether to get the verdict at once or only submit the text',
 	},
 	waitCallbackTimeoutProperty,
+	...optionsCollection(ownOptions),
+	...verdictProperties,
 ];
 
 export const toolDescription =
@@ -84,18 +84,7 @@ export const option: INodePropertyOptions = {
 		'Moderate a text (e.g. a chat message or comment) and get the verdict at once, or deferred. Takes the text. Returns isSafe (false: do not use it), suggestedActions (reject, review), nsfwCategories (flagged categories with severity), riskScores, sentiment, summary and filteredContent: the text with profanity masked by *, to use instead of the original.',
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['moderate'] } }, [
-	...properties,
-	...optionsCollection(ownOptions),
-	...verdictProperties,
-]);
-
-export const verdict: VerdictFacts = {
-	analysisOf: (result) => result,
-	refusal(itemIndex) {
-		return submissionRoutingRefusal.call(this, itemIndex, 'the text moderation ID', '"Immediate" or "Wait for Callback"');
-	},
-};
+export const { verdict, finishRun } = submissionSteps('the text moderation ID', '"Immediate" or "Wait for Callback"');
 
 /** Banned Words: a comma-separated text, or a list from an expression; undefined when none. */
 export function parseBannedWords(value: unknown): string[] | undefined | InputProblem {
@@ -122,31 +111,16 @@ export function parseBannedWords(value: unknown): string[] | undefined | InputPr
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
-	// Every field is checked before the one POST.
 	const text = getText(this, itemIndex);
 	const mode = this.getNodeParameter('mode', itemIndex, 'immediate') as TextMode;
 	const options = getOptions(this, itemIndex);
-
 	const meta = ensure(this, itemIndex, checkMetadataObject(options.meta, 'Metadata (JSON)'));
 	const bannedWords = ensure(this, itemIndex, parseBannedWords(options.bannedWords));
-	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, {
-		mode,
-		deferred: mode !== 'immediate',
-		meta,
-	});
+	const submission = { mode, deferred: mode !== 'immediate', meta };
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, submission);
 	if (bannedWords !== undefined) requestOptions.bannedWords = bannedWords;
 
 	const body: IDataObject = { text };
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;
 	return (await moderateText(client, body, itemIndex, secrets)).body;
-}
-
-/** Wait for Callback takes over once every item was submitted: it pauses the execution. */
-export async function settle(
-	this: IExecuteFunctions,
-	results: INodeExecutionData[],
-	routing: boolean,
-): Promise<INodeExecutionData[][] | undefined> {
-	if (this.getNodeParameter('mode', 0, 'immediate') !== WAIT_CALLBACK_MODE) return undefined;
-	return await settleWaitForCallback.call(this, verdict, results, routing);
 }
