@@ -1,7 +1,7 @@
 /**
  * The one read-back of a callback's result, for the trigger, Callback > Receive and Wait for Callback:
- * which callbacks need it, when a read answer is a completion, and how long an unfinished result is read
- * again while the sender waits for its answer.
+ * which callbacks need it, when a read answer is a completion, how long an unfinished result is read
+ * again while the sender waits for its answer, and how the trigger completes a callback with it.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -11,7 +11,7 @@ import type { RetrySettings } from '../retry/policy';
 import type { ApiClient } from '../transport/client';
 import { getImage, getText } from '../transport/endpoints';
 import { hasAnalysis } from '../verdict/rules';
-import type { DataKind } from './envelope';
+import { kindOf, type CallbackBody, type DataKind } from './envelope';
 
 /** Retries of one callback read (429/503, network): once, briefly, as the sender waits for the answer. */
 export const CALLBACK_READ_RETRY: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
@@ -71,5 +71,49 @@ export async function readBack(
 			return { done: false, statusCode, message: `The service has not finished moderation ${id} yet (HTTP ${statusCode}${status})` };
 		}
 		await clock.sleep(pause);
+	}
+}
+
+export type CompletedResult =
+	/** `error`: the full result was needed but could not be read. */
+	| { result: IDataObject; error?: IDataObject }
+	/** Read back still unfinished: not a completion, nothing to pass on yet. */
+	| { unfinished: string };
+
+/**
+ * Reads the full result through `client` (none: no credential selected or Fetch Full Result off) when the
+ * callback misses result fields: the read result wins over the callback's fields; extra callback fields
+ * are kept. Without an id nothing can be read: the callback is passed on as it came, its warning saying
+ * so. A review decision (a queue item) is passed on as it came. `distrust` (a call accepted without a
+ * Callback Secret): a result is always read, and only its id and warning are taken from the call.
+ */
+export async function completeResult(
+	body: CallbackBody,
+	client: ApiClient | undefined,
+	kind: DataKind | undefined = kindOf(body),
+	repeatNote = '',
+	distrust = false,
+): Promise<CompletedResult> {
+	if (distrust && kind !== 'queueItem') body = { id: body.id, ...(body.warning === undefined ? {} : { warning: body.warning }) };
+	const full = kind === 'queueItem' || (!distrust && carriesFullResult(body, kind));
+	if (body.id === null) {
+		const missing = full ? '' : `, and the result fields it misses could not be read with GET /${kind === 'text' ? 'text' : 'image'}/{id}`;
+		const warning = `${String(body.warning)}, so it cannot be matched to its submission${missing}.${repeatNote} Its fields are as the service sent them.`;
+		return { result: { ...body, warning } };
+	}
+	if (full || client === undefined) return { result: body };
+	try {
+		const reading = await readBack(client, body.id, kind);
+		return reading.done ? { result: { ...body, ...reading.result } } : { unfinished: reading.message };
+	} catch (error) {
+		// The transport's errors carry the status and the service's message, never a secret.
+		const failure = error as { message?: string; httpCode?: string | null; description?: string | null };
+		// No answer, a refusal or a server error says nothing of the result: like an unfinished one, not a completion.
+		const status = failure.httpCode ? Number(failure.httpCode) : Number.NaN;
+		if (!Number.isInteger(status) || status === 429 || status >= 500) {
+			return { unfinished: `Reading moderation ${body.id} failed (${Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time'})` };
+		}
+		const { message, httpCode, description } = failure;
+		return { result: body, error: { message: message ?? 'Could not read the full result', httpCode: httpCode ?? null, description: description ?? null } };
 	}
 }

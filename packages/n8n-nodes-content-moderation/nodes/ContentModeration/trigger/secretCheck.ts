@@ -11,7 +11,8 @@ import { secretCache, type KnownSecret } from '../inbound/secrets';
 import { ACCEPT_WITHOUT_SECRET, secretRequiredMessage, secretStanding, type SecretStanding } from '../inbound/secretRule';
 import { givenTokens } from '../inbound/token';
 
-export type Checked = { known?: KnownSecret; standing: SecretStanding } | { refused: IWebhookResponseData };
+/** The call's standing (and the credential's secret when read), or the refusal already written. */
+export type SecretCheckOutcome = { known?: KnownSecret; standing: SecretStanding } | { refused: IWebhookResponseData };
 
 /** `owner`: whose credential the cache entry is (the trigger with its credential). */
 export async function checkSecret(
@@ -20,7 +21,7 @@ export async function checkSecret(
 	owner: string,
 	query: IDataObject,
 	headers: IDataObject,
-): Promise<Checked> {
+): Promise<SecretCheckOutcome> {
 	const standing = (strong: boolean | undefined) =>
 		secretStanding(strong, ctx.getMode() === 'manual', ctx.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, false) === true);
 	// The credential was changed after publishing (publishing checks it too): 503, the sender may try again.

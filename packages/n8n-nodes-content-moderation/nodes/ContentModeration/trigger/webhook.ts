@@ -3,20 +3,18 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { createApiClient, CREDENTIAL_TYPE, type ApiClient } from '../transport/client';
 import { redactionFor, type Redaction } from '../redaction/redact';
 
-import { isKnownEvent, kindOf, RESULT_EVENT, resultKind } from '../inbound/envelope';
+import { isKnownEvent, kindOf, parseCallback, RESULT_EVENT, resultKind, type CallbackBody } from '../inbound/envelope';
 import { completionKey, deliveries, deliveryKey, type Claim, type Taken } from '../inbound/deliveries';
-import type { CallbackBody } from '../inbound/payload';
-import { completeResult, parseCallbackBody } from '../inbound/payload';
-import { CALLBACK_READ_RETRY, CALLBACK_READS_END_MS } from '../inbound/readBack';
+import { CALLBACK_READ_RETRY, CALLBACK_READS_END_MS, completeResult } from '../inbound/readBack';
 import { refuse } from '../inbound/refusal';
+import { readCallbackBody } from '../inbound/requestBody';
 import { TEST_URL_NOTE, type SecretStanding } from '../inbound/secretRule';
 import { givenTokenStrings, redactHeaders, redactQuery, tokensInUrl } from '../inbound/token';
 
 import type { EventFilter, EventSelection } from './events';
 import { eventIgnoreReason, ignoreReason } from './events';
+import { executionStarted } from './executionStarted';
 import { checkSecret } from './secretCheck';
-
-type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
 /** How long a delivery waits while another delivery of its completion is handled (a read, n8n's answer). */
 const REPEAT_WAIT_MS = 4_000;
@@ -33,35 +31,18 @@ function secretOwner(ctx: IWebhookFunctions): string {
 	return deliveryKey([...triggerScope(ctx), String(credential)]);
 }
 
-/**
- * Whether n8n started the execution for what the trigger returns. n8n answers a trigger like this one
- * (`onReceived`) only after it created the execution, and with an error status when it could not (a
- * database or queue failure). Watched where n8n ends the response: it does so also when the sender has
- * already gone, where no 'finish' event comes.
- */
-export async function executionStarted(response: Response): Promise<boolean> {
-	if (response.writableEnded) return response.statusCode < 400;
-	return await new Promise<boolean>((resolve) => {
-		const end = response.end;
-		response.end = function (this: Response, ...args: Parameters<Response['end']>) {
-			resolve(response.statusCode < 400);
-			return end.apply(this, args);
-		} as Response['end'];
-	});
-}
-
 const UNREADABLE_WITHOUT_SECRET =
 	'Accepted without a Callback Secret, only a moderation result with an id is taken (it is read back from the service); review decisions and other events need the Callback Secret';
 
 const NO_ID_REPEATS = ' A delivery of it again starts the workflow again.';
 
-/** What one call brought, and what it may use: the client (when a credential is selected), the redaction. */
-interface Call {
+/** A call past the secret check: what it brought, and what it may use (the client when a credential is selected). */
+interface CheckedCall {
 	client?: ApiClient;
 	headers: IDataObject;
 	query: IDataObject;
-	/** The redaction of the credential's secrets, the call's tokens and `more`. */
-	redaction(more?: string[]): Redaction;
+	/** The redaction of the credential's secrets, the call's tokens and `extraSecrets`. */
+	redaction(extraSecrets?: string[]): Redaction;
 	standing: SecretStanding;
 }
 
@@ -85,11 +66,11 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 	// The one redaction of what leaves: the credential's secrets (known with or without a read this call)
 	// and everything the call carried as a token (also a token the trigger does not check).
 	const carried = givenTokenStrings(query, headers);
-	const redaction = (more: string[] = []): Redaction =>
-		checked.known?.redaction([...carried, ...more]) ?? redactionFor([...carried, ...more]);
-	const call: Call = { client, headers, query, redaction, standing: checked.standing };
+	const redaction = (extra: string[] = []): Redaction => checked.known?.redaction([...carried, ...extra]) ?? redactionFor([...carried, ...extra]);
+	const call: CheckedCall = { client, headers, query, redaction, standing: checked.standing };
 
-	const parsed = await parseCallbackBody.call(this);
+	const received = await readCallbackBody.call(this);
+	const parsed = parseCallback(received.body, received.parsedJson);
 	if (!parsed.ok) {
 		// An event this trigger does not know is acknowledged whatever it carries; without a data object
 		// it starts nothing, even under Every Event (there is nothing to pass on).
@@ -128,7 +109,7 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 /** The completion read back when needed, filtered by verdict, and returned as the workflow's one item. */
 async function startWorkflow(
 	this: IWebhookFunctions,
-	{ client, headers, query, redaction, standing }: Call,
+	{ client, headers, query, redaction, standing }: CheckedCall,
 	event: string,
 	body: CallbackBody,
 	ack: IDataObject,
@@ -146,12 +127,12 @@ async function startWorkflow(
 	if ('unfinished' in completed) return refuse(this, 503, `${completed.unfinished}; try this callback again`);
 	const { result, error } = completed;
 	// A read this call made knows the credential as it is now (a Secret Key changed since the cache's read).
-	const more = [...(client?.secrets ?? [])];
+	const extraSecrets = [...(client?.secrets ?? [])];
 
 	// The verdict filter judges results; a review decision is a person's verdict and always passes.
 	const verdicts = this.getNodeParameter('events', 'all') as EventFilter;
 	const ignored = event === RESULT_EVENT ? ignoreReason(verdicts, result) : undefined;
-	if (ignored !== undefined) return { webhookResponse: redaction(more).value({ ...ack, ignored }) };
+	if (ignored !== undefined) return { webhookResponse: redaction(extraSecrets).value({ ...ack, ignored }) };
 
 	// Under the option a result the service does not give (404) starts nothing.
 	if (distrust && error !== undefined) return refuse(this, 404, `The service has no result ${body.id} to read back`);
@@ -166,7 +147,7 @@ async function startWorkflow(
 	if (options.includeRequest === true) {
 		// A proxy may have copied a ?token= the query no longer shows into a header.
 		for (const value of Object.values(headers)) {
-			if (typeof value === 'string') more.push(...tokensInUrl(value));
+			if (typeof value === 'string') extraSecrets.push(...tokensInUrl(value));
 		}
 		item.headers = redactHeaders(headers);
 		item.query = redactQuery(query);
@@ -174,7 +155,7 @@ async function startWorkflow(
 
 	handedOver(executionStarted(this.getResponseObject()));
 	// Over everything that leaves: the answer and the item (body, error, headers, query).
-	const redact = redaction(more);
+	const redact = redaction(extraSecrets);
 	return {
 		webhookResponse: redact.value(ack),
 		// One item as built: returnJsonArray would take a body field `json` for the item itself.
