@@ -12,7 +12,7 @@ import { ensure, getOptions, getText } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
 import type { NodeRun } from '../operation';
-import { settleWaitForCallback, waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/settle';
+import { pauseForCallbacks, waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/pause';
 import { submissionOptions, submissionRoutingRefusal } from '../submission';
 
 type TextMode = 'immediate' | 'deferred' | typeof WAIT_CALLBACK_MODE;
@@ -148,5 +148,5 @@ export async function settle(
 	routing: boolean,
 ): Promise<INodeExecutionData[][] | undefined> {
 	if (this.getNodeParameter('mode', 0, 'immediate') !== WAIT_CALLBACK_MODE) return undefined;
-	return await settleWaitForCallback.call(this, verdict, results, routing);
+	return await pauseForCallbacks.call(this, verdict, results, routing);
 }

@@ -76,7 +76,7 @@ function itemStates(ctx: IExecuteFunctions, results: INodeExecutionData[]): Item
 	return states;
 }
 
-export async function settleWaitForCallback(
+export async function pauseForCallbacks(
 	this: IExecuteFunctions,
 	facts: VerdictFacts,
 	results: INodeExecutionData[],
