@@ -1,7 +1,7 @@
 /**
  * The one read-back of a callback's result, for the trigger, Callback > Receive and Wait for Callback:
- * which callbacks need it, when a read answer is a completion, how long an unfinished result is read
- * again while the sender waits for its answer, and how the trigger completes a callback with it.
+ * which callbacks need it, when a read answer is a completion, how long an unfinished result is read again
+ * while the sender waits, and the trigger's callback completed by it.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -11,7 +11,7 @@ import type { RetrySettings } from '../retry/policy';
 import type { ApiClient } from '../transport/client';
 import { getImage, getText } from '../transport/endpoints';
 import { hasAnalysis } from '../verdict/rules';
-import { kindOf, type CallbackBody, type DataKind } from './envelope';
+import { IMAGE_RESULT_FIELDS, kindOf, TEXT_RESULT_FIELDS, type CallbackBody, type DataKind } from './envelope';
 
 /** Retries of one callback read (429/503, network): once, briefly, as the sender waits for the answer. */
 export const CALLBACK_READ_RETRY: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
@@ -22,11 +22,6 @@ export const READ_AGAIN_DELAYS_MS: readonly number[] = [300, 700, 1_500];
 export const READ_BACK_BUDGET_MS = 3_000;
 /** A callback's reads, whatever each takes, end by this: its answer stays within a sender's 5 s. */
 export const CALLBACK_READS_END_MS = 4_000;
-
-/** Fields of an image result (spec 2.2): a callback carrying all of them is not read back. */
-const IMAGE_RESULT_FIELDS = ['summary', 'isSafe', 'confidence', 'description', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions', 'hash'];
-/** Fields of a text result (vendor SDK `TextModerationResponse`). */
-const TEXT_RESULT_FIELDS = ['summary', 'isSafe', 'confidence', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions', 'filteredContent'];
 
 /** Whether a callback's data carries its whole result, every field of its kind (an image unless it shows a text). */
 export function carriesFullResult(data: IDataObject, kind: DataKind | undefined): boolean {
@@ -46,18 +41,11 @@ export type ReadBack =
 	| { done: false; statusCode: number; message: string };
 
 /**
- * Reads result `id` (GET /text/{id} for a text, GET /image/{id} otherwise) until the answer is a
- * completion, reading again after each of READ_AGAIN_DELAYS_MS while READ_BACK_BUDGET_MS lasts. A read
- * that fails throws the transport's error (NodeApiError with the status and the service's message; a 404
- * too): the caller decides what that means.
+ * Reads result `id` (GET /text/{id} for a text, GET /image/{id} otherwise) until the answer is a completion,
+ * again after each of READ_AGAIN_DELAYS_MS while READ_BACK_BUDGET_MS lasts. A failed read throws the
+ * transport's error (NodeApiError with the status and the service's message): the caller decides.
  */
-export async function readBack(
-	client: ApiClient,
-	id: string,
-	kind: DataKind | undefined,
-	itemIndex?: number,
-	clock: Clock = systemClock,
-): Promise<ReadBack> {
+export async function readBack(client: ApiClient, id: string, kind: DataKind | undefined, itemIndex?: number, clock: Clock = systemClock): Promise<ReadBack> {
 	const read = kind === 'text' ? getText : getImage;
 	const started = clock.now();
 	for (let attempt = 0; ; attempt++) {
@@ -81,19 +69,12 @@ export type CompletedResult =
 	| { unfinished: string };
 
 /**
- * Reads the full result through `client` (none: no credential selected or Fetch Full Result off) when the
- * callback misses result fields: the read result wins over the callback's fields; extra callback fields
- * are kept. Without an id nothing can be read: the callback is passed on as it came, its warning saying
- * so. A review decision (a queue item) is passed on as it came. `distrust` (a call accepted without a
- * Callback Secret): a result is always read, and only its id and warning are taken from the call.
+ * The trigger's callback with the full result read through `client` (none: no credential or Fetch Full
+ * Result off) when it misses result fields; the read wins, extra callback fields are kept. Without an id,
+ * and for a review decision, the callback is passed on as it came. `distrust` (accepted without a Callback
+ * Secret): a result is always read, and only its id and warning are taken from the call.
  */
-export async function completeResult(
-	body: CallbackBody,
-	client: ApiClient | undefined,
-	kind: DataKind | undefined = kindOf(body),
-	repeatNote = '',
-	distrust = false,
-): Promise<CompletedResult> {
+export async function completeResult(body: CallbackBody, client: ApiClient | undefined, kind = kindOf(body), repeatNote = '', distrust = false): Promise<CompletedResult> {
 	if (distrust && kind !== 'queueItem') body = { id: body.id, ...(body.warning === undefined ? {} : { warning: body.warning }) };
 	const full = kind === 'queueItem' || (!distrust && carriesFullResult(body, kind));
 	if (body.id === null) {

@@ -87,12 +87,12 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 	// The service sends {event, data}; a flat result (older senders) reads as its data.
 	const received = await readCallbackBody.call(this);
 	const parsed = parseEnvelope(received.body, received.parsedJson);
-	if (parsed.ok && parsed.envelope.event !== RESULT_EVENT) {
+	if (parsed.ok && parsed.event !== RESULT_EVENT) {
 		// Not a result (a review decision goes to the account's webhook, not here): acknowledged, nothing read.
 		// The answer echoes nothing the call carried (it is not read for secrets before it leaves).
 		return { webhookResponse: { received: true, resumed: false, ignored: `not a ${RESULT_EVENT} callback` } };
 	}
-	const body = parsed.ok ? parsed.envelope.data : undefined;
+	const body = parsed.ok ? parsed.data : undefined;
 	const bodyId = isObject(body) && typeof body.id === 'string' ? body.id : undefined;
 	if (expectedId !== undefined && bodyId !== undefined && bodyId !== expectedId) {
 		return refuse(this, 422, `This URL waits for moderation ${expectedId}, not the one the callback names`);
