@@ -21,7 +21,12 @@ export function addSecrets(secrets: string[], ...values: unknown[]): void {
 /** The redaction of one set of secrets, compiled once; the secrets stay in its closure (not shown by inspecting it). */
 export interface Redaction {
 	text(text: string): string;
+	/**
+	 * A copy of plain data with every string masked, keys included. Keys are defined, never assigned, so a
+	 * key `__proto__` changes no prototype. What lies deeper than MAX_DEPTH is masked whole.
+	 */
 	value<T>(value: T): T;
+	/** The error redacted in place: every own property (message and stack too) and the whole `cause` chain. */
 	error<E>(error: E): E;
 }
 
@@ -37,18 +42,17 @@ export function redactionFor(secrets: readonly unknown[]): Redaction {
 	};
 }
 
-/** The text with every form of every secret replaced by ***. Secrets that are not non-empty strings are ignored. */
+/** Redaction.text with `secrets` compiled for this one call; so are redactValue and redactError. */
 export function redact(text: string, secrets: readonly unknown[]): string {
 	return redactionFor(secrets).text(text);
 }
 
-/**
- * A copy of plain data (JSON values, objects, arrays) with `redact` applied to every string, keys included.
- * Keys are defined, never assigned, so a key `__proto__` stays a key and changes no prototype. What lies
- * deeper than MAX_DEPTH is not walked but masked whole: it cannot be shown to hold no secret.
- */
 export function redactValue<T>(value: T, secrets: readonly unknown[]): T {
 	return redactionFor(secrets).value(value);
+}
+
+export function redactError<E>(error: E, secrets: readonly unknown[]): E {
+	return redactionFor(secrets).error(error);
 }
 
 function valueWith<T>(value: T, patterns: Patterns): T {
@@ -65,8 +69,7 @@ function valueWith<T>(value: T, patterns: Patterns): T {
 	const walk = (current: unknown, depth: number): unknown => {
 		if (typeof current === 'string') return maskIn(current, patterns);
 		if (current === null || typeof current !== 'object' || Buffer.isBuffer(current)) return current;
-		if (open.has(current)) return MASK;
-		if (depth >= MAX_DEPTH) return MASK;
+		if (open.has(current) || depth >= MAX_DEPTH) return MASK;
 		open.add(current);
 		let copy: unknown;
 		if (Array.isArray(current)) {
@@ -85,21 +88,11 @@ function valueWith<T>(value: T, patterns: Patterns): T {
 	return walk(value, 0) as T;
 }
 
-/**
- * Redacts an error in place, and returns it: every own property (non-enumerable ones too, e.g. message
- * and stack), `errorResponse`, `messages`, `context`, `description` and the whole `cause` chain.
- */
-export function redactError<E>(error: E, secrets: readonly unknown[]): E {
-	return redactionFor(secrets).error(error);
-}
-
 function errorWith<E>(error: E, patterns: Patterns): E {
 	const seen = new Set<object>();
 	const walk = (current: unknown, depth: number): unknown => {
 		if (typeof current === 'string') return maskIn(current, patterns);
-		if (current === null || typeof current !== 'object' || seen.has(current) || Buffer.isBuffer(current)) {
-			return current;
-		}
+		if (current === null || typeof current !== 'object' || seen.has(current) || Buffer.isBuffer(current)) return current;
 		if (depth >= MAX_DEPTH) return MASK;
 		seen.add(current);
 		for (const key of Object.getOwnPropertyNames(current)) {

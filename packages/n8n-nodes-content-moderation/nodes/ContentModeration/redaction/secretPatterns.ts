@@ -45,10 +45,6 @@ function formsOf(secret: string): string[] {
 	];
 }
 
-function escapeRegExp(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * A secret shorter than this is masked only where a whole string (a value or a key) is one of its forms,
  * or a URL's `token` value: masking every occurrence of a short text would garble everything.
@@ -58,7 +54,8 @@ export const MIN_MASKED_LENGTH = 8;
 /** A form as a pattern: exact, except the hex digits of its escapes (%2f / %2F, \u00e9 / \u00E9). */
 function formPattern(form: string): string {
 	const anyCase = (c: string) => (/[a-f]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c);
-	return escapeRegExp(form).replace(/(%)([0-9A-Fa-f]{2})|(\\\\u)([0-9A-Fa-f]{4})/g, (_, p: string, ph: string, u: string, uh: string) =>
+	const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	return escaped.replace(/(%)([0-9A-Fa-f]{2})|(\\\\u)([0-9A-Fa-f]{4})/g, (_, p: string, ph: string, u: string, uh: string) =>
 		p !== undefined ? p + [...ph].map(anyCase).join('') : u + [...uh].map(anyCase).join(''),
 	);
 }

@@ -96,13 +96,8 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 }
 
 /** The completion read back when needed, filtered by verdict, and returned as the workflow's one item. */
-async function startWorkflow(
-	this: IWebhookFunctions,
-	{ client, headers, query, redaction, standing }: CheckedCall,
-	event: string,
-	body: CallbackBody,
-	ack: IDataObject,
-): Promise<IWebhookResponseData> {
+async function startWorkflow(this: IWebhookFunctions, call: CheckedCall, event: string, body: CallbackBody, ack: IDataObject): Promise<IWebhookResponseData> {
+	const { client, headers, query, redaction, standing } = call;
 	// Accepted without a secret by the option: only a result can be read back instead of trusted from the call.
 	const distrust = standing === 'readBack';
 	if (distrust && (event !== RESULT_EVENT || body.id === null)) return refuse(this, 401, UNREADABLE_WITHOUT_SECRET);
