@@ -26,17 +26,9 @@ export class ContentModerationTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: false }],
-		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				// Left undefined, n8n 2.x answers a started execution with the text "firstEntryJson";
-				// empty makes it send the node's webhookResponse acknowledgement instead.
-				responseData: '',
-				path: 'callback',
-			},
-		],
+		// responseData left undefined, n8n 2.x answers a started execution with the text "firstEntryJson";
+		// empty makes it send the node's webhookResponse acknowledgement instead.
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'callback' }],
 		properties: [
 			{
 				displayName:

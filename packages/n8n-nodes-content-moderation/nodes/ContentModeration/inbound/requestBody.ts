@@ -1,12 +1,7 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-/** A callback's body as read by the envelope (envelope.ts `parseEnvelope`, `parseCallback`). */
-export interface CallbackRequestBody {
-	/** n8n's parse of an application/json body, otherwise the raw bytes as text (or n8n's text). */
-	body: unknown;
-	/** Whether `body` is n8n's parse of an application/json body. */
-	parsedJson: boolean;
-}
+/** A callback's body for envelope.ts: n8n's parse of an application/json body (`parsedJson`), else the raw bytes as text. */
+export type CallbackRequestBody = { body: unknown; parsedJson: boolean };
 
 /** The media type of a Content-Type header value ("application/json; charset=utf-8" -> "application/json"). */
 export function mediaType(value: unknown): string {

@@ -34,15 +34,11 @@ function secretOwner(ctx: IWebhookFunctions): string {
 const UNREADABLE_WITHOUT_SECRET =
 	'Accepted without a Callback Secret, only a moderation result with an id is taken (it is read back from the service); review decisions and other events need the Callback Secret';
 
-/** A call past the secret check: what it brought, and what it may use (the client when a credential is selected). */
-interface CheckedCall {
-	client?: ApiClient;
-	headers: IDataObject;
-	query: IDataObject;
-	/** The redaction of the credential's secrets, the call's tokens and `extraSecrets`. */
-	redaction(extraSecrets?: string[]): Redaction;
-	standing: SecretStanding;
-}
+/**
+ * A call past the secret check: what it brought, and what it may use: the client (when a credential is
+ * selected), the redaction of the credential's secrets, the call's tokens and `extraSecrets`.
+ */
+type CheckedCall = { client?: ApiClient; headers: IDataObject; query: IDataObject; redaction: (extraSecrets?: string[]) => Redaction; standing: SecretStanding };
 
 /**
  * Handles one completion callback: the caller is authenticated first; a completion already started in this

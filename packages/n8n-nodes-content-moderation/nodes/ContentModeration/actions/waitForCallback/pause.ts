@@ -47,13 +47,6 @@ function pairedIndex(item: INodeExecutionData, fallback: number): number {
 	return typeof paired === 'number' ? paired : (paired?.item ?? fallback);
 }
 
-function noIdError(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `The service did not return a moderation ID to wait for [item ${itemIndex}]`, {
-		itemIndex,
-		description: 'Use Mode "Immediate" instead, or check that the service supports deferred moderation.',
-	});
-}
-
 /** What each submission answered: a moderation to wait for, a result already there, or a failure. */
 function itemStates(ctx: IExecuteFunctions, results: INodeExecutionData[]): ItemState[] {
 	const states: ItemState[] = ctx.getInputData().map(() => ({ error: { error: 'No result' } }));
@@ -67,7 +60,10 @@ function itemStates(ctx: IExecuteFunctions, results: INodeExecutionData[]): Item
 		} else if (typeof json.id === 'string' && json.id !== '') {
 			states[itemIndex] = { id: json.id };
 		} else {
-			const error = noIdError(ctx, itemIndex);
+			const error = new NodeOperationError(ctx.getNode(), `The service did not return a moderation ID to wait for [item ${itemIndex}]`, {
+				itemIndex,
+				description: 'Use Mode "Immediate" instead, or check that the service supports deferred moderation.',
+			});
 			if (!ctx.continueOnFail()) throw error;
 			states[itemIndex] = { error: errorItem(error, itemIndex).json };
 		}
