@@ -25,7 +25,7 @@ const DECLARATION_ONLY = new Set([
 	'nodes/ContentModeration/descriptions/options.ts',
 	'nodes/ContentModeration/descriptions/textInput.ts',
 	'nodes/ContentModeration/descriptions/toolDescription.ts',
-	'nodes/ContentModeration/helpers/webhookMethods.ts', // n8n's webhook hooks, each answering true (the trigger's: trigger/publishing.ts)
+	'nodes/ContentModeration/helpers/webhookMethods.ts', // n8n's webhook hooks, each answering true (the trigger's: trigger/secretCheck.ts)
 	'nodes/ContentModeration/helpers/clock.ts', // Date.now and n8n's sleep; what uses it is tested on a fake clock
 	'nodes/ContentModeration/descriptions/callbackUrl.ts',
 ]);

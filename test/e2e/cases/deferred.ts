@@ -2,6 +2,8 @@
  * Cases 2 and 3: deferred moderations whose callbackUrl is the trigger's production URL. The results are read
  * from n8n's own records (execution_entity / execution_data), not from logs.
  */
+import { randomUUID } from 'node:crypto';
+import { N8N_MAJOR } from '../../../dev/n8n/install';
 import { readWorkflow, EXAMPLES_DIR, WorkflowFile } from '../../../dev/n8n/stack';
 import { executeWorkflow } from '../../../dev/n8n/summary';
 import { join } from 'node:path';
@@ -59,12 +61,14 @@ export async function deferredWithTrigger(ctx: E2eContext): Promise<string> {
 	const after = await triggerRuns(ctx);
 	assert(after.length - before === expectedImages, `expected ${expectedImages} trigger executions, got ${after.length - before}`);
 	const seen: string[] = [];
+	let firstItem: Record<string, unknown> | undefined;
 	for (const run of runs) {
 		assert(run.status === 'success', `trigger execution ${run.id} status ${run.status}`);
 		const detail = await ctx.db.execution(run.id);
 		const [item] = detail.items['Moderation Completed'] ?? [];
 		assert(item && ids.includes(item.id), `trigger output has no submitted id: ${JSON.stringify(item).slice(0, 300)}`);
 		assert(typeof item.isSafe === 'boolean' && item.riskScores && item.hash, `trigger output is not a full result`);
+		firstItem ??= item;
 		const branch = (detail.items['Approve'] ?? []).length ? 'Approve' : 'Send to Review';
 		assert((detail.items[branch] ?? []).length === 1, `trigger workflow did not reach Approve/Send to Review`);
 		seen.push(`${item.id.slice(0, 8)}:${item.isSafe ? 'safe' : 'flagged'}->${branch}`);
@@ -75,7 +79,35 @@ export async function deferredWithTrigger(ctx: E2eContext): Promise<string> {
 	const sent = ctx.mock.requests.filter((r) => r.method === 'POST' && r.path === '/image').slice(-expectedImages);
 	const urls = sent.map((r) => (r.body as { options?: { callbackUrl?: string } }).options?.callbackUrl);
 	assert(urls.every((u) => u === callbackUrl(ctx)), `callback URLs sent: ${JSON.stringify(urls)}`);
-	return `${seen.join(', ')}; callback URL = trigger URL + ?token=<credential secret>`;
+	const answer = await answerMeansStarted(ctx, firstItem!);
+	return `${seen.join(', ')}; callback URL = trigger URL + ?token=<credential secret>; ${answer}`;
+}
+
+async function postToTrigger(ctx: E2eContext, body: unknown): Promise<{ status: number; text: string }> {
+	const res = await fetch(callbackUrl(ctx), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	return { status: res.status, text: await res.text() };
+}
+
+/**
+ * The trigger takes n8n's answer to the sender as the sign that n8n started the execution
+ * (trigger/executionStarted.ts, n8n gives a node no other). n8n 2.x answers once the execution exists;
+ * n8n 1.x answers before it creates it. A repeat is then answered duplicate: had n8n's answer changed so
+ * that the trigger cannot read it, the repeat would wait for the first delivery's outcome and get 503.
+ */
+async function answerMeansStarted(ctx: E2eContext, item: Record<string, unknown>): Promise<string> {
+	const { receivedAt: _at, event: _event, ...result } = item;
+	const id = randomUUID();
+	const before = (await ctx.db.executions(TRIGGER_WORKFLOW.id)).length;
+	const first = await postToTrigger(ctx, { event: 'moderation.completed', data: { ...result, id } });
+	const rowsAtAnswer = (await ctx.db.executions(TRIGGER_WORKFLOW.id)).length - before;
+	assert(first.status === 200, `a new completion answered ${first.status} ${first.text}`);
+	if (N8N_MAJOR >= 2) assert(rowsAtAnswer === 1, `n8n answered with ${rowsAtAnswer} new executions in its records, not 1`);
+	const repeat = await postToTrigger(ctx, { event: 'moderation.completed', data: { id } });
+	assert(repeat.status === 200 && /"duplicate":true/.test(repeat.text), `its repeat answered ${repeat.status} ${repeat.text}`);
+	await waitFor('the new completion\'s execution to finish', async () => (await finishedExecutions(ctx.db, TRIGGER_WORKFLOW.id)).length >= before + 1 || undefined, 30_000);
+	const started = (await ctx.db.executions(TRIGGER_WORKFLOW.id)).length - before;
+	assert(started === 1, `a new completion and its repeat started ${started} executions`);
+	return `n8n's answer read as started (${rowsAtAnswer} execution in n8n's records at the answer), the repeat answered duplicate`;
 }
 
 /** Case 3: the same delivery with a wrong token: 401 and no execution. */

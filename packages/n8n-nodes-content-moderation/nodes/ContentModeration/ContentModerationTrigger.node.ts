@@ -1,25 +1,17 @@
-import type {
-	INodeType,
-	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './transport/client';
 import { handleCallback } from './trigger/webhook';
 import { EVENT_OPTIONS, EVENT_SELECTION_OPTIONS } from './trigger/events';
-import { triggerWebhookMethods } from './trigger/publishing';
+import { triggerWebhookMethods } from './trigger/secretCheck';
 import { acceptWithoutSecretOption } from './inbound/secretRule';
 
 export class ContentModerationTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Content Moderation Trigger',
 		name: 'contentModerationTrigger',
-		icon: {
-			light: 'file:contentModeration.svg',
-			dark: 'file:contentModeration.dark.svg',
-		},
+		icon: { light: 'file:contentModeration.svg', dark: 'file:contentModeration.dark.svg' },
 		group: ['trigger'],
 		// Not 1: for a start node at version 1, n8n's webhook body parsing evaluates an expression on every
 		// call, an isolate per callback, and a burst of callbacks then loses some (docs/callbacks.md).
@@ -30,28 +22,13 @@ export class ContentModerationTrigger implements INodeType {
 		description:
 			'Starts the workflow when the Content Moderation Service completes a deferred moderation or a person decides on a review queue item',
 		eventTriggerDescription: 'Waiting for a moderation callback',
-		defaults: {
-			name: 'Content Moderation Trigger',
-		},
+		defaults: { name: 'Content Moderation Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: CREDENTIAL_TYPE,
-				required: false,
-			},
-		],
-		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				// Left undefined, n8n 2.x answers a started execution with the text "firstEntryJson";
-				// empty makes it send the node's webhookResponse acknowledgement instead.
-				responseData: '',
-				path: 'callback',
-			},
-		],
+		credentials: [{ name: CREDENTIAL_TYPE, required: false }],
+		// responseData left undefined, n8n 2.x answers a started execution with the text "firstEntryJson";
+		// empty makes it send the node's webhookResponse acknowledgement instead.
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'callback' }],
 		properties: [
 			{
 				displayName:

@@ -33,7 +33,6 @@ describe('parseCallback', () => {
 		expect(parseCallback({ id: 'r1', error: { message: 'not ours' } })).toEqual({
 			ok: true,
 			event: RESULT_EVENT,
-			enveloped: false,
 			body: { id: 'r1', callbackError: { message: 'not ours' } },
 		});
 	});

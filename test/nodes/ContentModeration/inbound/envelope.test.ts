@@ -19,35 +19,26 @@ const QUEUE_ITEM = { id: ID, status: 'accepted', accepted: true, type: 'text', c
 
 describe('parseEnvelope', () => {
 	it('reads the vendor envelope as sent', () => {
-		expect(parseEnvelope({ event: RESULT_EVENT, data: IMAGE_RESULT })).toEqual({
-			ok: true,
-			envelope: { event: RESULT_EVENT, data: IMAGE_RESULT, enveloped: true },
-		});
-		expect(parseEnvelope({ event: REVIEW_EVENT, data: QUEUE_ITEM })).toEqual({
-			ok: true,
-			envelope: { event: REVIEW_EVENT, data: QUEUE_ITEM, enveloped: true },
-		});
+		expect(parseEnvelope({ event: RESULT_EVENT, data: IMAGE_RESULT })).toEqual({ ok: true, event: RESULT_EVENT, data: IMAGE_RESULT });
+		expect(parseEnvelope({ event: REVIEW_EVENT, data: QUEUE_ITEM })).toEqual({ ok: true, event: REVIEW_EVENT, data: QUEUE_ITEM });
 	});
 
 	it('keeps an event name it does not know', () => {
 		const parsed = parseEnvelope({ event: 'queue.item.deleted', data: { id: ID } });
-		expect(parsed).toEqual({ ok: true, envelope: { event: 'queue.item.deleted', data: { id: ID }, enveloped: true } });
+		expect(parsed).toEqual({ ok: true, event: 'queue.item.deleted', data: { id: ID } });
 	});
 
 	it('reads a flat body as moderation.completed with the body as data', () => {
-		expect(parseEnvelope(IMAGE_RESULT)).toEqual({
-			ok: true,
-			envelope: { event: RESULT_EVENT, data: IMAGE_RESULT, enveloped: false },
-		});
+		expect(parseEnvelope(IMAGE_RESULT)).toEqual({ ok: true, event: RESULT_EVENT, data: IMAGE_RESULT });
 		// An empty event name is no event.
 		const withEmptyEvent = { ...TEXT_RESULT, event: '' };
-		expect(parseEnvelope(withEmptyEvent)).toMatchObject({ ok: true, envelope: { event: RESULT_EVENT, enveloped: false } });
+		expect(parseEnvelope(withEmptyEvent)).toMatchObject({ ok: true, event: RESULT_EVENT });
 	});
 
 	it('reads raw text and bytes', () => {
 		const body = JSON.stringify({ event: RESULT_EVENT, data: TEXT_RESULT });
-		expect(parseEnvelope(body)).toMatchObject({ ok: true, envelope: { data: TEXT_RESULT, enveloped: true } });
-		expect(parseEnvelope(Buffer.from(body))).toMatchObject({ ok: true, envelope: { data: TEXT_RESULT } });
+		expect(parseEnvelope(body)).toMatchObject({ ok: true, data: TEXT_RESULT });
+		expect(parseEnvelope(Buffer.from(body))).toMatchObject({ ok: true, data: TEXT_RESULT });
 	});
 
 	it('refuses an event without a data object, naming the event', () => {

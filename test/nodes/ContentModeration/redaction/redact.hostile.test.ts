@@ -1,5 +1,6 @@
 /** The redaction walk under hostile values: depth, prototype keys, shared parts, short secrets. */
-import { MASK, MIN_MASKED_LENGTH, redact, redactError, redactValue } from '@package/nodes/ContentModeration/redaction/redact';
+import { redact, redactError, redactValue } from '@package/nodes/ContentModeration/redaction/redact';
+import { MASK, MIN_MASKED_LENGTH } from '@package/nodes/ContentModeration/redaction/secretPatterns';
 import { MAX_DEPTH } from '@package/nodes/ContentModeration/helpers/json';
 
 const SECRET = 'cb-secret/5d1e88a0';

@@ -9,7 +9,7 @@ import { MAX_DEPTH, nestedDeeperThan } from '@package/nodes/ContentModeration/he
 import { REREAD_INTERVAL_MS } from '@package/nodes/ContentModeration/inbound/secrets';
 import { MIN_CALLBACK_SECRET_LENGTH } from '@package/nodes/ContentModeration/inbound/secretRule';
 import { systemClock } from '@package/nodes/ContentModeration/helpers/clock';
-import { MIN_MASKED_LENGTH } from '@package/nodes/ContentModeration/redaction/redact';
+import { MIN_MASKED_LENGTH } from '@package/nodes/ContentModeration/redaction/secretPatterns';
 import { FakeClock } from '@test/helpers/fakeClock';
 import { FUZZ_SEED, fuzzCalls, hostileBody, prng, tokenCase, Violations } from '@test/helpers/fuzz';
 import { fakeRequest, fakeResponse, triggerFor } from '@test/helpers/fuzzTrigger';

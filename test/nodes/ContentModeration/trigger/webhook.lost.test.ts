@@ -15,7 +15,6 @@ import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries'
 import { prepareWorkflow, triggerNode } from '@test/helpers/engine';
 import { webhookContext } from '@test/helpers/engine/webhookContext';
 import { postCallback, TEST_CALLBACK_SECRET } from '@test/helpers/webhook-server';
-import { executionStarted } from '@package/nodes/ContentModeration/trigger/webhook';
 import { CREDENTIAL_TYPE } from '@dev/n8n/package';
 
 const WEBHOOK_ID = '5d1e7a3c-2b4f-4c6d-8e9f-0a1b2c3d4e5f';
@@ -151,30 +150,4 @@ test('the sender gives up before n8n answers, n8n starts it later: a retry meanw
 		body: { received: true, event: 'moderation.completed', id: body.data.id, duplicate: true },
 	});
 	expect(n8n.executions).toHaveLength(1);
-});
-
-describe('executionStarted: what n8n answered tells whether it started the execution', () => {
-	type Response = Parameters<typeof executionStarted>[0];
-	const response = (statusCode: number, writableEnded: boolean) => {
-		const ended: number[] = [];
-		return { statusCode, writableEnded, end: () => ended.push(1), ended } as unknown as Response & { ended: number[] };
-	};
-
-	test('a response n8n already ended: started only when its status is below 400', async () => {
-		for (const status of [400, 500, 503]) await expect(executionStarted(response(status, true))).resolves.toBe(false);
-		await expect(executionStarted(response(200, true))).resolves.toBe(true);
-	});
-
-	test('a response n8n ends later: its status then decides, and the end still goes out', async () => {
-		const failed = response(200, false);
-		const outcome = executionStarted(failed);
-		failed.statusCode = 500;
-		failed.end();
-		await expect(outcome).resolves.toBe(false);
-		expect(failed.ended).toHaveLength(1);
-		const ok = response(200, false);
-		const started = executionStarted(ok);
-		ok.end();
-		await expect(started).resolves.toBe(true);
-	});
 });

@@ -11,7 +11,7 @@ import { ensure, getActorId } from '../validation/parameters';
 import { WAIT_CALLBACK_MODE } from '../verdict/description';
 import type { VerdictFacts } from '../verdict/outputs';
 import type { Operation } from './operation';
-import { settleWaitForCallback } from './waitForCallback/settle';
+import { pauseForCallbacks } from './waitForCallback/pause';
 import { callbackUrl as waitCallbackUrl, resumeSecrets, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 
 export interface SubmissionSettings {
@@ -82,7 +82,7 @@ export function submissionSteps(deferredAnswer: string, otherModes: string): Req
 		verdict,
 		async finishRun(results, routing) {
 			if (this.getNodeParameter('mode', 0, 'immediate') !== WAIT_CALLBACK_MODE) return undefined;
-			return await settleWaitForCallback.call(this, verdict, results, routing);
+			return await pauseForCallbacks.call(this, verdict, results, routing);
 		},
 	};
 }

@@ -7,9 +7,7 @@ import { segmentProblem } from '../transport/baseUrl';
 export const RESULT_EVENT = 'moderation.completed';
 export const REVIEW_EVENT = 'queue.review.completed';
 
-export type KnownEvent = typeof RESULT_EVENT | typeof REVIEW_EVENT;
-
-export function isKnownEvent(event: string): event is KnownEvent {
+export function isKnownEvent(event: string): boolean {
 	return event === RESULT_EVENT || event === REVIEW_EVENT;
 }
 
@@ -18,31 +16,21 @@ export const MAX_EVENT_LENGTH = 100;
 /** Longest id read (the service's are UUIDs, 36 characters); an id is echoed in answers and read back. */
 export const MAX_ID_LENGTH = 200;
 
-/**
- * Fields that make data a moderation result worth a workflow: the image result's (spec 2.2) and those
- * the text result adds. A result with none of them and no id is refused.
- */
-export const ANY_RESULT_FIELDS = ['summary', 'isSafe', 'confidence', 'description', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions', 'hash', 'meta', 'sentiment', 'sentimentScore', 'request', 'filteredContent', 'content'];
+/** Fields of an image result (spec 2.2) and of a text result (vendor SDK `TextModerationResponse`). */
+export const IMAGE_RESULT_FIELDS = ['summary', 'isSafe', 'confidence', 'description', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions', 'hash'];
+export const TEXT_RESULT_FIELDS = ['summary', 'isSafe', 'confidence', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions', 'filteredContent'];
+/** Fields that make data a moderation result worth a workflow: a result with none of them and no id is refused. */
+const ANY_RESULT_FIELDS = [...IMAGE_RESULT_FIELDS, 'meta', 'sentiment', 'sentimentScore', 'request', 'filteredContent', 'content'];
 
 /** A callback's data accepted; `id` is null when it carries no usable id (`warning` then says why). */
 export type CallbackBody = IDataObject & { id: string | null };
 
-export type ParsedCallback =
-	| { ok: true; event: string; enveloped: boolean; body: CallbackBody }
-	/** `event` is set when the body named an event but was still unusable (its `data` is not an object). */
-	| { ok: false; message: string; event?: string };
+/** `event` is set when the body named an event but was still unusable (its `data` is not an object). */
+type Unusable = { ok: false; message: string; event?: string };
 
-export interface CallbackEnvelope {
-	event: string;
-	data: IDataObject;
-	/** False when the body came flat (a bare result, as older senders send): read as `moderation.completed`. */
-	enveloped: boolean;
-}
+export type ParsedEnvelope = { ok: true; event: string; data: IDataObject } | Unusable;
 
-export type ParsedEnvelope =
-	| { ok: true; envelope: CallbackEnvelope }
-	/** `event` is set when the body named one but was still unusable (its `data` is not an object). */
-	| { ok: false; message: string; event?: string };
+export type ParsedCallback = { ok: true; event: string; body: CallbackBody } | Unusable;
 
 /** The body as a value: raw text or bytes parsed, unless it is already what a JSON parse gave. */
 function bodyValue(body: unknown, parsedJson: boolean): { value: unknown } | { message: string } {
@@ -60,12 +48,10 @@ function bodyValue(body: unknown, parsedJson: boolean): { value: unknown } | { m
 }
 
 /**
- * A received callback body (what n8n parsed, `parsedJson` when from an application/json body, or the raw
- * text/bytes) read as `{event, data}`: `{event: string, data: object}` as sent (vendor SDK `WebhookBody`);
- * an object without a string `event` is a flat body, the result itself, read as `moderation.completed`.
- * Refused: not a JSON object, nested deeper than MAX_DEPTH, an event name longer than MAX_EVENT_LENGTH
- * (not echoed), and `{event}` without a data object (the event named: the trigger acknowledges unknown
- * events whatever they carry).
+ * A callback body (n8n's parse of application/json when `parsedJson`, else raw text or bytes) read as
+ * `{event, data}` (vendor SDK `WebhookBody`); an object without a string `event` is a flat body, the result
+ * itself, read as `moderation.completed`. Refused: not a JSON object, nested deeper than MAX_DEPTH, an
+ * event name longer than MAX_EVENT_LENGTH (not echoed), `{event}` without a data object (the event named).
  */
 export function parseEnvelope(body: unknown, parsedJson = false): ParsedEnvelope {
 	const read = bodyValue(body, parsedJson);
@@ -75,9 +61,9 @@ export function parseEnvelope(body: unknown, parsedJson = false): ParsedEnvelope
 	if (nestedDeeperThan(value, MAX_DEPTH)) return { ok: false, message: `Body is nested deeper than ${MAX_DEPTH} levels` };
 	const event = typeof value.event === 'string' ? value.event.trim() : '';
 	if (event.length > MAX_EVENT_LENGTH) return { ok: false, message: `The event name is longer than ${MAX_EVENT_LENGTH} characters` };
-	if (event === '') return { ok: true, envelope: { event: RESULT_EVENT, data: value, enveloped: false } };
+	if (event === '') return { ok: true, event: RESULT_EVENT, data: value };
 	if (!isObject(value.data)) return { ok: false, event, message: `The callback's event "${event}" carries no data object` };
-	return { ok: true, envelope: { event, data: value.data, enveloped: true } };
+	return { ok: true, event, data: value.data };
 }
 
 /** Why an id cannot be read back or echoed, or undefined when it can. */
@@ -90,29 +76,28 @@ function idProblem(id: unknown): string | undefined {
 }
 
 /**
- * THE rules for a completion callback, shared by the trigger and Callback > Receive: the envelope
- * (parseEnvelope), then its data. Data without a usable id (none, not a string or number, too long, "."
- * or "..") is accepted with `id: null` and a `warning` (the spec's image result has no id, and no
- * completed moderation is lost), unless it is a result with no result field or a review decision with no
- * status. A sender's own `error` field is passed on as `callbackError`: `error` is the node's own failure.
+ * THE rules for a completion callback, shared by the trigger and Callback > Receive: the envelope, then its
+ * data. Data without a usable id is accepted with `id: null` and a `warning` (the spec's image result has
+ * no id), unless it is a result with no result field or a review decision with no status. A sender's own
+ * `error` field is passed on as `callbackError`: `error` is the node's own failure.
  */
 export function parseCallback(body: unknown, parsedJson = false): ParsedCallback {
 	const parsed = parseEnvelope(body, parsedJson);
 	if (!parsed.ok) return parsed;
-	const { event, enveloped } = parsed.envelope;
-	const { error, ...data } = parsed.envelope.data;
+	const { event } = parsed;
+	const { error, ...data } = parsed.data;
 	if (error !== undefined) data.callbackError = error;
 
 	const given = typeof data.id === 'number' && Number.isFinite(data.id) ? String(data.id) : typeof data.id === 'string' ? data.id.trim() : data.id;
 	const warning = idProblem(given);
-	if (warning === undefined) return { ok: true, event, enveloped, body: { ...data, id: given as string } };
+	if (warning === undefined) return { ok: true, event, body: { ...data, id: given as string } };
 	if (event === RESULT_EVENT && !ANY_RESULT_FIELDS.some((field) => data[field] !== undefined)) {
 		return { ok: false, event, message: `Body has neither an id nor any moderation result field (${ANY_RESULT_FIELDS.join(', ')})` };
 	}
 	if (event === REVIEW_EVENT && data.status === undefined) {
 		return { ok: false, event, message: 'The review decision has neither an id nor a status' };
 	}
-	return { ok: true, event, enveloped, body: { ...data, id: null, warning } };
+	return { ok: true, event, body: { ...data, id: null, warning } };
 }
 
 export type DataKind = 'text' | 'image' | 'queueItem';
@@ -121,22 +106,13 @@ export type DataKind = 'text' | 'image' | 'queueItem';
 const TEXT_FIELDS = ['filteredContent', 'original'];
 
 /**
- * What a callback's data is, so that a result is read back from the right endpoint (GET /text/{id} or
- * GET /image/{id}). A queue item has a `status` and `type`/`content`/`accepted`/`moderation` but no verdict of
- * its own; a text result has its text fields (`content` alone counts when there is no `status`); an
- * image result has a `description`. Anything else (for example only an id) is undefined: not known.
+ * What a callback's data is, so that a result is read back from the right endpoint. A queue item has a
+ * `status` and `type`/`content`/`accepted`/`moderation` but no verdict of its own; a text result its text
+ * fields (`content` alone when there is no `status`); an image result a `description`; else undefined.
  */
 export function kindOf(data: IDataObject): DataKind | undefined {
-	const hasVerdict = data.isSafe !== undefined;
-	if (
-		typeof data.status === 'string' &&
-		!hasVerdict &&
-		(typeof data.accepted === 'boolean' ||
-			isObject(data.moderation) ||
-			(data.type !== undefined && data.content !== undefined))
-	) {
-		return 'queueItem';
-	}
+	const itemFields = typeof data.accepted === 'boolean' || isObject(data.moderation) || (data.type !== undefined && data.content !== undefined);
+	if (typeof data.status === 'string' && data.isSafe === undefined && itemFields) return 'queueItem';
 	if (TEXT_FIELDS.some((field) => data[field] !== undefined)) return 'text';
 	if (typeof data.content === 'string' && data.status === undefined) return 'text';
 	if (data.description !== undefined) return 'image';

@@ -1,7 +1,7 @@
 /**
  * The one read-back of a callback's result, for the trigger, Callback > Receive and Wait for Callback:
- * which callbacks need it, when a read answer is a completion, and how long an unfinished result is read
- * again while the sender waits for its answer.
+ * which callbacks need it, when a read answer is a completion, how long an unfinished result is read again
+ * while the sender waits, and the trigger's callback completed by it.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -11,7 +11,7 @@ import type { RetrySettings } from '../retry/policy';
 import type { ApiClient } from '../transport/client';
 import { getImage, getText } from '../transport/endpoints';
 import { hasAnalysis } from '../verdict/rules';
-import type { DataKind } from './envelope';
+import { IMAGE_RESULT_FIELDS, kindOf, TEXT_RESULT_FIELDS, type CallbackBody, type DataKind } from './envelope';
 
 /** Retries of one callback read (429/503, network): once, briefly, as the sender waits for the answer. */
 export const CALLBACK_READ_RETRY: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
@@ -22,11 +22,6 @@ export const READ_AGAIN_DELAYS_MS: readonly number[] = [300, 700, 1_500];
 export const READ_BACK_BUDGET_MS = 3_000;
 /** A callback's reads, whatever each takes, end by this: its answer stays within a sender's 5 s. */
 export const CALLBACK_READS_END_MS = 4_000;
-
-/** Fields of an image result (spec 2.2): a callback carrying all of them is not read back. */
-const IMAGE_RESULT_FIELDS = ['summary', 'isSafe', 'confidence', 'description', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions', 'hash'];
-/** Fields of a text result (vendor SDK `TextModerationResponse`). */
-const TEXT_RESULT_FIELDS = ['summary', 'isSafe', 'confidence', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions', 'filteredContent'];
 
 /** Whether a callback's data carries its whole result, every field of its kind (an image unless it shows a text). */
 export function carriesFullResult(data: IDataObject, kind: DataKind | undefined): boolean {
@@ -46,18 +41,11 @@ export type ReadBack =
 	| { done: false; statusCode: number; message: string };
 
 /**
- * Reads result `id` (GET /text/{id} for a text, GET /image/{id} otherwise) until the answer is a
- * completion, reading again after each of READ_AGAIN_DELAYS_MS while READ_BACK_BUDGET_MS lasts. A read
- * that fails throws the transport's error (NodeApiError with the status and the service's message; a 404
- * too): the caller decides what that means.
+ * Reads result `id` (GET /text/{id} for a text, GET /image/{id} otherwise) until the answer is a completion,
+ * again after each of READ_AGAIN_DELAYS_MS while READ_BACK_BUDGET_MS lasts. A failed read throws the
+ * transport's error (NodeApiError with the status and the service's message): the caller decides.
  */
-export async function readBack(
-	client: ApiClient,
-	id: string,
-	kind: DataKind | undefined,
-	itemIndex?: number,
-	clock: Clock = systemClock,
-): Promise<ReadBack> {
+export async function readBack(client: ApiClient, id: string, kind: DataKind | undefined, itemIndex?: number, clock: Clock = systemClock): Promise<ReadBack> {
 	const read = kind === 'text' ? getText : getImage;
 	const started = clock.now();
 	for (let attempt = 0; ; attempt++) {
@@ -71,5 +59,42 @@ export async function readBack(
 			return { done: false, statusCode, message: `The service has not finished moderation ${id} yet (HTTP ${statusCode}${status})` };
 		}
 		await clock.sleep(pause);
+	}
+}
+
+export type CompletedResult =
+	/** `error`: the full result was needed but could not be read. */
+	| { result: IDataObject; error?: IDataObject }
+	/** Read back still unfinished: not a completion, nothing to pass on yet. */
+	| { unfinished: string };
+
+/**
+ * The trigger's callback with the full result read through `client` (none: no credential or Fetch Full
+ * Result off) when it misses result fields; the read wins, extra callback fields are kept. Without an id,
+ * and for a review decision, the callback is passed on as it came. `distrust` (accepted without a Callback
+ * Secret): a result is always read, and only its id and warning are taken from the call.
+ */
+export async function completeResult(body: CallbackBody, client: ApiClient | undefined, kind = kindOf(body), repeatNote = '', distrust = false): Promise<CompletedResult> {
+	if (distrust && kind !== 'queueItem') body = { id: body.id, ...(body.warning === undefined ? {} : { warning: body.warning }) };
+	const full = kind === 'queueItem' || (!distrust && carriesFullResult(body, kind));
+	if (body.id === null) {
+		const missing = full ? '' : `, and the result fields it misses could not be read with GET /${kind === 'text' ? 'text' : 'image'}/{id}`;
+		const warning = `${String(body.warning)}, so it cannot be matched to its submission${missing}.${repeatNote} Its fields are as the service sent them.`;
+		return { result: { ...body, warning } };
+	}
+	if (full || client === undefined) return { result: body };
+	try {
+		const reading = await readBack(client, body.id, kind);
+		return reading.done ? { result: { ...body, ...reading.result } } : { unfinished: reading.message };
+	} catch (error) {
+		// The transport's errors carry the status and the service's message, never a secret.
+		const failure = error as { message?: string; httpCode?: string | null; description?: string | null };
+		// No answer, a refusal or a server error says nothing of the result: like an unfinished one, not a completion.
+		const status = failure.httpCode ? Number(failure.httpCode) : Number.NaN;
+		if (!Number.isInteger(status) || status === 429 || status >= 500) {
+			return { unfinished: `Reading moderation ${body.id} failed (${Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time'})` };
+		}
+		const { message, httpCode, description } = failure;
+		return { result: body, error: { message: message ?? 'Could not read the full result', httpCode: httpCode ?? null, description: description ?? null } };
 	}
 }

@@ -1,25 +1,16 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-/** A callback's body as read by the envelope (envelope.ts `parseEnvelope`, `parseCallback`). */
-export interface CallbackRequestBody {
-	/** n8n's parse of an application/json body, otherwise the raw bytes as text (or n8n's text). */
-	body: unknown;
-	/** Whether `body` is n8n's parse of an application/json body. */
-	parsedJson: boolean;
-}
+/** A callback's body for envelope.ts: n8n's parse of an application/json body (`parsedJson`), else the raw bytes as text. */
+export type CallbackRequestBody = { body: unknown; parsedJson: boolean };
 
 /** The media type of a Content-Type header value ("application/json; charset=utf-8" -> "application/json"). */
 export function mediaType(value: unknown): string {
-	return String(value ?? '')
-		.split(';')[0]
-		.trim()
-		.toLowerCase();
+	return String(value ?? '').split(';')[0].trim().toLowerCase();
 }
 
 /**
  * The body of a callback whatever its content type, for the trigger and Wait for Callback. n8n parses
- * application/json itself (a malformed one is refused by n8n with 422); anything else is read from the raw
- * bytes, so a JSON body sent as text, as a form, as octet-stream or without a content type is still read.
+ * application/json itself (refusing a malformed one with 422); anything else is read from the raw bytes.
  * For a start node above version 1, n8n reads the bytes only for the types it parses (JSON, text, form,
  * XML); for any other type the node reads them with n8n's own `readRawBody()` (docs/callbacks.md).
  */

@@ -38,9 +38,8 @@ export const SECRET_REQUIRED_DESCRIPTION = `Whoever learns a callback URL withou
 export const TEST_URL_NOTE = `Accepted without a Callback Secret because this is a test call. In production, callbacks are refused until the Content Moderation API credential has a Callback Secret of ${MIN_CALLBACK_SECRET_LENGTH} or more characters.`;
 
 /**
- * How a call is treated: `secured` by a strong secret; `testUrl` accepted as a manual (test) call;
- * `readBack` accepted by the option, results read back; `refused`. `strong` undefined: no credential (then
- * nothing can be read back, so the option does not help).
+ * How a call is treated: `secured` by a strong secret; `testUrl` accepted as a test call; `readBack` accepted
+ * by the option, results read back; `refused`. `strong` undefined: no credential, nothing can be read back.
  */
 export type SecretStanding = 'secured' | 'testUrl' | 'readBack' | 'refused';
 

@@ -7,30 +7,15 @@ export type EventFilter = 'all' | 'flagged' | 'review' | 'safe';
 
 export const EVENT_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'All', value: 'all', description: 'Every completed moderation' },
-	{
-		name: 'Flagged Only',
-		value: 'flagged',
-		description: 'Results that are not safe or whose suggested action is reject',
-	},
-	{
-		name: 'Review Only',
-		value: 'review',
-		description: 'Results whose suggested action is review',
-	},
-	{
-		name: 'Safe Only',
-		value: 'safe',
-		description: 'Results that are neither flagged nor marked for review',
-	},
+	{ name: 'Flagged Only', value: 'flagged', description: 'Results that are not safe or whose suggested action is reject' },
+	{ name: 'Review Only', value: 'review', description: 'Results whose suggested action is review' },
+	{ name: 'Safe Only', value: 'safe', description: 'Results that are neither flagged nor marked for review' },
 ];
 
 /**
- * Why a result is filtered out, or undefined when it starts the workflow. Uses the same rule code
- * as the action node's Route by Verdict (default rules, no thresholds).
- *
- * A result without an analysis (only an id that could not be read) cannot be judged: it passes
- * "Flagged Only" and "Review Only" so no flagged content is dropped silently, and is held back by
- * "Safe Only" because unknown content must never count as safe.
+ * Why a result is filtered out, or undefined when it starts the workflow, by Route by Verdict's rule code
+ * (default rules). A result without an analysis cannot be judged: it passes "Flagged Only" and "Review
+ * Only" so no flagged content is dropped silently; "Safe Only" holds it back: unknown is never safe.
  */
 export function ignoreReason(events: EventFilter, result: IDataObject): string | undefined {
 	if (events === 'all') return undefined;
@@ -55,16 +40,8 @@ export const EVENT_SELECTION_OPTIONS: INodePropertyOptions[] = [
 		description: 'Completed moderations (moderation.completed) and decisions of a review queue (queue.review.completed)',
 	},
 	{ name: 'Results Only', value: 'results', description: 'Completed moderations (moderation.completed)' },
-	{
-		name: 'Review Decisions Only',
-		value: 'reviews',
-		description: 'A person accepted or rejected a review queue item (queue.review.completed)',
-	},
-	{
-		name: 'Every Event',
-		value: 'any',
-		description: 'Also events this node does not know, passed on as they came',
-	},
+	{ name: 'Review Decisions Only', value: 'reviews', description: 'A person accepted or rejected a review queue item (queue.review.completed)' },
+	{ name: 'Every Event', value: 'any', description: 'Also events this node does not know, passed on as they came' },
 ];
 
 /** Why an event does not start the workflow under `selection`, or undefined when it does. */

@@ -1,26 +1,39 @@
 /**
- * The trigger's check of a call: its token against the credential's Callback Secret (through the secret
- * cache, inbound/secrets.ts), then the rule of inbound/secretRule.ts: a published trigger without a strong
- * secret refuses, unless Accept Callbacks Without a Secret is on (results are then read back).
+ * The trigger's Callback Secret, by the rule of inbound/secretRule.ts: a published trigger without a strong
+ * secret refuses, unless Accept Callbacks Without a Secret is on (results are then read back). Checked when
+ * n8n sets the webhook up (publishing, an update, n8n starting: n8n calls `checkExists` and fails publishing
+ * with the error's message; the editor's test URL, mode 'manual', is set up without it) and on every call:
+ * its token against the credential's secret, through the secret cache (inbound/secrets.ts).
  */
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import type { ApiClient } from '../transport/client';
+import { CREDENTIAL_TYPE, type ApiClient } from '../transport/client';
+import { unregisteredWebhookMethods } from '../helpers/webhookMethods';
 import { refuse } from '../inbound/refusal';
 import { secretCache, type KnownSecret } from '../inbound/secrets';
-import { ACCEPT_WITHOUT_SECRET, secretRequiredMessage, secretStanding, type SecretStanding } from '../inbound/secretRule';
+import { ACCEPT_WITHOUT_SECRET, isStrongSecret, SECRET_REQUIRED_DESCRIPTION, secretRequiredMessage, secretStanding, type SecretStanding } from '../inbound/secretRule';
 import { givenTokens } from '../inbound/token';
 
-export type Checked = { known?: KnownSecret; standing: SecretStanding } | { refused: IWebhookResponseData };
+async function refuseWithoutSecret(this: IHookFunctions): Promise<boolean> {
+	const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
+	const strong = hasCredential ? isStrongSecret(String((await this.getCredentials(CREDENTIAL_TYPE)).callbackSecret ?? '')) : undefined;
+	const accept = this.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, false) === true;
+	if (secretStanding(strong, this.getMode() === 'manual', accept) === 'refused') {
+		throw new NodeOperationError(this.getNode(), secretRequiredMessage(hasCredential), { description: SECRET_REQUIRED_DESCRIPTION });
+	}
+	return true;
+}
+
+export const triggerWebhookMethods = {
+	default: { ...unregisteredWebhookMethods.default, checkExists: refuseWithoutSecret },
+};
+
+/** The call's standing (and the credential's secret when read), or the refusal already written. */
+export type SecretCheckOutcome = { known?: KnownSecret; standing: SecretStanding } | { refused: IWebhookResponseData };
 
 /** `owner`: whose credential the cache entry is (the trigger with its credential). */
-export async function checkSecret(
-	ctx: IWebhookFunctions,
-	client: ApiClient | undefined,
-	owner: string,
-	query: IDataObject,
-	headers: IDataObject,
-): Promise<Checked> {
+export async function checkSecret(ctx: IWebhookFunctions, client: ApiClient | undefined, owner: string, query: IDataObject, headers: IDataObject): Promise<SecretCheckOutcome> {
 	const standing = (strong: boolean | undefined) =>
 		secretStanding(strong, ctx.getMode() === 'manual', ctx.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, false) === true);
 	// The credential was changed after publishing (publishing checks it too): 503, the sender may try again.

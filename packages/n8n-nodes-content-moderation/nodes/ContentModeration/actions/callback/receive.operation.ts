@@ -5,16 +5,8 @@ import { checkToken } from '../../inbound/token';
 import { kindOf, parseCallback, RESULT_EVENT, resultKind } from '../../inbound/envelope';
 import { carriesFullResult, readBack } from '../../inbound/readBack';
 import { mediaType } from '../../inbound/requestBody';
-import {
-	ACCEPT_WITHOUT_SECRET,
-	acceptWithoutSecretOption,
-	isStrongSecret,
-	SECRET_REQUIRED_DESCRIPTION,
-	secretRequiredMessage,
-	secretStanding,
-	TEST_URL_NOTE,
-	type SecretStanding,
-} from '../../inbound/secretRule';
+import { ACCEPT_WITHOUT_SECRET, acceptWithoutSecretOption, isStrongSecret, SECRET_REQUIRED_DESCRIPTION } from '../../inbound/secretRule';
+import { secretRequiredMessage, secretStanding, TEST_URL_NOTE, type SecretStanding } from '../../inbound/secretRule';
 import { requestSettingsCollection } from '../../descriptions/options';
 import { isObject } from '../../helpers/json';
 import { NO_ITEM, type NodeRun } from '../operation';
@@ -65,13 +57,8 @@ export const description = updateDisplayOptions({ show: { resource: ['callback']
 const WEBHOOK_HINT =
 	"Connect n8n's Webhook node (HTTP Method POST) directly before this node: its output item carries the callback's body, headers and query.";
 
-interface Received {
-	event: string;
-	data: IDataObject;
-	/** '' when the callback carries no usable id. */
-	id: string;
-	standing: SecretStanding;
-}
+/** `id`: '' when the callback carries no usable id. */
+type Received = { event: string; data: IDataObject; id: string; standing: SecretStanding };
 
 /** The item as n8n's Webhook node outputs it ({headers, query, body}): its token checked, its body read. */
 async function inspect(this: IExecuteFunctions, itemIndex: number, client: NodeRun['client']): Promise<Received> {
@@ -102,10 +89,7 @@ async function inspect(this: IExecuteFunctions, itemIndex: number, client: NodeR
 	// The trigger's rules: what it refuses is refused here too. The Webhook node parsed a JSON body.
 	const parsed = parseCallback(received.body, mediaType(headers['content-type']) === 'application/json');
 	if (!parsed.ok) {
-		throw new NodeOperationError(this.getNode(), `Not a moderation callback: ${parsed.message}`, {
-			itemIndex,
-			description: WEBHOOK_HINT,
-		});
+		throw new NodeOperationError(this.getNode(), `Not a moderation callback: ${parsed.message}`, { itemIndex, description: WEBHOOK_HINT });
 	}
 	// No usable id: nothing to recognise a repeat by, and nothing to read back.
 	return { event: parsed.event, data: parsed.body, id: parsed.body.id ?? '', standing };
@@ -123,27 +107,19 @@ export async function claimKey(this: IExecuteFunctions, itemIndex: number, { cli
  * output is the data with `event`; headers and query are not copied.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number, { client, claims }: NodeRun): Promise<IDataObject | typeof NO_ITEM> {
-	const { event, data, id, standing } = await inspect.call(this, itemIndex, client);
-	// Passed on once Receive outputs it in a run that succeeds: a later failure in the workflow does not let
-	// a repeat through.
+	const received = await inspect.call(this, itemIndex, client);
+	const { event, data, id, standing } = received;
+	// Passed on once Receive outputs it in a run that succeeds: a later failure does not let a repeat through.
 	if (await isRepeat.call(this, claims, itemIndex, event, { ...data, id })) {
 		if (this.getNodeParameter('passOnRepeats', itemIndex, false) !== true) return NO_ITEM;
 		return { ...data, event, duplicate: true };
 	}
-	const output = await complete.call(this, itemIndex, client, event, data, id, standing === 'readBack');
+	const output = await complete.call(this, itemIndex, client, received, standing === 'readBack');
 	return standing === 'testUrl' ? { ...output, callbackSecretNotice: TEST_URL_NOTE } : output;
 }
 
 /** The data with `event`, completed with a read when a result came without all its fields. */
-async function complete(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: NodeRun['client'],
-	event: string,
-	data: IDataObject,
-	id: string,
-	distrust: boolean,
-): Promise<IDataObject> {
+async function complete(this: IExecuteFunctions, itemIndex: number, client: NodeRun['client'], { event, data, id }: Received, distrust: boolean): Promise<IDataObject> {
 	if (distrust && (event !== RESULT_EVENT || id === '')) {
 		const description = acceptWithoutSecretOption.description;
 		const message = event === RESULT_EVENT ? 'The callback carries no ID to read its result back with' : `A ${event} callback cannot be read back, so it is not taken without a Callback Secret`;
@@ -152,10 +128,8 @@ async function complete(
 	// Accepted without a secret, a result is an image unless it shows a text: never taken as a queue item.
 	const kind = distrust ? resultKind(data) : kindOf(data);
 	// Accepted without a Callback Secret: always read, and the result is the service's, not the call's.
-	const read =
-		event === RESULT_EVENT &&
-		id !== '' &&
-		(distrust || (!carriesFullResult(data, kind) && this.getNodeParameter('fetchFullResult', itemIndex, true) === true));
+	const missesFields = !carriesFullResult(data, kind) && this.getNodeParameter('fetchFullResult', itemIndex, true) === true;
+	const read = event === RESULT_EVENT && id !== '' && (distrust || missesFields);
 	if (!read) return { ...data, event };
 	const reading = await readBack(client, id, kind, itemIndex);
 	if (!reading.done) {

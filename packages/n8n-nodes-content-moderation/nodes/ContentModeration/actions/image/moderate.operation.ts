@@ -9,7 +9,7 @@ import { moderateImage } from '../../transport/endpoints';
 import { parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, imageInput, withImage } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
-import { waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/settle';
+import { waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/pause';
 import { submissionOptions, submissionSteps } from '../submission';
 import { MIN_POLL_INTERVAL_SECONDS } from '../poll';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, pollResult } from './pollResult';

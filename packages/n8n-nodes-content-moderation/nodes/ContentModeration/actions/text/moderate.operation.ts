@@ -10,7 +10,7 @@ import { InputProblem } from '../../validation/checks';
 import { ensure, getOptions, getText } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
 import type { NodeRun } from '../operation';
-import { waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/settle';
+import { waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/pause';
 import { submissionOptions, submissionSteps } from '../submission';
 
 type TextMode = 'immediate' | 'deferred' | typeof WAIT_CALLBACK_MODE;

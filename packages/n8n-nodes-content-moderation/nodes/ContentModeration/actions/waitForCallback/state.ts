@@ -1,8 +1,7 @@
 /**
  * What a waiting Wait for Callback run keeps: in the node's context, which n8n saves with the waiting
- * execution (runExecutionData.executionData.contextData). Nothing lives in process memory: a callback may
- * reach another n8n process (queue mode) or an n8n that restarted. Results are not stored here: the
- * webhook cannot write anything durable without resuming, so they stay with the service and are read back.
+ * execution, since a callback may reach another n8n process or an n8n that restarted. Results are not
+ * kept: the webhook cannot write anything durable without resuming, so they are read back.
  */
 import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 
@@ -21,10 +20,7 @@ export interface WaitState {
 	/** ISO time the Wait Timeout runs out */
 	deadline?: string;
 	continueOnFail?: boolean;
-	/**
-	 * Set on an n8n without resume tokens (1.x), which also has no atomic resume: concurrent final
-	 * callbacks there could each resume the execution, so only this item's callback may resume it
-	 */
+	/** On an n8n without resume tokens (1.x), which has no atomic resume either: the one item whose callback may resume */
 	resumer?: number;
 	/** Present when Route by Verdict is on: the rules read per item when the items were submitted */
 	routing?: RoutingPlan;

@@ -1,10 +1,8 @@
 /**
  * The webhook() side of Wait for Callback: n8n calls it when the service POSTs to an item's callback URL
  * while the execution waits. It resumes the execution once every item has its result; otherwise it only
- * answers, and the execution stays waiting in n8n's database.
- *
- * It never throws: n8n would then resume the execution with its run data wiped (webhook-helpers
- * executeWebhook). Refusals are written here and returned as `noWebhookResponse`.
+ * answers. It never throws: n8n would then resume the execution with its run data wiped (webhook-helpers
+ * executeWebhook); refusals are written here and returned as `noWebhookResponse`.
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
@@ -44,16 +42,10 @@ function unknownItems(state: WaitState, memory: RunMemory): Array<[number, strin
 
 /**
  * Reads other items' results, in input order, up to the first that is not ready or fails. Where the items
- * were submitted, every callback came here: only those refused before (the sender may have given up) are
- * read until a result of theirs is known. Elsewhere (another queue-mode process, after a restart), or for the one callback
- * that may resume (n8n 1.x), every unknown item: its callback may have reached another process.
+ * were submitted, only those refused before (the sender may have given up); elsewhere (another queue-mode
+ * process, after a restart), or for the one callback that may resume (n8n 1.x), every unknown item.
  */
-async function readOthers(
-	memory: RunMemory,
-	unknown: Array<[number, string]>,
-	readAll: boolean,
-	readItem: (itemIndex: number, id: string) => Promise<Outcome>,
-): Promise<Outcome | undefined> {
+async function readOthers(memory: RunMemory, unknown: Array<[number, string]>, readAll: boolean, readItem: (itemIndex: number, id: string) => Promise<Outcome>): Promise<Outcome | undefined> {
 	for (const [itemIndex, id] of unknown) {
 		if (memory.resumedAt !== undefined) return undefined;
 		// Marked until its result is remembered: a read that finds it still pending leaves it marked.
@@ -79,20 +71,17 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 	if (!Number.isInteger(itemIndex) || itemIndex < 0 || itemIndex >= state.items.length) {
 		return refuse(this, 404, 'Unknown item: this execution sent no moderation with that callback URL');
 	}
-	if (!isItemKey(state.secret, itemIndex, query[KEY_PARAM])) {
-		return refuse(this, 401, 'Invalid key for this callback URL');
-	}
+	if (!isItemKey(state.secret, itemIndex, query[KEY_PARAM])) return refuse(this, 401, 'Invalid key for this callback URL');
 
 	const expectedId = waitingId(state.items[itemIndex]);
 	// The service sends {event, data}; a flat result (older senders) reads as its data.
 	const received = await readCallbackBody.call(this);
 	const parsed = parseEnvelope(received.body, received.parsedJson);
-	if (parsed.ok && parsed.envelope.event !== RESULT_EVENT) {
-		// Not a result (a review decision goes to the account's webhook, not here): acknowledged, nothing read.
-		// The answer echoes nothing the call carried (it is not read for secrets before it leaves).
+	if (parsed.ok && parsed.event !== RESULT_EVENT) {
+		// Not a result (a review decision goes to the account's webhook): acknowledged, nothing read or echoed.
 		return { webhookResponse: { received: true, resumed: false, ignored: `not a ${RESULT_EVENT} callback` } };
 	}
-	const body = parsed.ok ? parsed.envelope.data : undefined;
+	const body = parsed.ok ? parsed.data : undefined;
 	const bodyId = isObject(body) && typeof body.id === 'string' ? body.id : undefined;
 	if (expectedId !== undefined && bodyId !== undefined && bodyId !== expectedId) {
 		return refuse(this, 422, `This URL waits for moderation ${expectedId}, not the one the callback names`);

@@ -1,7 +1,7 @@
 /**
- * The execute() side of Wait for Callback: once every item was submitted (each with its own callback
- * URL, see urls.ts), keep what the callbacks need in node context and pause the execution in n8n's
- * database until the callbacks resume it (webhook.ts) or the Wait Timeout runs out.
+ * The execute() side of Wait for Callback: once every item was submitted (each with its callback URL,
+ * urls.ts), keep what the callbacks need in node context and pause the execution in n8n's database until
+ * the callbacks resume it (webhook.ts) or the Wait Timeout runs out.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -44,15 +44,7 @@ export const waitCallbackTimeoutProperty: INodeProperties = {
 
 function pairedIndex(item: INodeExecutionData, fallback: number): number {
 	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
-	if (typeof paired === 'number') return paired;
-	return paired?.item ?? fallback;
-}
-
-function noIdError(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `The service did not return a moderation ID to wait for [item ${itemIndex}]`, {
-		itemIndex,
-		description: 'Use Mode "Immediate" instead, or check that the service supports deferred moderation.',
-	});
+	return typeof paired === 'number' ? paired : (paired?.item ?? fallback);
 }
 
 /** What each submission answered: a moderation to wait for, a result already there, or a failure. */
@@ -68,7 +60,10 @@ function itemStates(ctx: IExecuteFunctions, results: INodeExecutionData[]): Item
 		} else if (typeof json.id === 'string' && json.id !== '') {
 			states[itemIndex] = { id: json.id };
 		} else {
-			const error = noIdError(ctx, itemIndex);
+			const error = new NodeOperationError(ctx.getNode(), `The service did not return a moderation ID to wait for [item ${itemIndex}]`, {
+				itemIndex,
+				description: 'Use Mode "Immediate" instead, or check that the service supports deferred moderation.',
+			});
 			if (!ctx.continueOnFail()) throw error;
 			states[itemIndex] = { error: errorItem(error, itemIndex).json };
 		}
@@ -76,12 +71,7 @@ function itemStates(ctx: IExecuteFunctions, results: INodeExecutionData[]): Item
 	return states;
 }
 
-export async function settleWaitForCallback(
-	this: IExecuteFunctions,
-	facts: VerdictFacts,
-	results: INodeExecutionData[],
-	routing: boolean,
-): Promise<INodeExecutionData[][]> {
+export async function pauseForCallbacks(this: IExecuteFunctions, facts: VerdictFacts, results: INodeExecutionData[], routing: boolean): Promise<INodeExecutionData[][]> {
 	const state = runState(this);
 	state.items = itemStates(this, results);
 	state.continueOnFail = this.continueOnFail();
@@ -98,12 +88,8 @@ export async function settleWaitForCallback(
 		state.resumer = state.items.reduce((last, item, itemIndex) => ('id' in item ? itemIndex : last), -1);
 	}
 
-	const seconds = clampInteger(
-		this.getNodeParameter('waitTimeout', 0, DEFAULT_CALLBACK_TIMEOUT_SECONDS),
-		1,
-		MAX_CALLBACK_TIMEOUT_SECONDS,
-		DEFAULT_CALLBACK_TIMEOUT_SECONDS,
-	);
+	const timeout = this.getNodeParameter('waitTimeout', 0, DEFAULT_CALLBACK_TIMEOUT_SECONDS);
+	const seconds = clampInteger(timeout, 1, MAX_CALLBACK_TIMEOUT_SECONDS, DEFAULT_CALLBACK_TIMEOUT_SECONDS);
 	const deadline = new Date(Date.now() + seconds * 1000);
 	state.deadline = deadline.toISOString();
 	// Callbacks reaching this process from now on are remembered here (memory.ts).

@@ -1,5 +1,5 @@
 /**
- * Publishing the trigger (trigger/publishing.ts): n8n calls `webhookMethods.default.checkExists` when it
+ * Publishing the trigger (trigger/secretCheck.ts): n8n calls `webhookMethods.default.checkExists` when it
  * sets the webhook up and fails publishing with the message of what it throws. Called here as n8n calls
  * it, with the hook context's parts the method uses.
  */

@@ -1,6 +1,7 @@
 /**
- * The trigger's payload (payload.ts): bad bodies get 400 JSON and start nothing, JSON under any content
- * type is read, callbacks without an id still start a workflow, and reads go through the service's limiter.
+ * The trigger's reading of a body (webhook.ts with inbound/requestBody.ts and envelope.ts): bad bodies get
+ * 400 JSON and start nothing, JSON under any content type is read, callbacks without an id still start a
+ * workflow, and reads go through the service's limiter.
  */
 import type { IDataObject } from 'n8n-workflow';
 

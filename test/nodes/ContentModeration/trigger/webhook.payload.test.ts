@@ -1,6 +1,7 @@
 /**
- * The trigger's payload (payload.ts) through n8n-core's real WebhookContext, real HTTP requests, and
- * the mock service for the full-result read: what a callback item holds and when the result is read back.
+ * The trigger's item (webhook.ts, completed by inbound/readBack.ts completeResult) through n8n-core's real
+ * WebhookContext, real HTTP requests, and the mock service for the full-result read: what a callback item
+ * holds, when the result is read back, and the URL the node reports.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -27,7 +28,7 @@ async function moderatedResult(id: string): Promise<void> {
 	throw new Error(`moderation ${id} never finished`);
 }
 
-describe('payload', () => {
+describe('the item a callback starts', () => {
 	test('a full result starts one execution with the result and receivedAt, without a read', async () => {
 		const server = await trigger({ events: 'all' });
 		const result = await moderate(UNSAFE_IMAGE_URL);

@@ -1,5 +1,5 @@
 /**
- * Wait for Callback, the execute() side (settle.ts): the execution pauses until the callbacks come, and
+ * Wait for Callback, the execute() side (pause.ts): the execution pauses until the callbacks come, and
  * at the Wait Timeout n8n resumes it without the node.
  */
 import type { MockService } from '@dev/mock/server';

@@ -1,0 +1,101 @@
+/**
+ * What a secret looks like where it may leak, for the one redaction (redact.ts): its forms (escaped,
+ * encoded) and the patterns that find them, compiled per set of secrets, never kept in module state.
+ */
+export const MASK = '***';
+
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** JSON string content with every non-ASCII character and "/" escaped, as PHP and Python write JSON. */
+function asciiJson(text: string): string {
+	return JSON.stringify(text)
+		.slice(1, -1)
+		.replace(/\//g, '\\/')
+		.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Every form a secret can take in a message or a body: raw, JSON-escaped (also twice, and ASCII-only),
+ * URL-encoded (component, form and URI style, and twice: a URL inside another URL's query), HTML-escaped,
+ * base64 and base64url, and the same for its other Unicode normalization (NFC / NFD). A secret inside a
+ * longer base64 text (e.g. Basic auth "user:secret") is not found: its base64 depends on what precedes it.
+ */
+export function secretForms(secret: string): string[] {
+	const other = [secret.normalize('NFC'), secret.normalize('NFD')].filter((form) => form !== secret);
+	return [...new Set([secret, ...other].flatMap(formsOf))];
+}
+
+function formsOf(secret: string): string[] {
+	const json = JSON.stringify(secret).slice(1, -1);
+	const uri = encodeURIComponent(secret);
+	const base64 = Buffer.from(secret, 'utf8').toString('base64');
+	return [
+		secret,
+		json,
+		JSON.stringify(json).slice(1, -1),
+		asciiJson(secret),
+		uri,
+		uri.replace(/%20/g, '+'),
+		encodeURIComponent(uri),
+		encodeURI(secret),
+		secret.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]),
+		base64,
+		base64.replace(/=+$/, ''),
+		base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+	];
+}
+
+/**
+ * A secret shorter than this is masked only where a whole string (a value or a key) is one of its forms,
+ * or a URL's `token` value: masking every occurrence of a short text would garble everything.
+ */
+export const MIN_MASKED_LENGTH = 8;
+
+/** A form as a pattern: exact, except the hex digits of its escapes (%2f / %2F, \u00e9 / \u00E9). */
+function formPattern(form: string): string {
+	const anyCase = (c: string) => (/[a-f]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c);
+	const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	return escaped.replace(/(%)([0-9A-Fa-f]{2})|(\\\\u)([0-9A-Fa-f]{4})/g, (_, p: string, ph: string, u: string, uh: string) =>
+		p !== undefined ? p + [...ph].map(anyCase).join('') : u + [...uh].map(anyCase).join(''),
+	);
+}
+
+/** A URL's token parameter (inbound/token.ts), its name in any case. */
+const TOKEN_VALUE_AT = '[?&][tT][oO][kK][eE][nN]=';
+
+export interface Patterns {
+	/** Replaces every form of a long secret, and of a short one as a URL's token value (global); undefined when there is none. */
+	all?: RegExp;
+	/** Forms of short secrets, masked only as whole strings. */
+	whole: Set<string>;
+	/** Finds any form, also inside a JSON text: each form is also listed JSON-escaped (short ones quoted). */
+	any: RegExp;
+}
+
+const byLength = (list: string[]) => [...new Set(list)].sort((a, b) => b.length - a.length).map(formPattern).join('|');
+
+/** The patterns of `secrets` (non-empty strings; other values are ignored), or undefined when there is none. */
+export function secretPatterns(secrets: readonly unknown[]): Patterns | undefined {
+	const values = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s !== ''))];
+	if (values.length === 0) return undefined;
+	const long = values.filter((s) => s.length >= MIN_MASKED_LENGTH).flatMap(secretForms);
+	const short = values.filter((s) => s.length < MIN_MASKED_LENGTH).flatMap(secretForms);
+	// JSON escapes character by character, so a string holding a form makes its JSON text hold the form's
+	// JSON escape: testing one JSON text finds every string (and key) that needs redacting.
+	const inJson = (form: string) => JSON.stringify(form).slice(1, -1);
+	const any = [...long, ...long.map(inJson), ...short.flatMap((f) => [`"${inJson(f)}"`, `"${inJson(inJson(f))}"`])];
+	const shortInUrl = (forms: string[]) => `(?<=${TOKEN_VALUE_AT})(?:${byLength(forms)})(?=[&#"'\\s\\\\]|$)`;
+	// Longest first, so that a form containing another is replaced whole.
+	const all = [...(long.length > 0 ? [byLength(long)] : []), ...(short.length > 0 ? [shortInUrl(short)] : [])];
+	return {
+		all: all.length > 0 ? new RegExp(all.join('|'), 'g') : undefined,
+		whole: new Set(short),
+		any: new RegExp([byLength(any), ...(short.length > 0 ? [shortInUrl([...short, ...short.map(inJson)])] : [])].join('|')),
+	};
+}
+
+/** `text` with every form found replaced by MASK. */
+export function maskIn(text: string, patterns: Patterns): string {
+	if (patterns.whole.has(text)) return MASK;
+	return patterns.all === undefined ? text : text.replace(patterns.all, MASK);
+}
