@@ -11,27 +11,6 @@ import type { IDataObject } from 'n8n-workflow';
 export const TOKEN_QUERY_PARAMETER = 'token';
 export const TOKEN_HEADER = 'x-callback-token';
 
-const TOKEN_IN_URL = /[?&]token=([^&#]*)/gi;
-
-function decoded(value: string): string {
-	try {
-		return decodeURIComponent(value.replace(/\+/g, ' '));
-	} catch {
-		return value;
-	}
-}
-
-/** The token values a (possibly malformed) URL carries, raw and decoded, so they can be redacted. */
-export function tokensInUrl(url: string): string[] {
-	const found = new Set<string>();
-	for (const match of url.matchAll(TOKEN_IN_URL)) {
-		if (match[1] === '') continue;
-		found.add(match[1]);
-		found.add(decoded(match[1]));
-	}
-	return [...found];
-}
-
 /**
  * The URL with `token=<secret>` added, unless the secret is empty (a URL with a token of its own is
  * refused before: checkNoPastedToken). The rest of the URL is kept byte for byte.

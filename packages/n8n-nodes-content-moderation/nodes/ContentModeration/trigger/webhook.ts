@@ -10,7 +10,8 @@ import { completeResult, parseCallbackBody } from '../inbound/payload';
 import { CALLBACK_READ_RETRY, CALLBACK_READS_END_MS } from '../inbound/readBack';
 import { refuse } from '../inbound/refusal';
 import { TEST_URL_NOTE, type SecretStanding } from '../inbound/secretRule';
-import { givenTokenStrings, redactHeaders, redactQuery, tokensInUrl } from '../inbound/token';
+import { tokensInUrl } from '../helpers/urlTokens';
+import { givenTokenStrings, redactHeaders, redactQuery } from '../inbound/token';
 
 import type { EventFilter, EventSelection } from './events';
 import { eventIgnoreReason, ignoreReason } from './events';

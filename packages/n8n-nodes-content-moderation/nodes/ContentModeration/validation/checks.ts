@@ -1,7 +1,7 @@
 /** Field checks without n8n: each returns the checked value or an InputProblem (what is wrong, how to fix it). */
 import type { JsonValue } from 'n8n-workflow';
 
-import { tokensInUrl } from '../inbound/token';
+import { tokensInUrl } from '../helpers/urlTokens';
 import { segmentProblem } from '../transport/baseUrl';
 
 /** The spec gives identifier path parameters a minimum length of 3 (section 8). */
