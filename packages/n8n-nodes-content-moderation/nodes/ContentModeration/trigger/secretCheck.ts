@@ -7,11 +7,11 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import type { ApiClient } from '../transport/client';
 import { refuse } from '../inbound/refusal';
-import { secretCache, type KnownSecret } from '../inbound/secrets';
+import { secretCache, type TriggerCredential } from '../inbound/secrets';
 import { ACCEPT_WITHOUT_SECRET, secretRequiredMessage, secretStanding, type SecretStanding } from '../inbound/secretRule';
 import { givenTokens } from '../inbound/token';
 
-export type Checked = { known?: KnownSecret; standing: SecretStanding } | { refused: IWebhookResponseData };
+export type Checked = { known?: TriggerCredential; standing: SecretStanding } | { refused: IWebhookResponseData };
 
 /** `owner`: whose credential the cache entry is (the trigger with its credential). */
 export async function checkSecret(
@@ -26,12 +26,12 @@ export async function checkSecret(
 	// The credential was changed after publishing (publishing checks it too): 503, the sender may try again.
 	const refused = () => ({ refused: refuse(ctx, 503, secretRequiredMessage(client !== undefined)) });
 	if (client === undefined) return standing(undefined) === 'refused' ? refused() : { standing: standing(undefined) };
-	let known: KnownSecret;
+	let known: TriggerCredential;
 	try {
 		const read = async () => ({ callbackSecret: await client.callbackSecret(), secrets: await client.credentialSecrets() });
 		const { check, ...rest } = await secretCache.check(owner, givenTokens(query, headers), read);
 		if (!check.ok) return { refused: refuse(ctx, 401, check.message) };
-		known = rest.known;
+		known = rest.credential;
 	} catch {
 		// Without the credential its secret cannot be checked: refuse rather than let anyone in.
 		return { refused: refuse(ctx, 500, 'The Content Moderation API credential of this trigger could not be read') };
