@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { deliveries } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/inbound/deliveries';
 import { startTriggerServer, TEST_CALLBACK_SECRET, type TriggerServer } from './webhook-server';
+import { resetProcessState } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/processState';
 
 export const SECRET = 'cb-secret-events-5c1e';
 
@@ -83,7 +83,7 @@ export function useEnvelopeTriggers(): {
 	afterAll(async () => {
 		await Promise.all(servers.map(async (server) => await server.stop()));
 	});
-	beforeEach(() => deliveries.clear());
+	beforeEach(() => resetProcessState());
 
 	async function trigger(
 		parameters: INodeParameters = {},

@@ -6,8 +6,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startMockService, type MockService } from '../../dev/mock/server';
-import { deliveries } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/inbound/deliveries';
 import { startTriggerServer, TEST_CALLBACK_SECRET, type TriggerServer } from './webhook-server';
+import { resetProcessState } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/processState';
 
 export const CALLBACK_TOKEN = 'cb-secret-7f3a-90c1';
 
@@ -47,7 +47,7 @@ export function useTriggerCallbacks(): TriggerCallbacks {
 	// Each test's callbacks are new completions, also where a test sends one id again.
 	beforeEach(() => {
 		service?.reset();
-		deliveries.clear();
+		resetProcessState();
 	});
 
 	const fixture: TriggerCallbacks = {

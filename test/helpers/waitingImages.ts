@@ -7,10 +7,10 @@
 import type { IConnections, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { startMockService, type MockService } from '../../dev/mock/server';
-import { limiters } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
 import { connect, moderateUrlParameters, moderationNode, startWaitingHarness, type EarlyCalls, type WaitingExecution, type WaitingHarness } from './engine';
 import { probeNode } from './fixtures';
 import { postCallback } from './webhook-server';
+import { resetProcessState } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/processState';
 
 export const NODE = 'Content Moderation';
 const PROBE_TYPE = 'harness.probe';
@@ -89,7 +89,7 @@ export function useWaitingImages(): WaitingImages {
 	beforeEach(() => {
 		// Each case is a fresh n8n process: callbacks of the cases before (still delivered by the mock) must not
 		// share this case's limiter, whose Retry-After pauses they would otherwise lengthen.
-		limiters.clear();
+		resetProcessState();
 		mock.configure({ processMs: 30, processJitterMs: 0, faultRate: 0 });
 		mock.reset();
 	});

@@ -32,7 +32,7 @@ import { prepareWorkflow, triggerNode } from './engine';
 import { N8nRefusal, parseRequestBody, readableRequest } from './engine/n8nBodyParsing';
 import { ownNodeVersion } from './engine/node-types';
 import { webhookContext } from './engine/webhookContext';
-import { secretCache } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/inbound/secrets';
+import { resetProcessState } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/processState';
 
 export const TRIGGER_NAME = 'Content Moderation Trigger';
 export const WEBHOOK_ID = '3f0c2a57-8d0e-4d5b-9c1e-6a7b8c9d0e1f';
@@ -115,7 +115,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 export async function startTriggerServer(options: TriggerServerOptions): Promise<TriggerServer> {
 	// A new server stands for a new process: what an earlier test's trigger learnt about its secret is gone.
-	secretCache.clear();
+	resetProcessState();
 	const typeVersion = options.typeVersion ?? ownNodeVersion(TRIGGER_TYPE);
 	const calls: TriggerCall[] = [];
 	const executions: INodeExecutionData[][] = [];

@@ -18,6 +18,7 @@ import { limiters, serviceKey } from '@package/nodes/ContentModeration/limiter/r
 import { waitFor } from '@dev/wait';
 import { imageItems } from '../../../bench/workloads';
 import { binaryItem, moderateUrlParameters, moderationNode, runWorkflow } from '@test/helpers/engine';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 let mock: MockService;
 
@@ -31,7 +32,7 @@ beforeEach(() => {
 	mock.configure({ latencyMs: 0, rateLimit: 0, rateLimitBurst: 0 });
 	mock.reset();
 	// Each case is a fresh n8n process: nothing learned from the case before.
-	limiters.clear();
+	resetProcessState();
 });
 
 const credentials = () => ({ contentModerationApi: { baseUrl: mock.url, accessToken: mock.token } });

@@ -9,6 +9,7 @@ import { waitFor } from '@dev/wait';
 import { INITIAL_LIMIT } from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
 import { limiters, serviceKey } from '@package/nodes/ContentModeration/limiter/registry';
 import { moderationNode, runWorkflow } from '@test/helpers/engine';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 // Immediate texts take this long at the service; a body over MAX_BODY is refused at once (413).
 const WORK_MS = 4000;
@@ -32,7 +33,7 @@ const moderateTexts = (texts: string[]) =>
 
 describe('a run that fails while its requests are in flight', () => {
 	it('aborts them, keeps the shared limit until they have ended, and ends without waiting for their answers', async () => {
-		limiters.clear();
+		resetProcessState();
 		mock.reset();
 		// The first round is items 0-19; item 19 is refused at once, the other 19 are worked on for 4 s.
 		const texts = Array.from({ length: 30 }, (_, i) => (i === 19 ? 'x'.repeat(2 * MAX_BODY) : `failing run, text ${i}`));

@@ -1,10 +1,15 @@
-/** The bounded map of the process-wide registries: the oldest go first, expired ones from the oldest on. */
-import { BoundedMap } from '@package/nodes/ContentModeration/helpers/boundedMap';
+/** The stores of the process state (helpers/boundedMap.ts) on a fake clock: their bounds in entries and time. */
+import { BoundedMap, type Bounds } from '@package/nodes/ContentModeration/helpers/boundedMap';
+import { FakeClock } from '@test/helpers/fakeClock';
 
-const keys = (map: BoundedMap<string, number>, candidates: string[]) => candidates.filter((key) => map.has(key));
+const keys = (map: BoundedMap<string, number>, candidates: string[]) => candidates.filter((key) => map.get(key) !== undefined);
+function store(bounds: Bounds) {
+	const clock = new FakeClock();
+	return { clock, map: new BoundedMap<string, number>(bounds, clock) };
+}
 
-test('keeps at most its bound, forgetting the oldest first; setting a key again makes it the newest', () => {
-	const map = new BoundedMap<string, number>(3);
+test('keeps at most maxEntries, forgetting the oldest first; setting a key again makes it the newest', () => {
+	const { map } = store({ maxEntries: 3, ttlMs: Infinity });
 	for (const [i, key] of ['a', 'b', 'c'].entries()) map.set(key, i);
 	map.set('a', 10);
 	map.set('d', 3);
@@ -17,10 +22,39 @@ test('keeps at most its bound, forgetting the oldest first; setting a key again 
 	expect(map.size).toBe(0);
 });
 
-test('drops entries from the oldest while they are expired, and stops at the first that is not', () => {
-	const map = new BoundedMap<string, number>(10);
-	for (const [key, expiresAt] of [['a', 1], ['b', 2], ['c', 9], ['d', 3]] as const) map.set(key, expiresAt);
-	map.dropOldestWhile((expiresAt) => expiresAt <= 5);
-	// 'd' expired too, but sits behind 'c': it goes when it reaches the front or is looked up.
-	expect(keys(map, ['a', 'b', 'c', 'd'])).toEqual(['c', 'd']);
+test('forgets an entry ttlMs after it was set, not a millisecond before; setting it again starts anew', async () => {
+	const { clock, map } = store({ maxEntries: 10, ttlMs: 1_000 });
+	map.set('a', 1);
+	await clock.advance(500);
+	map.set('b', 2);
+	await clock.advance(499);
+	expect(keys(map, ['a', 'b'])).toEqual(['a', 'b']);
+	map.set('b', 3);
+	await clock.advance(1);
+	expect(keys(map, ['a', 'b'])).toEqual(['b']);
+	expect(map.size).toBe(1);
+	await clock.advance(999);
+	expect(map.size).toBe(0);
+});
+
+test('with deadlines of their own, an expired entry goes at the next use wherever it sits', async () => {
+	const { clock, map } = store({ maxEntries: 10, ttlMs: 60_000, expiry: 'deadline' });
+	map.set('long', 1, clock.time + 600_000);
+	map.set('short', 2, clock.time + 1_000);
+	map.set('default', 3);
+	await clock.advance(1_000);
+	expect(map.size).toBe(2);
+	expect(keys(map, ['long', 'short', 'default'])).toEqual(['long', 'default']);
+	await clock.advance(59_000);
+	expect(keys(map, ['long', 'short', 'default'])).toEqual(['long']);
+});
+
+test("idle entries are never dropped by time alone, only by their owner's dropWhere", async () => {
+	const { clock, map } = store({ maxEntries: 10, ttlMs: 1_000, expiry: 'idle' });
+	map.set('busy', 1);
+	map.set('idle', 0);
+	await clock.advance(1_000_000);
+	expect(map.size).toBe(2);
+	map.dropWhere((value) => value === 0);
+	expect(keys(map, ['busy', 'idle'])).toEqual(['busy']);
 });

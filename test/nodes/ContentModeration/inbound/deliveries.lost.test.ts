@@ -5,12 +5,13 @@
  */
 import { DeliveryRegistry } from '@package/nodes/ContentModeration/inbound/deliveries';
 import { FakeClock, flush } from '@test/helpers/fakeClock';
+import { storesOn } from '@test/helpers/stores';
 
 const OUTCOME_WAIT_MS = 30_000;
 
 function registry() {
 	const clock = new FakeClock();
-	return { clock, deliveries: new DeliveryRegistry(clock, { rememberMs: 60_000, maxRemembered: 100 }, OUTCOME_WAIT_MS) };
+	return { clock, deliveries: new DeliveryRegistry(storesOn(clock, { startedCompletions: { ttlMs: 60_000, maxEntries: 100 } }), OUTCOME_WAIT_MS) };
 }
 
 function deferred() {

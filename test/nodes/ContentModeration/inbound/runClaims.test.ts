@@ -1,14 +1,17 @@
 /**
- * The claims of one node run (inbound/runClaims.ts), as the router settles them: a completion
+ * The claims of one node run (inbound/runClaims.ts), as the router commits or releases them: a completion
  * counts as passed on only when the run succeeds with it among the outputs; items of one run with the same
  * completion take it in turns. On a fake clock.
  */
 import { DeliveryRegistry } from '@package/nodes/ContentModeration/inbound/deliveries';
 import { RunClaims } from '@package/nodes/ContentModeration/inbound/runClaims';
 import { FakeClock, flush } from '@test/helpers/fakeClock';
+import { storesOn } from '@test/helpers/stores';
+
+const registryOn = (clock: FakeClock) => new DeliveryRegistry(storesOn(clock, { startedCompletions: { ttlMs: 60_000, maxEntries: 100 } }));
 
 function setup() {
-	const registry = new DeliveryRegistry(new FakeClock(), { rememberMs: 60_000, maxRemembered: 100 });
+	const registry = registryOn(new FakeClock());
 	return { registry, run: () => new RunClaims(registry) };
 }
 
@@ -96,7 +99,7 @@ test('two runs taking the same completions in opposite order both get through: t
 
 test('a wait for another execution ends at the bound: the item is busy, holds nothing, and the holder keeps it', async () => {
 	const clock = new FakeClock();
-	const registry = new DeliveryRegistry(clock, { rememberMs: 60_000, maxRemembered: 100 });
+	const registry = registryOn(clock);
 	const holder = new RunClaims(registry, undefined, 30_000);
 	await holder.takeAll(['k']);
 	const waiter = new RunClaims(registry, undefined, 30_000);
@@ -115,7 +118,7 @@ test('a wait for another execution ends at the bound: the item is busy, holds no
 
 test('a wait for another execution ends when this execution is cancelled', async () => {
 	const clock = new FakeClock();
-	const registry = new DeliveryRegistry(clock, { rememberMs: 60_000, maxRemembered: 100 });
+	const registry = registryOn(clock);
 	await new RunClaims(registry).takeAll(['k']);
 	const cancel = new AbortController();
 	const waiter = new RunClaims(registry, cancel.signal);

@@ -1,17 +1,14 @@
 /**
  * One limiter per service per process: found by base URL and a hash of the token, shared by every run,
- * remembered across runs, dropped after FORGET_AFTER_MS without traffic. Fake clock.
+ * remembered across runs, dropped after 5 min without traffic (serviceLimiters). Fake clock.
  */
 import { INITIAL_LIMIT } from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
-import {
-	FORGET_AFTER_MS,
-	LimiterRegistry,
-	limiters,
-	serviceKey,
-} from '@package/nodes/ContentModeration/limiter/registry';
+import { PROCESS_STATE } from '@package/nodes/ContentModeration/helpers/processState';
+import { LimiterRegistry, limiters, serviceKey } from '@package/nodes/ContentModeration/limiter/registry';
 import { DEFAULT_RETRY_SETTINGS } from '@package/nodes/ContentModeration/retry/policy';
 import { FakeClock } from '@test/helpers/fakeClock';
 
+const FORGET_AFTER_MS = PROCESS_STATE.serviceLimiters.ttlMs;
 const URL = 'https://moderation.example.com';
 const TOKEN = 'tok-3f9a-secret';
 const ok = { kind: 'success', latencyMs: 200 } as const;

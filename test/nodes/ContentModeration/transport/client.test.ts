@@ -15,6 +15,7 @@ import { DEFAULT_RETRY_SETTINGS } from '@package/nodes/ContentModeration/retry/p
 
 import { moderationNode, runWorkflow, type NodeOptions } from '@test/helpers/engine';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer } from '@test/helpers/scripted-server';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 const RESULT = { id: 'img-1', isSafe: true, hash: 'abc' };
 const moderate: INodeParameters = {
@@ -174,7 +175,7 @@ describe('a lazy body is read only once its request may go out (place and bytes)
 	const post = (client: ReturnType<typeof createApiClient>, read: () => Promise<IDataObject>) =>
 		client.request({ method: 'POST', path: '/image', body: { bodyBytes: 1024 * 1024, read } });
 	beforeEach(() => {
-		limiters.clear();
+		resetProcessState();
 		sent.length = 0;
 	});
 

@@ -13,8 +13,8 @@ import { HarnessCredentialsHelper } from '@test/helpers/engine/credentials';
 import { startScriptedServer, type ScriptedServer } from '@test/helpers/scripted-server';
 import { postCallback, startTriggerServer, type TriggerServer, type TriggerServerOptions } from '@test/helpers/webhook-server';
 
-import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
 import { secretRequiredMessage, TEST_URL_NOTE } from '@package/nodes/ContentModeration/inbound/secretRule';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 const reads = jest.spyOn(HarnessCredentialsHelper.prototype, 'getDecrypted');
 const servers: TriggerServer[] = [];
@@ -33,7 +33,7 @@ afterAll(async () => {
 	await service.stop();
 });
 beforeEach(() => {
-	deliveries.clear();
+	resetProcessState();
 	reads.mockClear();
 	credential = { baseUrl: service.url, accessToken: 'tok-rule-1', callbackSecret: '' };
 });

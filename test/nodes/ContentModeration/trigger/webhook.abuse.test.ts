@@ -14,9 +14,11 @@ import { postCallback, startTriggerServer, type TriggerServer } from '@test/help
 
 import { waitFor } from '@dev/wait';
 import { systemClock } from '@package/nodes/ContentModeration/helpers/clock';
-import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
-import { REREAD_INTERVAL_MS, secretCache } from '@package/nodes/ContentModeration/inbound/secrets';
+import { secretCache } from '@package/nodes/ContentModeration/inbound/secrets';
 import { FakeClock } from '@test/helpers/fakeClock';
+import { PROCESS_STATE, resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
+
+const REREAD_INTERVAL_MS = PROCESS_STATE.credentialReads.ttlMs;
 
 const SECRET = 'cb-secret/abuse-4e7b';
 const readCredential = HarnessCredentialsHelper.prototype.getDecrypted;
@@ -32,7 +34,7 @@ beforeEach(async () => {
 	clock = new FakeClock();
 	now = jest.spyOn(systemClock, 'now').mockImplementation(clock.now);
 	sleeps = jest.spyOn(systemClock, 'sleep').mockImplementation(clock.sleep);
-	deliveries.clear();
+	resetProcessState();
 	credential = { baseUrl: 'http://127.0.0.1:9', accessToken: 'tok-abuse-1', callbackSecret: SECRET };
 	server = await startTriggerServer({ parameters: {}, credentials: credential });
 	reads.mockClear();

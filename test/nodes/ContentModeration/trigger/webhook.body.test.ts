@@ -10,6 +10,7 @@ import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { limiters, serviceKey } from '@package/nodes/ContentModeration/limiter/registry';
 import { useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
 import { postCallback } from '@test/helpers/webhook-server';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 const callbacks = useTriggerCallbacks();
 const { trigger, moderate, imageReads } = callbacks;
@@ -124,7 +125,7 @@ describe("the trigger's reads share the process's limiter of the service", () =>
 		const server = await trigger({ events: 'all' });
 		const result = await moderate(SAFE_IMAGE_URL);
 		mock.reset();
-		limiters.clear();
+		resetProcessState();
 		const key = serviceKey(mock.url, mock.token);
 
 		await postCallback(server.webhookUrl, { id: result.id });

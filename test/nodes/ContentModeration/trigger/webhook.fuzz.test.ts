@@ -6,7 +6,6 @@
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 
 import { MAX_DEPTH, nestedDeeperThan } from '@package/nodes/ContentModeration/helpers/json';
-import { REREAD_INTERVAL_MS } from '@package/nodes/ContentModeration/inbound/secrets';
 import { MIN_CALLBACK_SECRET_LENGTH } from '@package/nodes/ContentModeration/inbound/secretRule';
 import { systemClock } from '@package/nodes/ContentModeration/helpers/clock';
 import { MIN_MASKED_LENGTH } from '@package/nodes/ContentModeration/redaction/secretPatterns';
@@ -15,6 +14,9 @@ import { FUZZ_SEED, fuzzCalls, hostileBody, prng, tokenCase, Violations } from '
 import { fakeRequest, fakeResponse, triggerFor } from '@test/helpers/fuzzTrigger';
 import { everyString, findLeaks, leakForms } from '@test/helpers/leaks';
 import { startScriptedServer, type ScriptedServer } from '@test/helpers/scripted-server';
+import { PROCESS_STATE } from '@package/nodes/ContentModeration/helpers/processState';
+
+const REREAD_INTERVAL_MS = PROCESS_STATE.credentialReads.ttlMs;
 
 const ACCESS_TOKEN = 'at-fuzz"7f3a/+&=Kx91';
 const CALLBACK_SECRET = 'cb-fuzz"é/+&= q-5d2e';

@@ -11,11 +11,11 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeType, IWebhookResponseData } from 'n8n-workflow';
 
-import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
 import { prepareWorkflow, triggerNode } from '@test/helpers/engine';
 import { webhookContext } from '@test/helpers/engine/webhookContext';
 import { postCallback, TEST_CALLBACK_SECRET } from '@test/helpers/webhook-server';
 import { CREDENTIAL_TYPE } from '@dev/n8n/package';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 const WEBHOOK_ID = '5d1e7a3c-2b4f-4c6d-8e9f-0a1b2c3d4e5f';
 const NAME = 'Completion Received';
@@ -97,7 +97,7 @@ function completion() {
 
 let n8n: FakeN8n;
 beforeEach(async () => {
-	deliveries.clear();
+	resetProcessState();
 	n8n = await fakeN8n();
 });
 afterEach(async () => await n8n.stop());

@@ -7,8 +7,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { startMockService, type MockService } from '@dev/mock/server';
-import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
 import { postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 const SECRET = 'mock-cb-secret-2b7d';
 
@@ -31,7 +31,7 @@ afterAll(async () => {
 	await mock.stop();
 });
 
-beforeEach(() => deliveries.clear());
+beforeEach(() => resetProcessState());
 
 async function call(path: string, body: unknown): Promise<IDataObject> {
 	const response = await fetch(`${mock.url}${path}`, {

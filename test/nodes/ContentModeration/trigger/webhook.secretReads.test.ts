@@ -12,8 +12,8 @@ import { imageResult, result } from '@test/helpers/callbackBodies';
 import { HarnessCredentialsHelper } from '@test/helpers/engine/credentials';
 import { postCallback, startTriggerServer, type TriggerServer } from '@test/helpers/webhook-server';
 
-import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
 import { secretRequiredMessage } from '@package/nodes/ContentModeration/inbound/secretRule';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 const SECRET = 'cb-secret/reads-71c2';
 let server: TriggerServer;
@@ -21,7 +21,7 @@ let credential: ICredentialDataDecryptedObject;
 const reads = jest.spyOn(HarnessCredentialsHelper.prototype, 'getDecrypted');
 
 beforeEach(async () => {
-	deliveries.clear();
+	resetProcessState();
 	credential = { baseUrl: 'http://127.0.0.1:9', accessToken: 'tok-reads-1', callbackSecret: SECRET };
 	server = await startTriggerServer({ parameters: {}, credentials: credential });
 	reads.mockClear();

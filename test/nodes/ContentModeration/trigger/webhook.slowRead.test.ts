@@ -7,7 +7,7 @@ import { imageResult } from '@test/helpers/callbackBodies';
 import { startScriptedServer, type ScriptedServer } from '@test/helpers/scripted-server';
 import { postCallback, startTriggerServer, TEST_CALLBACK_SECRET, type TriggerServer } from '@test/helpers/webhook-server';
 
-import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 let slow = true;
 let service: ScriptedServer;
@@ -15,7 +15,7 @@ let server: TriggerServer;
 
 beforeAll(async () => {
 	service = await startScriptedServer((request) => ({ status: 200, body: imageResult(request.path.split('/').pop()), delayMs: slow ? 12_000 : 0 }));
-	deliveries.clear();
+	resetProcessState();
 	server = await startTriggerServer({
 		parameters: { events: 'all' },
 		credentials: { baseUrl: service.url, accessToken: 'tok-slow-1', callbackSecret: TEST_CALLBACK_SECRET },

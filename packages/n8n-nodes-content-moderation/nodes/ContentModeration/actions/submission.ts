@@ -2,7 +2,8 @@
 import type { IDataObject, IExecuteFunctions, JsonValue } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { tokensInUrl, withCallbackSecret } from '../inbound/token';
+import { tokensInUrl } from '../helpers/urlTokens';
+import { withCallbackSecret } from '../inbound/token';
 import { putMetadata } from '../helpers/metadata';
 import { addSecrets } from '../redaction/redact';
 import type { ApiClient } from '../transport/client';

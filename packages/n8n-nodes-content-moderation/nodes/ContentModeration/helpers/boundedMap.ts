@@ -1,48 +1,70 @@
 /**
- * A map that keeps at most `max` entries and forgets the oldest first: the memory bound of the
- * process-wide registries (the secret cache, the deliveries). Setting a key again makes it the newest.
- * No timer: expired entries are dropped when their registry is next used (`dropOldestWhile`).
+ * A store of the process state (helpers/processState.ts): at most `maxEntries`, the oldest (least recently
+ * set) forgotten first; no timer: expired entries go when it is next used.
  */
-export class BoundedMap<K, V> {
-	private readonly entries = new Map<K, V>();
+import type { Clock } from './clock';
 
-	constructor(private readonly max: number) {}
+export interface Bounds {
+	maxEntries: number;
+	/** From when an entry is set; Infinity: until deleted or pushed out. */
+	ttlMs: number;
+	/** 'set' (default): ttlMs after set; 'deadline': each entry's own (set's third argument); 'idle': by its owner. */
+	expiry?: 'set' | 'deadline' | 'idle';
+}
+
+export class BoundedMap<K, V> {
+	private readonly values = new Map<K, V>();
+	/** When each entry expires, in the same order: a second map costs less memory than an object per entry. */
+	private readonly untils = new Map<K, number>();
+
+	constructor(
+		readonly bounds: Bounds,
+		readonly clock: Clock,
+	) {}
 
 	get size(): number {
-		return this.entries.size;
+		this.dropExpired();
+		return this.values.size;
 	}
 
 	get(key: K): V | undefined {
-		return this.entries.get(key);
-	}
-
-	has(key: K): boolean {
-		return this.entries.has(key);
+		this.dropExpired();
+		return (this.untils.get(key) ?? 0) > this.clock.now() ? this.values.get(key) : undefined;
 	}
 
 	delete(key: K): void {
-		this.entries.delete(key);
+		this.values.delete(key);
+		this.untils.delete(key);
 	}
 
 	clear(): void {
-		this.entries.clear();
+		this.values.clear();
+		this.untils.clear();
 	}
 
 	/** Puts `key` last (the newest), then forgets the oldest beyond the bound. */
-	set(key: K, value: V): void {
-		this.entries.delete(key);
-		this.entries.set(key, value);
-		for (const oldest of this.entries.keys()) {
-			if (this.entries.size <= this.max) break;
-			this.entries.delete(oldest);
+	set(key: K, value: V, until = this.bounds.expiry === 'idle' ? Infinity : this.clock.now() + this.bounds.ttlMs): void {
+		this.dropExpired();
+		this.delete(key);
+		this.values.set(key, value);
+		this.untils.set(key, until);
+		for (const oldest of this.values.keys()) {
+			if (this.values.size <= this.bounds.maxEntries) break;
+			this.delete(oldest);
 		}
 	}
 
-	/** Forgets entries from the oldest on while `expired` holds for them; stops at the first that is not. */
-	dropOldestWhile(expired: (value: V) => boolean): void {
-		for (const [key, value] of this.entries) {
-			if (!expired(value)) return;
-			this.entries.delete(key);
+	/** Forgets every entry `drop` holds for. */
+	dropWhere(drop: (value: V) => boolean): void {
+		for (const [key, value] of this.values) if (drop(value)) this.delete(key);
+	}
+
+	/** With one time to live the oldest expire first: the sweep stops at the first entry still live. */
+	private dropExpired(): void {
+		const now = this.clock.now();
+		for (const [key, until] of this.untils) {
+			if (until <= now) this.delete(key);
+			else if (this.bounds.expiry !== 'deadline') return;
 		}
 	}
 }

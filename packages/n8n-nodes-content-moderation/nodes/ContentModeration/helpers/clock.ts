@@ -1,7 +1,4 @@
-/**
- * The time of the process-wide registries (the limiter, the secret cache, the deliveries): injected, so
- * that their tests run on a fake clock.
- */
+/** The time of the process state (helpers/processState.ts): injected, so that tests run on a fake clock. */
 import { sleep } from 'n8n-workflow';
 
 export interface Clock {

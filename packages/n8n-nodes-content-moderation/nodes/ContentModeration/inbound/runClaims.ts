@@ -1,9 +1,9 @@
 /**
  * The claims of one node run (Callback > Receive) on completions, in the process's delivery registry
- * (deliveries.ts), for the router to settle: a completion counts as passed on only when the run succeeds
- * with its item among the outputs (`commit`); a run that fails frees every completion it held
- * (`release`), so a delivery of it again passes on. Items of one run with the same completion take it in
- * turns: the first passes it on, the next are repeats, unless the first failed.
+ * (deliveries.ts): a completion counts as passed on only when the run succeeds with its item among the
+ * outputs (the router's `commit`); a run that fails frees every completion it held (`release`), so a
+ * delivery of it again passes on. Items of one run with one completion take turns: the first passes it
+ * on, the next are repeats, unless the first failed.
  */
 import { CLAIM_WAIT_MS, deliveries, type DeliveryRegistry, type HeldClaim } from './deliveries';
 
@@ -12,7 +12,7 @@ export type Turn = 'pass' | 'repeat' | 'busy';
 
 /** One completion's state within a node run. */
 interface RunKey {
-	/** The registry asked for it (once per run), settled once it answered. */
+	/** The registry asked for it (once per run), resolved once it answered. */
 	taken?: Promise<void>;
 	/** The registry's claim, held by the run until it ends. */
 	claim?: HeldClaim;
@@ -20,7 +20,7 @@ interface RunKey {
 	passedOn: boolean;
 	/** Another execution still held it at the bound, or the execution was cancelled while waiting. */
 	busy: boolean;
-	/** Settles when the last item that asked for the key is done with it. */
+	/** Resolves when the last item that asked for the key is done with it. */
 	tail: Promise<void>;
 }
 
@@ -38,18 +38,14 @@ export class RunClaims {
 	) {}
 
 	private stateOf(key: string): RunKey {
-		let state = this.keys.get(key);
-		if (state === undefined) {
-			state = { passedOn: false, busy: false, tail: Promise.resolve() };
-			this.keys.set(key, state);
-		}
+		const state = this.keys.get(key) ?? { passedOn: false, busy: false, tail: Promise.resolve() };
+		this.keys.set(key, state);
 		return state;
 	}
 
 	/**
-	 * Takes the run's completions before its items run, one at a time in sorted order. Every run takes
-	 * them in that one order and holds them until it ends, so two runs never wait on each other; all the
-	 * waits together end at the bound or with the execution, and what is not taken then is busy.
+	 * Takes the run's completions before its items run, in sorted order, held until the run ends: two runs
+	 * never wait on each other. All the waits together end at the bound or with the execution (then busy).
 	 */
 	async takeAll(keys: ReadonlyArray<string | undefined>): Promise<void> {
 		const deadline = this.registry.clock.now() + this.waitMs;
@@ -103,10 +99,10 @@ export class RunClaims {
 		this.close((state) => state.claim?.release());
 	}
 
-	private close(settle: (state: RunKey) => void): void {
+	private close(end: (state: RunKey) => void): void {
 		if (this.closed) return;
 		this.closed = true;
-		for (const state of this.keys.values()) settle(state);
+		for (const state of this.keys.values()) end(state);
 		for (const turn of this.turns.values()) turn.done();
 		this.turns.clear();
 	}

@@ -1,36 +1,16 @@
 /**
- * The callback token: the only thing the service can carry back is the URL it was given (it signs
- * nothing), so the Callback Secret travels as the URL's `token` query parameter (or this header). Where
- * it is put into a URL, how a call's token is checked (the one constant-time compare of every secret a
- * call carries), and how it is kept out of what leaves.
+ * The callback token: the service signs nothing and carries back only the URL it was given, so the
+ * Callback Secret travels as the URL's `token` query parameter (or this header). Where it is put into a
+ * URL, how a call's token is checked (the one constant-time compare), and how it is kept out of what leaves.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'crypto';
+import { timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
+
+import { secretDigest, type SecretDigest } from '../helpers/processState';
 
 /** Where the trigger looks for the secret: `?token=` or this header. */
 export const TOKEN_QUERY_PARAMETER = 'token';
 export const TOKEN_HEADER = 'x-callback-token';
-
-const TOKEN_IN_URL = /[?&]token=([^&#]*)/gi;
-
-function decoded(value: string): string {
-	try {
-		return decodeURIComponent(value.replace(/\+/g, ' '));
-	} catch {
-		return value;
-	}
-}
-
-/** The token values a (possibly malformed) URL carries, raw and decoded, so they can be redacted. */
-export function tokensInUrl(url: string): string[] {
-	const found = new Set<string>();
-	for (const match of url.matchAll(TOKEN_IN_URL)) {
-		if (match[1] === '') continue;
-		found.add(match[1]);
-		found.add(decoded(match[1]));
-	}
-	return [...found];
-}
 
 /**
  * The URL with `token=<secret>` added, unless the secret is empty (a URL with a token of its own is
@@ -50,16 +30,7 @@ const SECRET_HEADERS = new Set([TOKEN_HEADER, 'authorization', 'proxy-authorizat
 const REDACTED = '[redacted]';
 
 export type TokenCheck = { ok: true } | { ok: false; message: string };
-
-/** Made when the process starts, never stored: a digest cannot be tested offline. */
-const DIGEST_KEY = randomBytes(32);
-
-/** A secret's HMAC-SHA256 under the process's key: 32 bytes, whatever the secret's length. */
-export type SecretDigest = Buffer & { readonly secretDigest: true };
-
-export function secretDigest(value: string): SecretDigest {
-	return createHmac('sha256', DIGEST_KEY).update(value, 'utf8').digest() as SecretDigest;
-}
+const MISSING_TOKEN = `Missing callback token: add ?${TOKEN_QUERY_PARAMETER}=<secret> to the URL or send an X-Callback-Token header`;
 
 /**
  * THE compare of a secret a call carries with the one expected (the Callback Secret, Wait for Callback's
@@ -87,14 +58,9 @@ export function givenTokenStrings(query: IDataObject, headers: IDataObject): str
  * one function: if the service signs callbacks one day, the signature check goes here.
  */
 export function checkGivenToken(accepts: (token: string) => boolean, given: readonly unknown[]): TokenCheck {
-	// A repeated parameter arrives as an array: present, but never a match.
-	if (given.length === 0) {
-		return {
-			ok: false,
-			message: `Missing callback token: add ?${TOKEN_QUERY_PARAMETER}=<secret> to the URL or send an X-Callback-Token header`,
-		};
-	}
-	// Every given value is checked so the time taken does not tell which one matched.
+	if (given.length === 0) return { ok: false, message: MISSING_TOKEN };
+	// Every given value is checked so the time taken does not tell which one matched. A repeated parameter
+	// arrives as an array: present, but never a match.
 	const matches = given.map((value) => typeof value === 'string' && accepts(value));
 	return matches.includes(true) ? { ok: true } : { ok: false, message: 'Invalid callback token' };
 }
@@ -106,9 +72,7 @@ export function checkToken(expected: readonly string[], query: IDataObject, head
 
 /** The query with the token replaced; other secrets are masked with the whole item (trigger/webhook.ts). */
 export function redactQuery(query: IDataObject): IDataObject {
-	const copy: IDataObject = { ...query };
-	if (TOKEN_QUERY_PARAMETER in copy) copy[TOKEN_QUERY_PARAMETER] = REDACTED;
-	return copy;
+	return TOKEN_QUERY_PARAMETER in query ? { ...query, [TOKEN_QUERY_PARAMETER]: REDACTED } : { ...query };
 }
 
 /**
@@ -117,9 +81,5 @@ export function redactQuery(query: IDataObject): IDataObject {
  * the whole item (trigger/webhook.ts).
  */
 export function redactHeaders(headers: IDataObject): IDataObject {
-	const copy: IDataObject = {};
-	for (const [name, value] of Object.entries(headers)) {
-		copy[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value;
-	}
-	return copy;
+	return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value]));
 }

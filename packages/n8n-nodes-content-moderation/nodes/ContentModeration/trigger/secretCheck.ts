@@ -11,7 +11,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, type ApiClient } from '../transport/client';
 import { unregisteredWebhookMethods } from '../helpers/webhookMethods';
 import { refuse } from '../inbound/refusal';
-import { secretCache, type KnownSecret } from '../inbound/secrets';
+import { secretCache, type TriggerCredential } from '../inbound/secrets';
 import { ACCEPT_WITHOUT_SECRET, isStrongSecret, SECRET_REQUIRED_DESCRIPTION, secretRequiredMessage, secretStanding, type SecretStanding } from '../inbound/secretRule';
 import { givenTokens } from '../inbound/token';
 
@@ -30,7 +30,7 @@ export const triggerWebhookMethods = {
 };
 
 /** The call's standing (and the credential's secret when read), or the refusal already written. */
-export type SecretCheckOutcome = { known?: KnownSecret; standing: SecretStanding } | { refused: IWebhookResponseData };
+export type SecretCheckOutcome = { credential?: TriggerCredential; standing: SecretStanding } | { refused: IWebhookResponseData };
 
 /** `owner`: whose credential the cache entry is (the trigger with its credential). */
 export async function checkSecret(ctx: IWebhookFunctions, client: ApiClient | undefined, owner: string, query: IDataObject, headers: IDataObject): Promise<SecretCheckOutcome> {
@@ -39,16 +39,16 @@ export async function checkSecret(ctx: IWebhookFunctions, client: ApiClient | un
 	// The credential was changed after publishing (publishing checks it too): 503, the sender may try again.
 	const refused = () => ({ refused: refuse(ctx, 503, secretRequiredMessage(client !== undefined)) });
 	if (client === undefined) return standing(undefined) === 'refused' ? refused() : { standing: standing(undefined) };
-	let known: KnownSecret;
+	let credential: TriggerCredential;
 	try {
 		const read = async () => ({ callbackSecret: await client.callbackSecret(), secrets: await client.credentialSecrets() });
 		const { check, ...rest } = await secretCache.check(owner, givenTokens(query, headers), read);
 		if (!check.ok) return { refused: refuse(ctx, 401, check.message) };
-		known = rest.known;
+		credential = rest.credential;
 	} catch {
 		// Without the credential its secret cannot be checked: refuse rather than let anyone in.
 		return { refused: refuse(ctx, 500, 'The Content Moderation API credential of this trigger could not be read') };
 	}
-	const verdict = standing(known.strong);
-	return verdict === 'refused' ? refused() : { known, standing: verdict };
+	const verdict = standing(credential.strong);
+	return verdict === 'refused' ? refused() : { credential, standing: verdict };
 }

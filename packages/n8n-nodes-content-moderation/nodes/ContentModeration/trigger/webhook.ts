@@ -9,7 +9,8 @@ import { CALLBACK_READ_RETRY, CALLBACK_READS_END_MS, completeResult } from '../i
 import { refuse } from '../inbound/refusal';
 import { readCallbackBody } from '../inbound/requestBody';
 import { TEST_URL_NOTE, type SecretStanding } from '../inbound/secretRule';
-import { givenTokenStrings, redactHeaders, redactQuery, tokensInUrl } from '../inbound/token';
+import { tokensInUrl } from '../helpers/urlTokens';
+import { givenTokenStrings, redactHeaders, redactQuery } from '../inbound/token';
 
 import type { EventFilter, EventSelection } from './events';
 import { eventIgnoreReason, ignoreReason } from './events';
@@ -57,7 +58,7 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 	if ('refused' in checked) return checked.refused;
 	// What leaves is redacted of the credential's secrets and of every token the call carried (checked or not).
 	const carried = givenTokenStrings(query, headers);
-	const redaction = (extra: string[] = []): Redaction => checked.known?.redaction([...carried, ...extra]) ?? redactionFor([...carried, ...extra]);
+	const redaction = (extra: string[] = []): Redaction => checked.credential?.redaction([...carried, ...extra]) ?? redactionFor([...carried, ...extra]);
 
 	const received = await readCallbackBody.call(this);
 	const parsed = parseCallback(received.body, received.parsedJson);

@@ -2,7 +2,7 @@
 import type { JsonValue } from 'n8n-workflow';
 
 import { finiteNumber } from '../helpers/numbers';
-import { tokensInUrl } from '../inbound/token';
+import { tokensInUrl } from '../helpers/urlTokens';
 import { segmentProblem } from '../transport/baseUrl';
 
 /** The spec's minimum for identifier path parameters (section 8). */

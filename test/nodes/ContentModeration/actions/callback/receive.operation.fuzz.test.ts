@@ -6,12 +6,12 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { MAX_DEPTH, nestedDeeperThan } from '@package/nodes/ContentModeration/helpers/json';
-import { secretCache } from '@package/nodes/ContentModeration/inbound/secrets';
 import { moderationNode, runWorkflow } from '@test/helpers/engine';
 import { FUZZ_SEED, fuzzCalls, hostileBody, prng, tokenCase, Violations } from '@test/helpers/fuzz';
 import { bodyAsN8nParses, fakeRequest, fakeResponse, triggerFor } from '@test/helpers/fuzzTrigger';
 import { findLeaks } from '@test/helpers/leaks';
 import { startScriptedServer, type ScriptedServer } from '@test/helpers/scripted-server';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 const ACCESS_TOKEN = 'at-recv"7f3a/+&=Kx91';
 const SECRET = 'cb-recv"é/+&= q-5d2e';
@@ -46,7 +46,7 @@ async function cases(count: number, offset: number): Promise<Case[]> {
 		const { text, contentType } = hostileBody(random, SECRET);
 		const token = tokenCase(random, SECRET);
 		// From a cold secret cache the trigger refuses a wrong token at once (warm, it waits for the next read).
-		if (!token.valid) secretCache.clear();
+		if (!token.valid) resetProcessState();
 		const req = fakeRequest(text, contentType, token);
 		const parsed = bodyAsN8nParses(text, contentType);
 		if (req === undefined || parsed === undefined) continue;

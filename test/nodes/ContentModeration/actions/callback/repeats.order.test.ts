@@ -11,7 +11,7 @@ import { imageResult } from '@test/helpers/callbackBodies';
 import { moderationNode, runWorkflow, type WorkflowRun } from '@test/helpers/engine';
 import { output, SECRET_TOKEN } from '@test/helpers/nodeRun';
 
-import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 const SECRET = 'cb-secret/order-41c9a7';
 /** Far beyond what these runs take (no request leaves them: the callbacks carry full results), also on a loaded machine. */
@@ -46,7 +46,7 @@ function passedOn(runs: Array<WorkflowRun | 'still running'>): string[] {
 	return runs.flatMap((run) => (run === 'still running' ? [] : output(run).map((item) => String(item.json.id))));
 }
 
-beforeEach(() => deliveries.clear());
+beforeEach(() => resetProcessState());
 
 describe.each([
 	['Fixed Concurrency 1', true],

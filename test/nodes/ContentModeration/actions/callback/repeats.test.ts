@@ -11,7 +11,7 @@ import { moderationNode, runWorkflow } from '@test/helpers/engine';
 import { imageResult, textResult } from '@test/helpers/callbackBodies';
 import { output, SECRET_TOKEN } from '@test/helpers/nodeRun';
 
-import { deliveries } from '@package/nodes/ContentModeration/inbound/deliveries';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 const SECRET = 'cb-secret/repeats-2d7e';
 
@@ -35,7 +35,7 @@ async function receive(bodies: unknown[], mode: 'webhook' | 'trigger' | 'manual'
 	return name === undefined ? output(done) : done.outputOf(name);
 }
 
-beforeEach(() => deliveries.clear());
+beforeEach(() => resetProcessState());
 
 describe('Callback > Receive and repeated deliveries', () => {
 	test('production: a completion already passed on passes nothing on, in a later execution or the same one', async () => {

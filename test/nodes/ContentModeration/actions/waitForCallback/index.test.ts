@@ -7,11 +7,11 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { PROFANE_TEXT, REVIEW_TEXT, SAFE_TEXT } from '@dev/mock/fixtures';
 import { startMockService, type MockService } from '@dev/mock/server';
-import { limiters } from '@package/nodes/ContentModeration/limiter/registry';
 import { moderationNode, startWaitingHarness, type WaitingHarness } from '@test/helpers/engine';
 import { postCallback } from '@test/helpers/webhook-server';
 import { startScriptedServer } from '@test/helpers/scripted-server';
 import { waitFor } from '@dev/wait';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 const NODE = 'Content Moderation';
 
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-	limiters.clear();
+	resetProcessState();
 	mock.configure({ processMs: 30, processJitterMs: 0 });
 	mock.reset();
 });

@@ -1,13 +1,14 @@
 /** What one process remembers of its waiting runs (memory.ts), on a fake clock: bounded in runs and time. */
 import { RESUMING_MS, RunMemory, runKey, WaitMemory, type Outcome } from '@package/nodes/ContentModeration/actions/waitForCallback/memory';
 import { FakeClock, flush } from '@test/helpers/fakeClock';
+import { storesOn } from '@test/helpers/stores';
 
 const at = (clock: FakeClock, ms: number) => new Date(clock.time + ms).toISOString();
 
 describe('WaitMemory', () => {
 	it('keeps a run until its deadline, then knows nothing of it', async () => {
 		const clock = new FakeClock();
-		const memory = new WaitMemory(clock, 10);
+		const memory = new WaitMemory(storesOn(clock, { waitingRuns: { maxEntries: 10 } }));
 		const deadline = at(clock, 60_000);
 		memory.watch('run', deadline);
 		memory.run('run', deadline).remember(0, 'a', { id: 'a', isSafe: true });
@@ -21,7 +22,7 @@ describe('WaitMemory', () => {
 
 	it('drops an expired run at the next use, wherever it sits', async () => {
 		const clock = new FakeClock();
-		const memory = new WaitMemory(clock, 10);
+		const memory = new WaitMemory(storesOn(clock, { waitingRuns: { maxEntries: 10 } }));
 		memory.watch('long', at(clock, 600_000));
 		memory.watch('short', at(clock, 1_000));
 		memory.watch('newest', at(clock, 600_000));
@@ -32,7 +33,7 @@ describe('WaitMemory', () => {
 
 	it('holds at most its bound of runs, the least recently used forgotten first', () => {
 		const clock = new FakeClock();
-		const memory = new WaitMemory(clock, 3);
+		const memory = new WaitMemory(storesOn(clock, { waitingRuns: { maxEntries: 3 } }));
 		const deadline = at(clock, 60_000);
 		for (const key of ['a', 'b', 'c']) memory.watch(key, deadline);
 		memory.run('a', deadline);
@@ -44,7 +45,7 @@ describe('WaitMemory', () => {
 
 	it('drops what it learned on resume, answers "resuming" for a while, then takes the run as unknown', async () => {
 		const clock = new FakeClock();
-		const memory = new WaitMemory(clock, 10);
+		const memory = new WaitMemory(storesOn(clock, { waitingRuns: { maxEntries: 10 } }));
 		memory.watch('a', undefined);
 		const held = memory.run('a', undefined);
 		held.remember(0, 'x', { isSafe: true });
@@ -57,13 +58,11 @@ describe('WaitMemory', () => {
 		await clock.advance(1);
 		const later = memory.run('a', undefined);
 		expect([later.resumedAt, later.watched]).toEqual([undefined, false]);
-		memory.clear();
-		expect(memory.size).toBe(0);
 	});
 
 	it('keeps a run without a deadline for the default Wait Timeout', async () => {
 		const clock = new FakeClock();
-		const memory = new WaitMemory(clock, 10);
+		const memory = new WaitMemory(storesOn(clock, { waitingRuns: { maxEntries: 10 } }));
 		memory.watch('a', undefined);
 		await clock.advance(3_599_999);
 		expect(memory.run('a', undefined).watched).toBe(true);
@@ -78,7 +77,7 @@ describe('WaitMemory', () => {
 
 describe('RunMemory', () => {
 	it('forgets a read that threw, so the next callback reads again', async () => {
-		const run = new RunMemory(true, Number.MAX_SAFE_INTEGER);
+		const run = new RunMemory(true, Infinity);
 		await expect(run.read(0, 'a', async () => Promise.reject(new Error('credential unreadable')))).rejects.toThrow('credential unreadable');
 		await expect(run.read(0, 'a', async () => ({ result: { id: 'a', isSafe: true } }))).resolves.toEqual({ result: { id: 'a', isSafe: true } });
 	});

@@ -12,11 +12,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { call } from '@dev/mock/client';
 import { startMockService, type MockService } from '@dev/mock/server';
-import { limiters } from '@package/nodes/ContentModeration/limiter/registry';
 import { waitMemory } from '@package/nodes/ContentModeration/actions/waitForCallback/memory';
 import { moderationNode, startWaitingHarness, type WaitingExecution, type WaitingHarness } from '@test/helpers/engine';
 import { startSilentService, type SilentService } from '@test/helpers/silentService';
 import { NODE, post, urlItems, waitParameters } from '@test/helpers/waitingImages';
+import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 let mock: MockService;
 let silent: SilentService;
@@ -35,8 +35,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-	limiters.clear();
-	waitMemory.clear();
+	resetProcessState();
 	silent.callbackUrls.clear();
 	mock.reset();
 });
@@ -164,7 +163,7 @@ describe('Wait for Callback: each result read at most once in one process', () =
 		const run = await waitingRun(3);
 		for (const id of run.ids) run.complete(id);
 		// A process that knew nothing of the run: every callback reads the others, so they finish together.
-		waitMemory.clear();
+		resetProcessState();
 		const calls = [...run.ids, ...run.ids].map((id) => post(silent.callbackUrls.get(id) as string, { event: 'moderation.completed', data: { id } }));
 		const answers = await Promise.all(calls);
 		await expectAllResults(run.execution, run.ids);
@@ -180,7 +179,7 @@ describe('Wait for Callback: each result read at most once in one process', () =
 		const [before, after] = [run.ids.slice(0, 50), run.ids.slice(50)];
 		await deliver(run, before, async (id) => ({ id }));
 		expect(nodeReads()).toHaveLength(50);
-		waitMemory.clear();
+		resetProcessState();
 		mock.reset();
 		const plan = deliveryPlan(after, 7);
 		await deliver(run, plan, async (id) => ({ id }));

@@ -10,7 +10,7 @@ import { secretRequiredMessage, secretStanding, TEST_URL_NOTE, type SecretStandi
 import { requestSettingsCollection } from '../../descriptions/options';
 import { isObject } from '../../helpers/json';
 import { NO_ITEM, type NodeRun } from '../operation';
-import { isRepeat, repeatKey } from './repeats';
+import { isRepeatElseClaim, repeatKey } from './repeats';
 
 const properties: INodeProperties[] = [
 	{
@@ -110,7 +110,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 	const received = await inspect.call(this, itemIndex, client);
 	const { event, data, id, standing } = received;
 	// Passed on once Receive outputs it in a run that succeeds: a later failure does not let a repeat through.
-	if (await isRepeat.call(this, claims, itemIndex, event, { ...data, id })) {
+	if (await isRepeatElseClaim.call(this, claims, itemIndex, event, { ...data, id })) {
 		if (this.getNodeParameter('passOnRepeats', itemIndex, false) !== true) return NO_ITEM;
 		return { ...data, event, duplicate: true };
 	}

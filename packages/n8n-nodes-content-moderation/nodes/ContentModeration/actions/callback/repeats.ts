@@ -25,7 +25,7 @@ export function repeatKey(ctx: IExecuteFunctions, event: string, data: IDataObje
  * the run ends. An item of the same run with the same completion waits for this one's outcome. Held by
  * another execution past the bound: the item fails, so that it can be routed.
  */
-export async function isRepeat(
+export async function isRepeatElseClaim(
 	this: IExecuteFunctions,
 	claims: RunClaims,
 	itemIndex: number,

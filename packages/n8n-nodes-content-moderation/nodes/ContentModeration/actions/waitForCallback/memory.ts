@@ -1,23 +1,14 @@
 /**
- * What this n8n process learned about the items of waiting Wait for Callback runs: each item's result once
- * known (from its callback's body or one read), so that this process reads no result twice. n8n's database
- * keeps the run's state (state.ts); the webhook cannot write there without resuming, so this is per process.
- *
- * Bounded: at most MAX_WAITING_RUNS runs (the least recently used go first), each forgotten when its Wait
- * Timeout runs out; its results are dropped when it resumes. Results are kept masked (the credential's
- * secrets, the callback URLs' keys, n8n's resume token). No timer: expired runs are dropped at the next use.
+ * What this n8n process learned of the items of waiting Wait for Callback runs: each result once known (from
+ * its callback's body or one read), so that it reads none twice; n8n's database (state.ts) cannot be written
+ * without resuming. Kept masked (the credential's secrets, the URLs' keys, n8n's resume token), dropped when
+ * the run resumes. Store and bounds: helpers/processState.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { systemClock, type Clock } from '../../helpers/clock';
+import { processStore, type Stores } from '../../helpers/processState';
 
-export const MAX_WAITING_RUNS = 1_000;
-/** For a state without a deadline (none is saved without one): the default Wait Timeout. */
-const FALLBACK_MS = 3_600_000;
-/**
- * How long a run this process resumed answers "being resumed" to callbacks that were already under way
- * (n8n itself answers 409 once the execution runs). Past it, a run n8n did not resume is taken as unknown.
- */
+/** How long a run this process resumed answers "being resumed" to callbacks under way (then n8n's 409). */
 export const RESUMING_MS = 60_000;
 
 /** One read of an item's result: the result, not ready yet, or failed (a short reason naming no input). */
@@ -38,8 +29,8 @@ export class RunMemory {
 	) {}
 
 	result(itemIndex: number, id: string): IDataObject | undefined {
-		const known = this.results.get(itemIndex);
-		return known?.id === id ? known.result : undefined;
+		const learned = this.results.get(itemIndex);
+		return learned?.id === id ? learned.result : undefined;
 	}
 
 	remember(itemIndex: number, id: string, result: IDataObject): void {
@@ -57,8 +48,8 @@ export class RunMemory {
 
 	/** The item's result, read by `reader` unless known; callbacks that need it at once share one read. */
 	async read(itemIndex: number, id: string, reader: () => Promise<Outcome>): Promise<Outcome> {
-		const known = this.result(itemIndex, id);
-		if (known !== undefined) return { result: known };
+		const learned = this.result(itemIndex, id);
+		if (learned !== undefined) return { result: learned };
 		let reading = this.reads.get(itemIndex);
 		if (reading === undefined) {
 			// A read that throws is forgotten too, so the next callback reads again.
@@ -75,60 +66,40 @@ export class RunMemory {
 }
 
 export class WaitMemory {
-	private readonly runs = new Map<string, RunMemory>();
+	private readonly runs;
 
-	constructor(
-		private readonly clock: Clock = systemClock,
-		private readonly max = MAX_WAITING_RUNS,
-	) {}
+	constructor(stores: Stores = processStore) {
+		this.runs = stores<RunMemory>('waitingRuns');
+	}
 
 	get size(): number {
 		return this.runs.size;
 	}
 
-	/** Forgets everything, as a new process would. */
-	clear(): void {
-		this.runs.clear();
-	}
-
 	/** Called where the items were submitted, just before the run waits until `deadline` (ISO). */
 	watch(key: string, deadline: string | undefined): void {
-		this.put(key, new RunMemory(true, this.until(deadline)));
+		const run = new RunMemory(true, this.until(deadline));
+		this.runs.set(key, run, run.until);
 	}
 
 	/** The run's memory; an empty, unwatched one when this process knew nothing of it. */
 	run(key: string, deadline: string | undefined): RunMemory {
-		this.dropExpired();
-		const known = this.runs.get(key);
-		const resumedLongAgo = known?.resumedAt !== undefined && this.clock.now() - known.resumedAt >= RESUMING_MS;
-		const run = known === undefined || resumedLongAgo ? new RunMemory(false, this.until(deadline)) : known;
-		this.put(key, run);
+		const remembered = this.runs.get(key);
+		const resumedLongAgo = remembered?.resumedAt !== undefined && this.runs.clock.now() - remembered.resumedAt >= RESUMING_MS;
+		const run = remembered === undefined || resumedLongAgo ? new RunMemory(false, this.until(deadline)) : remembered;
+		this.runs.set(key, run, run.until);
 		return run;
 	}
 
 	/** Marks a run resumed by this process and drops what it learned (synchronously: one resume per process). */
 	resume(key: string): void {
-		this.runs.get(key)?.drop(this.clock.now());
+		this.runs.get(key)?.drop(this.runs.clock.now());
 	}
 
+	/** Without a deadline (none is saved without one): the default Wait Timeout. */
 	private until(deadline: string | undefined): number {
 		const at = Date.parse(deadline ?? '');
-		return Number.isFinite(at) ? at : this.clock.now() + FALLBACK_MS;
-	}
-
-	private put(key: string, run: RunMemory): void {
-		this.dropExpired();
-		this.runs.delete(key);
-		this.runs.set(key, run);
-		for (const oldest of this.runs.keys()) {
-			if (this.runs.size <= this.max) break;
-			this.runs.delete(oldest);
-		}
-	}
-
-	private dropExpired(): void {
-		const now = this.clock.now();
-		for (const [key, run] of this.runs) if (run.until <= now) this.runs.delete(key);
+		return Number.isFinite(at) ? at : this.runs.clock.now() + this.runs.bounds.ttlMs;
 	}
 }
 
