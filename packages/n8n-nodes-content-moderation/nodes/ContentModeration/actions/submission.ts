@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { tokensInUrl } from '../helpers/urlTokens';
 import { withCallbackSecret } from '../inbound/token';
-import { putMetadata } from '../helpers/metadata';
+import { putMetadata } from '../validation/metadata';
 import { addSecrets } from '../redaction/redact';
 import type { ApiClient } from '../transport/client';
 import { checkHttpUrl, checkNoPastedToken, optionalText } from '../validation/checks';

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { imageInputProperties } from '../../descriptions/imageInput';
 import { optionsCollection } from '../../descriptions/options';
 import { textInputProperty } from '../../descriptions/textInput';
-import { putMetadata, queueMetadataValue } from '../../helpers/metadata';
+import { putMetadata, queueMetadataValue } from '../../validation/metadata';
 import { addQueueItem } from '../../transport/endpoints';
 import type { NodeRun } from '../operation';
 import { ensure, getActorId, getId, getOptions, getText, imageInput, withImage } from '../../validation/parameters';

@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 import { optionsCollection } from '../../descriptions/options';
 import { textInputProperty } from '../../descriptions/textInput';
 import { CALLBACK_URL_HELP } from '../../descriptions/callbackUrl';
-import { checkMetadataObject } from '../../helpers/metadata';
+import { checkMetadataObject } from '../../validation/metadata';
 import { moderateText } from '../../transport/endpoints';
 import { InputProblem } from '../../validation/checks';
 import { ensure, getOptions, getText } from '../../validation/parameters';

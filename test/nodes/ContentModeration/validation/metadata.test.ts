@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkMetadataObject, putMetadata, queueMetadataValue } from '@package/nodes/ContentModeration/helpers/metadata';
+import { checkMetadataObject, putMetadata, queueMetadataValue } from '@package/nodes/ContentModeration/validation/metadata';
 import { InputProblem } from '@package/nodes/ContentModeration/validation/checks';
 
 describe('putMetadata', () => {

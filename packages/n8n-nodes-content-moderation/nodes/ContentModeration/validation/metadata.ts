@@ -4,8 +4,8 @@
  */
 import type { IDataObject, JsonValue } from 'n8n-workflow';
 
-import { isObject } from './json';
-import { InputProblem, isProblem, textOf } from '../validation/checks';
+import { isObject } from '../helpers/json';
+import { InputProblem, isProblem, textOf } from './checks';
 
 export const METADATA_KEYS = ['meta', 'metadata'] as const;
 
