@@ -4,8 +4,8 @@
  *     BENCH_BYTES_IMAGE_MB), Image > Moderate with Input Type Base64, 300 ms latency; peak RSS over the
  *     baseline (VmHWM after clear_refs) and peak Buffer bytes (1 ms sampler) while the node runs.
  *   `bytes.ts beside <binary|url>`: 800 ms latency; a run of 150 binary images of 1 MB, and 1.5 s after it
- *     began sending, a one-image execution with a binary image of 1 MB (or its URL): how long the
- *     one-image execution took.
+ *     began sending, once it holds 3/4 of the byte budget, a one-image execution with a binary image of
+ *     1 MB (or its URL): how long the one-image execution took.
  * Runnable alone: `node --expose-gc --import tsx test/bench/bytes.ts base64 default`. Prints one JSON line last.
  * `bytesBench()` (run.ts) runs each case twice, each in its own child, and checks the targets below.
  */
@@ -104,26 +104,36 @@ async function beside(target: Target, small: string) {
 	const bulk = moderateImages(target, BULK, oneMb, 'binary', {}, ourNode(bulkStarted));
 	await started;
 	await pause(1500);
+	// The case is the bulk run holding the byte budget, which a loaded machine reaches later (at most 20 s more).
+	const until = Date.now() + 20_000;
+	while (limiters.bytes.bytesInFlight < 0.75 * limiters.bytes.maxBytes && Date.now() < until) await pause(10);
+	const bulkHeldMB = mb(limiters.bytes.bytesInFlight);
 	const t0 = Date.now();
-	if (small === 'binary') await moderateImages(target, 1, oneMb, 'binary', {}, ourNode());
+	// From the moderation node's start: without the Make Images node the binary case has and the URL case has not.
+	let nodeBegan = t0;
+	const smallNode = ourNode(() => (nodeBegan = Date.now()));
+	if (small === 'binary') await moderateImages(target, 1, oneMb, 'binary', {}, smallNode);
 	else {
 		const run = await runWorkflow({
 			nodes: [moderationNode(moderateUrlParameters())],
 			credentials: { contentModerationApi: { baseUrl: target.url, accessToken: target.token } },
-			nodeTypes: { [ACTION_TYPE]: ourNode() },
+			nodeTypes: { [ACTION_TYPE]: smallNode },
 			items: imageItems(1, 'beside'),
 		});
 		if (run.status !== 'success') throw new Error(`small run: ${run.error?.message}`);
 	}
 	const smallSeconds = (Date.now() - t0) / 1000;
+	const nodeSeconds = (Date.now() - nodeBegan) / 1000;
 	await bulk;
 	const bulkSeconds = (Date.now() - bulkBegan) / 1000;
 	return {
 		scenario: 'beside',
 		small,
 		smallSeconds: Number(smallSeconds.toFixed(2)),
+		nodeSeconds: Number(nodeSeconds.toFixed(2)),
+		bulkHeldMB,
 		bulkSeconds: Number(bulkSeconds.toFixed(2)),
-		summary: `one ${small} image beside ${BULK} x 1 MB binary: ${smallSeconds.toFixed(2)} s (the bulk run ${bulkSeconds.toFixed(1)} s)`,
+		summary: `one ${small} image beside ${BULK} x 1 MB binary (holding ${bulkHeldMB} MB): ${smallSeconds.toFixed(2)} s, its node ${nodeSeconds.toFixed(2)} s (the bulk run ${bulkSeconds.toFixed(1)} s)`,
 	};
 }
 
@@ -154,15 +164,17 @@ export async function bytesBench(): Promise<Record<string, unknown>> {
 		}
 	}
 	const worst = (key: string, field: string) => Math.max(...runs[key].map((r) => Number(r[field])));
-	const ratios = runs['beside binary'].map((r, i) => Number(r.smallSeconds) / Number(runs['beside url'][i].smallSeconds));
+	const ratio = (field: string) => runs['beside binary'].map((r, i) => Number(r[field]) / Number(runs['beside url'][i][field]));
+	const ratios = ratio('smallSeconds');
+	const nodeRatios = ratio('nodeSeconds');
 	const met = {
 		buffers: worst('base64 default', 'peakBuffersMB') <= MAX_BUFFERS_MB,
 		growth: worst('base64 default', 'growthMB') <= MAX_GROWTH_MB,
 		beside: Math.max(...ratios) <= MAX_BESIDE_RATIO,
 	};
-	const ratioText = ratios.map((r) => r.toFixed(2)).join(', ');
-	console.log(`  peak Buffers <= ${MAX_BUFFERS_MB} MB: ${met.buffers}; RSS growth <= ${MAX_GROWTH_MB} MB: ${met.growth}; binary / URL beside the bulk run: ${ratioText} (<= ${MAX_BESIDE_RATIO}): ${met.beside}`);
-	return { runs, besideRatios: ratios, targets: { MAX_BUFFERS_MB, MAX_GROWTH_MB, MAX_BESIDE_RATIO }, met };
+	const text = (values: number[]) => values.map((r) => r.toFixed(2)).join(', ');
+	console.log(`  peak Buffers <= ${MAX_BUFFERS_MB} MB: ${met.buffers}; RSS growth <= ${MAX_GROWTH_MB} MB: ${met.growth}; binary / URL beside the bulk run: ${text(ratios)} (<= ${MAX_BESIDE_RATIO}): ${met.beside}; the node alone: ${text(nodeRatios)}`);
+	return { runs, besideRatios: ratios, besideNodeRatios: nodeRatios, targets: { MAX_BUFFERS_MB, MAX_GROWTH_MB, MAX_BESIDE_RATIO }, met };
 }
 
 if (['base64', 'beside'].includes(process.argv[2])) {

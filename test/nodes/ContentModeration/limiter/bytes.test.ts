@@ -63,7 +63,7 @@ describe('bytes in the limiter\'s turns', () => {
 	});
 
 	it('a send waits for its bytes as for its place; a cancelled one leaves; bytes come back with the release', async () => {
-		const { send, share, admitted, end, clock } = await limiterWith(new ByteBudget(3 * MB));
+		const { send, share, admitted, end, clock } = await limiterWith(new ByteBudget(3.2 * MB));
 		const bulk = share();
 		for (const label of ['a', 'b', 'c']) void send(bulk, label, 1.4 * MB);
 		const controller = new AbortController();
@@ -76,34 +76,61 @@ describe('bytes in the limiter\'s turns', () => {
 		await expect(cancelled.acquire(MB)).rejects.toBeInstanceOf(AbortedWait);
 	});
 
-	it('a one-image run waits behind at most one send of the bulk run, not its queue', async () => {
+	it('a one-image run beside a bulk run that fills the budget is admitted at once, as a URL is', async () => {
+		const { send, share, admitted, clock } = await limiterWith(new ByteBudget(8 * MB));
+		const bulk = share();
+		for (let i = 0; i < 20; i++) void send(bulk, `bulk${i}`, 1.3 * MB);
+		await clock.advance(1);
+		const bulkInFlight = admitted.length;
+		void send(share(), 'image', 1.3 * MB);
+		void send(share(), 'url', 100);
+		await clock.advance(1);
+		expect(admitted.slice(bulkInFlight)).toEqual(['image', 'url']);
+		// Places are free (10): the bytes hold the bulk run back, and it left an eighth of them.
+		expect(bulkInFlight).toBe(5);
+	});
+
+	it('a send held back by the reserve is woken when another service frees bytes', async () => {
+		const budget = new ByteBudget(8 * MB);
+		const other = await limiterWith(budget);
+		void other.send(other.share(), 'other', 1.3 * MB);
+		const { send, share, admitted, clock } = await limiterWith(budget, other.clock);
+		const bulk = share();
+		for (let i = 0; i < 5; i++) void send(bulk, `bulk${i}`, 1.3 * MB);
+		await clock.advance(1);
+		expect(admitted).toEqual(['bulk0', 'bulk1', 'bulk2', 'bulk3']);
+		await other.end('other');
+		expect(admitted).toContain('bulk4');
+	});
+
+	it('a body larger than the room the reserve keeps waits behind at most one send of the bulk run', async () => {
 		const { send, share, admitted, end, clock } = await limiterWith(new ByteBudget(4 * MB));
 		const bulk = share();
 		for (let i = 0; i < 20; i++) void send(bulk, `bulk${i}`, 1.3 * MB);
 		await clock.advance(1);
-		expect(admitted).toEqual(['bulk0', 'bulk1', 'bulk2']);
-		void send(share(), 'small', 1.3 * MB);
+		expect(admitted).toEqual(['bulk0', 'bulk1']);
+		void send(share(), 'image', 2 * MB);
 		await end('bulk0');
 		await end('bulk1');
 		// Turns: the bulk run waited first, then the newcomer.
-		expect(admitted.slice(3)).toEqual(['bulk3', 'small']);
+		expect(admitted.slice(2)).toEqual(['bulk2', 'image']);
 	});
 
 	it('a large body keeps its turn for the bytes: smaller ones after it do not take them; a URL is never held back', async () => {
 		const { send, share, admitted, end, clock } = await limiterWith(new ByteBudget(10 * MB));
 		const small = share();
-		for (let i = 0; i < 5; i++) void send(small, `s${i}`, 2 * MB);
+		for (let i = 0; i < 4; i++) void send(small, `s${i}`, 2 * MB);
 		await clock.advance(1);
 		void send(share(), 'large', 7.9 * MB);
 		void send(share(), 'url', 100);
 		// The small run's next sends come after the large body in turn.
-		for (let i = 5; i < 10; i++) void send(small, `s${i}`, 2 * MB);
+		for (let i = 4; i < 9; i++) void send(small, `s${i}`, 2 * MB);
 		await clock.advance(1);
-		expect(admitted.slice(5)).toEqual(['url']);
-		// s5 would fit beside the others, but the bytes that come free are the large body's.
-		for (const label of ['s0', 's1', 's2']) await end(label);
-		expect(admitted.slice(6)).toEqual([]);
-		await end('s3');
-		expect(admitted.slice(6)).toEqual(['large']);
+		expect(admitted.slice(4)).toEqual(['url']);
+		// s4 would fit beside the others, but the bytes that come free are the large body's.
+		for (const label of ['s0', 's1']) await end(label);
+		expect(admitted.slice(5)).toEqual([]);
+		await end('s2');
+		expect(admitted.slice(5)).toEqual(['large']);
 	});
 });

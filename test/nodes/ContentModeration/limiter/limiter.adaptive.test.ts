@@ -2,7 +2,8 @@
  * How the shared limit grows and falls, driven through a service limiter on a fake clock: slow start,
  * additive growth, backoff on 429/503, timeouts and latency, and the hold after a refusal.
  */
-import { HOLD_MS, INITIAL_LIMIT, SLOW_START_STEP } from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
+import { INITIAL_LIMIT, SLOW_START_STEP } from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
+import { HOLD_MS } from '@package/nodes/ContentModeration/limiter/hold';
 import { FakeClock } from '@test/helpers/fakeClock';
 import { adaptive, leaveSlowStart, ok, oneRun, roundTrip, takeAll } from '@test/helpers/limiterRun';
 

@@ -1,5 +1,5 @@
 /** Wait queues: FIFO, cancel by signal, and the turns shares take (round robin, FIFO within one). */
-import { AbortedWait, enqueue, once, Turns, type Waiter } from '@package/nodes/ContentModeration/limiter/waiters';
+import { AbortedWait, once, Turns, type Waiter } from '@package/nodes/ContentModeration/limiter/waiters';
 import { flush } from '@test/helpers/fakeClock';
 
 interface TestParty {
@@ -7,14 +7,14 @@ interface TestParty {
 	queue: Array<Waiter<string>>;
 }
 
-describe('enqueue', () => {
+describe('Turns.enqueue', () => {
 	it('settles with what the waiter is resolved with; a cancelled wait leaves the queue', async () => {
 		const turns = new Turns<string, TestParty>();
 		const party: TestParty = { name: 'a', queue: [] };
 		const controller = new AbortController();
 		let cancelled = 0;
-		const kept = enqueue(turns.queueOf(party), 0, undefined, () => {});
-		const dropped = enqueue(turns.queueOf(party), 0, controller.signal, () => cancelled++);
+		const kept = turns.enqueue(party, 0, undefined, () => {});
+		const dropped = turns.enqueue(party, 0, controller.signal, () => cancelled++);
 		expect(party.queue).toHaveLength(2);
 		controller.abort();
 		await expect(dropped).rejects.toBeInstanceOf(AbortedWait);
@@ -29,7 +29,7 @@ describe('enqueue', () => {
 		const party: TestParty = { name: 'a', queue: [] };
 		const controller = new AbortController();
 		controller.abort();
-		await expect(enqueue(turns.queueOf(party), 10, controller.signal, () => {})).rejects.toBeInstanceOf(AbortedWait);
+		await expect(turns.enqueue(party, 10, controller.signal, () => {})).rejects.toBeInstanceOf(AbortedWait);
 		expect(turns.waiting).toBe(0);
 	});
 });
@@ -41,7 +41,7 @@ describe('Turns', () => {
 		const b: TestParty = { name: 'b', queue: [] };
 		const order: string[] = [];
 		for (const [party, label] of [[a, 'a1'], [a, 'a2'], [a, 'a3'], [b, 'b1']] as const) {
-			void enqueue(turns.queueOf(party), 0, undefined, () => {}).then(() => order.push(label));
+			void turns.enqueue(party, 0, undefined, () => {}).then(() => order.push(label));
 		}
 		expect(turns.waiting).toBe(4);
 		const take = (mayStart: (p: TestParty) => boolean) => {
@@ -63,8 +63,8 @@ describe('Turns', () => {
 		const a: TestParty = { name: 'a', queue: [] };
 		const b: TestParty = { name: 'b', queue: [] };
 		const controller = new AbortController();
-		const gone = enqueue(turns.queueOf(a), 0, controller.signal, () => {});
-		void enqueue(turns.queueOf(b), 0, undefined, () => {});
+		const gone = turns.enqueue(a, 0, controller.signal, () => {});
+		void turns.enqueue(b, 0, undefined, () => {});
 		controller.abort();
 		await expect(gone).rejects.toBeInstanceOf(AbortedWait);
 		expect(turns.waiting).toBe(1);

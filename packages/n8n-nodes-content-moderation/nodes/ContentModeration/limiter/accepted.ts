@@ -1,13 +1,9 @@
 /**
- * What the service accepted lately: the completion times of successes over the last RATE_WINDOW_MS and
- * their smoothed latency, for Little's law (requests in flight = rate x latency). Pure: the caller gives
- * the time.
+ * What the service accepted lately: completion times of successes over the last RATE_WINDOW_MS and their
+ * smoothed latency, for Little's law (requests in flight = rate x latency). Pure: the caller gives the time.
  */
 
-/**
- * The accepted rate is measured over at most this much time: long enough to span a Retry-After pause
- * and the burst a token bucket lets through after it, short enough to follow a change.
- */
+/** Long enough to span a Retry-After pause and the burst a token bucket lets out after it, short enough to follow a change. */
 export const RATE_WINDOW_MS = 5_000;
 
 export class AcceptedLog {

@@ -1,11 +1,9 @@
 /**
  * The adaptive limit of one service: how many sends may be in flight, learned from the answers as TCP
- * congestion control learns its window (AIMD). The limiter asks it whether a send may start, and when one
- * may, and tells it what was sent and what came back. Slow start grows it x3 per round trip, in batches
- * (batches.ts), until the first sign of trouble; then +1 per round trip. Refusals, timeouts and a latency
- * rise (latency.ts) lower it; 429/503 without a Retry-After are judged per sample of answers
- * (refusals.ts), a refused send keeps its place for a round trip (places.ts), and after a decrease for
- * refusals growth is held back for a while (hold.ts). Pure: the caller gives the time.
+ * learns its window (AIMD). Slow start grows it x3 per round trip in batches (batches.ts) until the first
+ * sign of trouble; then +1 per round trip. Refusals (judged per sample, refusals.ts), timeouts and a
+ * latency rise (latency.ts) lower it; a refused send keeps its place for a round trip (places.ts); after
+ * a decrease for refusals growth is held back (hold.ts). Pure: the caller gives the time.
  */
 import { AcceptedLog } from './accepted';
 import { SlowStartBatches } from './batches';
@@ -14,8 +12,6 @@ import { LatencyWatch } from './latency';
 import { isRefusal, type SendOutcome, type SentAt } from './outcome';
 import { Places } from './places';
 import { RefusalJudge } from './refusals';
-
-export { HOLD_MS, MAX_HOLD_MS } from './hold';
 
 /**
  * Start of slow start: a probe a service on any paid plan takes (a 50/s limit takes 20 in one round
@@ -50,7 +46,6 @@ export class AdaptiveLimit {
 	private readonly latency = new LatencyWatch(INITIAL_LIMIT);
 	private readonly refusals = new RefusalJudge(INITIAL_LIMIT);
 
-	/** `cap`: the highest the limit goes. */
 	constructor(private readonly cap: number) {
 		this.limitValue = Math.min(INITIAL_LIMIT, cap);
 		this.latency.restart(this.limit);
@@ -133,9 +128,8 @@ export class AdaptiveLimit {
 			}
 			case 'throttled': {
 				const sustained = this.sustainedConcurrency(now, sent.at);
-				// Leaving slow start the limit had just grown blindly: back to the level before that growth,
-				// the last one the service took whole (TCP halves for the same reason: it doubles per round
-				// trip). From the limit the refused send went out under: answers since grew it.
+				// Leaving slow start: back to the level before the last blind growth, the last one the service
+				// took whole (TCP halves as it doubles per round trip), from the limit the send went out under.
 				const target = this.slowStart
 					? Math.min(this.limitValue, sent.limit) / (1 + SLOW_START_STEP)
 					: sustained < 1
@@ -169,9 +163,8 @@ export class AdaptiveLimit {
 	}
 
 	/**
-	 * Sends the service sustains in flight, by Little's law: the rate it accepted since the first refusal
-	 * (so a Retry-After pause and the burst after it both count) times the latency. Before a first
-	 * refusal, what it accepted in the last round trip.
+	 * Sends the service sustains in flight (Little's law): the rate it accepted since the first refusal (a
+	 * Retry-After pause and the burst after it both count) times the latency; before, the last round trip's.
 	 */
 	private sustainedConcurrency(now: number, startedAt: number): number {
 		const baseline = this.latency.baselineMs;

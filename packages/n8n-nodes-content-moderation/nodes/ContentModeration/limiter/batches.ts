@@ -1,12 +1,10 @@
 /**
- * Slow start's batches: while the limit grows blindly, every answer of one batch of sends is read before
- * the next batch goes out. A token bucket running dry refuses the last sends of a batch, and those
- * refusals come back last: sends released one per success would already be out by then. A batch waiting
- * for a straggler gives way anyway BATCH_GRACE x its first answer's latency after that answer. Pure: the
- * caller gives the time.
+ * Slow start's batches: while the limit grows blindly, a batch's answers are all read before the next
+ * batch goes out (a token bucket running dry refuses a batch's last sends, whose refusals come back last).
+ * A batch waiting for a straggler gives way BATCH_GRACE x its first answer's latency after that answer.
+ * Pure: the caller gives the time.
  */
 
-/** How long a closing batch waits for its last answers, as a share of its first answer's latency. */
 export const BATCH_GRACE = 0.25;
 
 export class SlowStartBatches {

@@ -1,24 +1,27 @@
 /**
  * The byte budget of the n8n process: request body bytes that adaptive node runs hold at once, whichever
- * service they go to and however many executions run. Memory is per process, so the budget is. A send
- * waits for its bytes in its service limiter's turns, beside its place (limiter.ts), and its body is
- * built only once both are its own.
+ * service they go to and however many executions run (memory is per process). A send waits for its bytes
+ * in its service limiter's turns, beside its place (limiter.ts); its body is built once both are its own.
  */
 import { once } from './waiters';
 
 /**
- * Peak RSS grows by about 3.6x a body in flight (measured), so 64 MB is about 230 MB at most: what 5 in
- * flight held with 10 MB images, while dozens of ordinary photos still go in parallel. One larger body
- * is sent alone.
+ * Peak RSS grows by about 3.6x a body in flight (measured): 64 MB is about 230 MB at most, what 5 in flight
+ * held with 10 MB images, while dozens of ordinary photos still go in parallel. One larger body goes alone.
  */
 export const MAX_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
 /**
  * Bodies this small (a URL, a short text) are counted but never held back, and a large body does not wait
- * for them: a thousand of them are a few MB, and a steady stream of them would otherwise keep the budget
- * from ever emptying for a body larger than it.
+ * for them: a steady stream of them would otherwise keep the budget from emptying for a body larger than it.
  */
 export const SMALL_BODY_BYTES = 64 * 1024;
+
+/**
+ * The share of the budget a run with sends in flight leaves to runs with none: else a one-image run beside
+ * a bulk run (answered in bursts) waits a round trip for bytes, where a URL waits for nothing.
+ */
+export const RESERVED_SHARE = 1 / 8;
 
 export class ByteBudget {
 	private held = 0;
@@ -33,9 +36,10 @@ export class ByteBudget {
 		return this.held;
 	}
 
-	/** Whether `bytes` may be taken now; one body larger than the budget goes alone. */
-	fits(bytes: number): boolean {
-		return bytes < SMALL_BODY_BYTES || this.heldLarge === 0 || this.heldLarge + bytes <= this.maxBytes;
+	/** Whether `bytes` may be taken now, leaving the reserve if `reserve`; one body larger than the budget goes alone. */
+	fits(bytes: number, reserve = false): boolean {
+		const room = this.maxBytes * (reserve ? 1 - RESERVED_SHARE : 1);
+		return bytes < SMALL_BODY_BYTES || this.heldLarge === 0 || this.heldLarge + bytes <= room;
 	}
 
 	/** Takes `bytes` and returns their release (acts once). */
@@ -59,19 +63,19 @@ export class ByteBudget {
 }
 
 /**
- * The bytes rule of one pass over the turns: the first send whose bytes do not fit keeps its turn for
- * them, so sends after it take no bytes it waits for (a large image is not starved by smaller ones).
+ * The bytes rule of one pass over the turns: the first send whose bytes do not fit keeps its turn for them
+ * (a large image is not starved by smaller ones); one held back only by the reserve keeps none.
  */
-export function bytesInTurn(budget: ByteBudget): { mayTake(bytes: number): boolean; blocked: boolean } {
+export function bytesInTurn(budget: ByteBudget): { mayTake(bytes: number, reserve: boolean): boolean; waits: boolean } {
+	let blocked = false;
 	const pass = {
-		blocked: false,
-		mayTake(bytes: number): boolean {
+		waits: false,
+		mayTake(bytes: number, reserve: boolean): boolean {
 			if (bytes < SMALL_BODY_BYTES) return true;
-			if (pass.blocked || !budget.fits(bytes)) {
-				pass.blocked = true;
-				return false;
-			}
-			return true;
+			blocked ||= !budget.fits(bytes);
+			const may = !blocked && budget.fits(bytes, reserve);
+			pass.waits ||= !may;
+			return may;
 		},
 	};
 	return pass;

@@ -1,7 +1,6 @@
 /**
- * After the adaptive limit was lowered for refusals it stays at most one above the new level for a while
- * before probing higher (twice as long after each further refusal), so a steady rate limit costs one
- * refusal per hold, not one per sawtooth. Pure: the caller gives the time.
+ * After a decrease for refusals the limit stays at most one above the new level for a while (twice as
+ * long after each further refusal): a steady rate limit costs one refusal per hold, not one per sawtooth.
  */
 
 export const HOLD_MS = 10_000;

@@ -1,8 +1,7 @@
 /**
- * The service's latency as the limit reads it: the baseline (the lowest latency of a success, drifting up
- * slowly), and a window of a limit's worth of successes whose fastest answer says whether the service
- * slowed down. The fastest, so that this process's own queueing (answers handled one after another) does
- * not count as the service slowing down. Pure.
+ * The service's latency as the limit reads it: the baseline (the lowest success latency, drifting up), and
+ * a window of a limit's worth of successes whose fastest answer (not this process's own queueing) says
+ * whether the service slowed down. Pure.
  */
 
 /** A clear rise: a window's fastest answer above this multiple of the baseline... */

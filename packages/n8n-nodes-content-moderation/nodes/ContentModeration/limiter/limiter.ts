@@ -1,22 +1,19 @@
 /**
- * One service's limiter, shared by every node run in this n8n process that talks to it (registry.ts
- * finds it). It decides who may send: the shared adaptive limit (adaptiveLimit.ts says whether and when),
- * the Retry-After pause, and each node run's share (its cap, its cancel, Fixed or adaptive). Shares take
- * turns (waiters.ts), so a one-item execution does not wait behind a large run's queue. Time comes from
- * an injected clock (tests use a fake one).
+ * One service's limiter, shared by the node runs of this n8n process that talk to it (registry.ts). Who
+ * may send: the adaptive limit (adaptiveLimit.ts), the Retry-After pause, the byte budget (bytes.ts) and
+ * each run's share (cap, cancel, Fixed or adaptive). Shares take turns (waiters.ts). Time is injected.
  */
 import type { Clock } from '../helpers/clock';
 import { AdaptiveLimit } from './adaptiveLimit';
 import { ByteBudget, bytesInTurn } from './bytes';
 import { retryAfterOf, type SendOutcome, type SentAt } from './outcome';
-import { AbortedWait, enqueue, once, Turns, type Waiter } from './waiters';
+import { AbortedWait, once, Turns, type Waiter } from './waiters';
 
 export interface LimiterSettings {
 	/** The longest Retry-After pause: no longer than an item may wait for one. */
 	maxPauseMs: number;
 }
 
-/** What is a node run's own. */
 export interface ShareSettings {
 	/** Adaptive: the shared limit and at most `cap` of it. Fixed: exactly `cap` (outside the shared limit). */
 	adaptive: boolean;
@@ -30,19 +27,8 @@ export interface Permit {
 
 /** One node run's share of the service's limiter. */
 export interface LimiterShare {
-	/**
-	 * Waits (in turn) until a send may start with a body of `bodyBytes` (an adaptive run's bytes come from
-	 * the process's budget); rejects with AbortedWait when the run is cancelled.
-	 */
+	/** Waits (in turn) for a place and, adaptive, `bodyBytes` of the budget; rejects with AbortedWait on cancel. */
 	acquire(bodyBytes?: number): Promise<Permit>;
-}
-
-/** `pausedUntil`: epoch ms until which no new send starts (0: none). */
-export interface LimiterSnapshot {
-	limit: number;
-	inFlight: number;
-	waiting: number;
-	pausedUntil: number;
 }
 
 /** What an admission hands the waiter: for an adaptive send, what the limit gets back with its answer. */
@@ -71,7 +57,7 @@ export class ServiceLimiter {
 	constructor(
 		private readonly clock: Clock,
 		private readonly settings: LimiterSettings,
-		/** The process's byte budget (the registry's); adaptive sends wait for their bytes in turn. */
+		/** The process's byte budget (the registry's). */
 		private readonly bytes = new ByteBudget(),
 	) {
 		this.lastActiveAt = clock.now();
@@ -82,7 +68,8 @@ export class ServiceLimiter {
 		return this.adaptiveLimit.limit;
 	}
 
-	snapshot(): LimiterSnapshot {
+	/** `pausedUntil`: epoch ms until which no new send starts (0: none). */
+	snapshot() {
 		const { limit, pausedUntilMs: pausedUntil } = this;
 		return { limit, inFlight: this.adaptiveLimit.inFlight, waiting: this.turns.waiting, pausedUntil };
 	}
@@ -92,10 +79,7 @@ export class ServiceLimiter {
 		return this.turns.waiting === 0 && now - this.lastActiveAt >= idleMs && this.adaptiveLimit.isIdle(now);
 	}
 
-	/**
-	 * A node run joins; when `signal` aborts, its waiters leave. Its sends in flight keep their places
-	 * (and bytes) until they are released: the service works on them until they end.
-	 */
+	/** A node run joins; when `signal` aborts, its waiters leave. Its sends in flight keep places and bytes till released. */
 	openShare(settings: ShareSettings, signal?: AbortSignal): LimiterShare {
 		const share: Share = { ...settings, cap: Math.max(1, Math.floor(settings.cap)), queue: [], inFlight: 0 };
 		return { acquire: (bodyBytes = 0) => this.acquire(share, Math.max(0, bodyBytes), signal) };
@@ -104,25 +88,21 @@ export class ServiceLimiter {
 	private async acquire(share: Share, bytes: number, signal?: AbortSignal): Promise<Permit> {
 		if (signal?.aborted) throw new AbortedWait('cancelled while waiting to send');
 		let admission: Admission;
-		if (this.turns.waiting === 0 && this.mayStart(share) && this.bytesFit(share, bytes)) admission = this.start(share, bytes);
+		if (this.turns.waiting === 0 && this.mayStart(share, bytes)) admission = this.start(share, bytes);
 		else {
 			// The admission that resolves the waiter starts it; another share may have room now.
-			const waiting = enqueue(this.turns.queueOf(share), bytes, signal, () => this.drain());
+			const waiting = this.turns.enqueue(share, bytes, signal, () => this.drain());
 			this.drain();
 			admission = await waiting;
 		}
 		return { release: once((outcome: SendOutcome) => this.finish(share, outcome, admission)) };
 	}
 
-	private mayStart(share: Share): boolean {
+	/** A place and the bytes; Fixed runs hold exactly their number of bodies (no budget). */
+	private mayStart(share: Share, bytes: number, pass = bytesInTurn(this.bytes)): boolean {
 		const now = this.clock.now();
 		if (share.inFlight >= share.cap || now < this.pausedUntilMs) return false;
-		return !share.adaptive || this.adaptiveLimit.mayStart(now);
-	}
-
-	/** Fixed runs hold exactly their number of bodies: no budget. */
-	private bytesFit(share: Share, bytes: number): boolean {
-		return !share.adaptive || this.bytes.fits(bytes);
+		return !share.adaptive || (this.adaptiveLimit.mayStart(now) && pass.mayTake(bytes, share.inFlight > 0));
 	}
 
 	/** Takes a place (and an adaptive send's bytes) for `share`. */
@@ -135,9 +115,8 @@ export class ServiceLimiter {
 	}
 
 	/**
-	 * Waiting sends start on the next turn of the event loop, not inside the answer that made room:
-	 * answers that arrive together (a 429 among successes) are all seen first, so a refusal pauses the
-	 * sends that the other answers would otherwise have let out.
+	 * Waiting sends start on the next turn of the event loop: answers that arrive together (a 429 among
+	 * successes) are all seen first, so a refusal pauses the sends the others would have let out.
 	 */
 	private drain(): void {
 		if (this.turns.waiting > 0 && !this.admissionScheduled) {
@@ -153,11 +132,11 @@ export class ServiceLimiter {
 		if (this.turns.waiting > 0) this.scheduleWake();
 	}
 
-	/** The next send in turn whose place and bytes are free; a send waiting for bytes keeps its turn for them. */
+	/** The next send in turn whose place and bytes are free (the bytes rule of one pass: bytesInTurn). */
 	private nextWaiter() {
-		const bytes = bytesInTurn(this.bytes);
-		const next = this.turns.next((share, head) => this.mayStart(share) && (!share.adaptive || bytes.mayTake(head.bytes)));
-		if (bytes.blocked) this.bytes.whenFreed(this.wake);
+		const pass = bytesInTurn(this.bytes);
+		const next = this.turns.next((share, head) => this.mayStart(share, head.bytes, pass));
+		if (pass.waits) this.bytes.whenFreed(this.wake);
 		return next;
 	}
 
@@ -182,8 +161,7 @@ export class ServiceLimiter {
 		this.lastActiveAt = now;
 		const retryAfterMs = retryAfterOf(outcome);
 		if (retryAfterMs !== undefined) {
-			// No longer than an item may wait: the item told to wait longer fails at once, and the other
-			// shares ask again by then (and fail saying why) rather than wait silently for an hour.
+			// No longer than an item may wait: that item fails at once, the others ask again by then (not an hour later).
 			this.pausedUntilMs = Math.max(this.pausedUntilMs, now + Math.min(retryAfterMs, this.settings.maxPauseMs));
 		}
 		if (sent) this.adaptiveLimit.answered(sent, outcome, now);

@@ -1,6 +1,5 @@
 /** What a finished send tells the limit, and what the limit knew when the send went out. */
 
-/** What one finished send tells the limit about the service's load. */
 export type SendOutcome =
 	| { kind: 'success'; latencyMs: number }
 	/** 429, or 503: the service asks to slow down; `retryAfterMs` when it said for how long. */
@@ -21,14 +20,10 @@ export interface SentAt {
 	batch: number;
 }
 
-/** A 429/503 that did not say when to come back: one such answer alone is no sign of overload. */
-export function isRefusal(outcome: SendOutcome): boolean {
-	return outcome.kind === 'throttled' && !(outcome.retryAfterMs !== undefined && outcome.retryAfterMs > 0);
-}
-
 /** A 429/503 that said when to come back: how long (ms), else undefined. */
 export function retryAfterOf(outcome: SendOutcome): number | undefined {
-	return outcome.kind === 'throttled' && outcome.retryAfterMs !== undefined && outcome.retryAfterMs > 0
-		? outcome.retryAfterMs
-		: undefined;
+	return outcome.kind === 'throttled' && (outcome.retryAfterMs ?? 0) > 0 ? outcome.retryAfterMs : undefined;
 }
+
+/** A 429/503 that did not say when to come back: one such answer alone is no sign of overload. */
+export const isRefusal = (outcome: SendOutcome): boolean => outcome.kind === 'throttled' && retryAfterOf(outcome) === undefined;

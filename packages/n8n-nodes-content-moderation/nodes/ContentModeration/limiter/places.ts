@@ -1,7 +1,6 @@
 /**
- * The places sends take under an adaptive limit: one per send in flight, and a refused send's place, kept
- * for a round trip after it went out (a refusal says the service is full: the place is not free at once).
- * Pure: the caller gives the time.
+ * The places sends take under an adaptive limit: one per send in flight, and a refused send's for a round
+ * trip after it went out (the service said it is full). Pure: the caller gives the time.
  */
 export class Places {
 	private inFlightCount = 0;

@@ -1,9 +1,8 @@
 /**
- * Refusals that do not say when to come back (a 429 or 503 without a positive Retry-After) are judged
- * per sample of a limit's worth of answers, not one by one: a service dropping answers at random refuses
- * any send, a full one refuses the sends on top of the load. A sample says "overloaded" when at least
- * MIN_REFUSED were refused and either more than sporadic faults explain, or the refusals sit at the top
- * of the load; what it served is then the level the service takes. Pure.
+ * 429/503s without a positive Retry-After are judged per sample of a limit's worth of answers: a service
+ * failing at random refuses any send, a full one those on top of the load. A sample is "overloaded" when
+ * at least MIN_REFUSED were refused and either more than sporadic faults explain or they sit at the top of
+ * the load; what it served is then the level the service takes. Pure.
  */
 
 export const MIN_REFUSED = 2;
@@ -20,25 +19,13 @@ export function tooManyRefused(refused: number, answers: number): boolean {
 	return refused - expected >= OVERLOAD_Z * Math.sqrt(expected * (1 - SPORADIC_SHARE));
 }
 
-export interface SampleVerdict {
-	overloaded: boolean;
-	/** Answers of the sample that were served. */
-	served: number;
-	refused: number;
-}
-
-/** One sample of answers: the load each went out at and whether it was refused. */
+/** One sample of answers: the load (this process's sends in flight) each went out at, and whether it was refused. */
 export class AnswerSample {
-	/** Load (this process's sends in flight when it went out) and whether it was refused, per answer. */
 	private answers: Array<{ load: number; refused: boolean }> = [];
 	private refusedCount = 0;
 
 	get size(): number {
 		return this.answers.length;
-	}
-
-	get refused(): number {
-		return this.refusedCount;
 	}
 
 	add(load: number, refused: boolean): void {
@@ -47,15 +34,15 @@ export class AnswerSample {
 	}
 
 	/** Judges the sample and empties it. */
-	close(): SampleVerdict {
+	close() {
 		const verdict = this.judge();
 		this.answers = [];
 		this.refusedCount = 0;
 		return verdict;
 	}
 
-	/** The verdict on the answers so far (the sample goes on). */
-	judge(): SampleVerdict {
+	/** The verdict on the answers so far (the sample goes on): overloaded, and how many were served and refused. */
+	judge() {
 		const { answers, refusedCount: refused } = this;
 		const served = answers.length - refused;
 		if (refused < MIN_REFUSED) return { overloaded: false, served, refused };

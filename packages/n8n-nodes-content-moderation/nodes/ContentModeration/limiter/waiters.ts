@@ -10,51 +10,8 @@ export interface Waiter<T = void> {
 	bytes: number;
 }
 
-interface WaiterQueue<T> {
-	push(waiter: Waiter<T>): void;
-	remove(waiter: Waiter<T>): void;
-}
-
-/**
- * Puts a waiter at the end of `queue`; it settles when resolved, or rejects with AbortedWait when
- * `signal` aborts first (taken out of the queue, then `onCancelled` runs).
- */
-export function enqueue<T>(
-	queue: WaiterQueue<T>,
-	bytes: number,
-	signal: AbortSignal | undefined,
-	onCancelled: () => void,
-): Promise<T> {
-	if (signal?.aborted) return Promise.reject(new AbortedWait('cancelled while waiting to send'));
-	return new Promise<T>((resolve, reject) => {
-		const onAbort = () => {
-			queue.remove(waiter);
-			reject(new AbortedWait('cancelled while waiting to send'));
-			onCancelled();
-		};
-		const waiter: Waiter<T> = {
-			resolve: (value) => {
-				signal?.removeEventListener('abort', onAbort);
-				resolve(value);
-			},
-			reject,
-			bytes,
-		};
-		signal?.addEventListener('abort', onAbort, { once: true });
-		queue.push(waiter);
-	});
-}
-
-/** A queue that belongs to one party (a node run's share) of those taking turns. */
-export interface Party<T> {
-	readonly queue: Array<Waiter<T>>;
-}
-
-/**
- * Round robin between parties: the next waiter comes from the first party in turn that may send, which
- * then goes to the back. Within a party, first come first served.
- */
-export class Turns<T, P extends Party<T>> {
+/** Round robin: the next waiter comes from the first party in turn that may send, which goes to the back; within a party, FIFO. */
+export class Turns<T, P extends { readonly queue: Array<Waiter<T>> }> {
 	/** Parties with waiters, in turn order. */
 	private readonly parties: P[] = [];
 	private count = 0;
@@ -63,21 +20,28 @@ export class Turns<T, P extends Party<T>> {
 		return this.count;
 	}
 
-	queueOf(party: P): WaiterQueue<T> {
-		return {
-			push: (waiter) => {
-				party.queue.push(waiter);
-				this.count++;
-				if (party.queue.length === 1) this.parties.push(party);
-			},
-			remove: (waiter) => {
-				const at = party.queue.indexOf(waiter);
-				if (at < 0) return;
-				party.queue.splice(at, 1);
-				this.count--;
-				if (party.queue.length === 0) this.parties.splice(this.parties.indexOf(party), 1);
-			},
-		};
+	/** Puts a waiter at the end of `party`'s queue; if `signal` aborts first it leaves, rejects (AbortedWait), then `onCancelled` runs. */
+	enqueue(party: P, bytes: number, signal: AbortSignal | undefined, onCancelled: () => void): Promise<T> {
+		if (signal?.aborted) return Promise.reject(new AbortedWait('cancelled while waiting to send'));
+		return new Promise<T>((resolve, reject) => {
+			const onAbort = () => {
+				this.remove(party, waiter);
+				reject(new AbortedWait('cancelled while waiting to send'));
+				onCancelled();
+			};
+			const waiter: Waiter<T> = {
+				resolve: (value) => {
+					signal?.removeEventListener('abort', onAbort);
+					resolve(value);
+				},
+				reject,
+				bytes,
+			};
+			signal?.addEventListener('abort', onAbort, { once: true });
+			party.queue.push(waiter);
+			this.count++;
+			if (party.queue.length === 1) this.parties.push(party);
+		});
 	}
 
 	/** Takes the next waiter that `mayStart` (asked of each party's first waiter, in turn), or undefined when none may. */
@@ -92,6 +56,14 @@ export class Turns<T, P extends Party<T>> {
 			return { party, waiter };
 		}
 		return undefined;
+	}
+
+	private remove(party: P, waiter: Waiter<T>): void {
+		const at = party.queue.indexOf(waiter);
+		if (at < 0) return;
+		party.queue.splice(at, 1);
+		this.count--;
+		if (party.queue.length === 0) this.parties.splice(this.parties.indexOf(party), 1);
 	}
 }
 
