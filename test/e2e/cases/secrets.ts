@@ -73,8 +73,14 @@ export async function secrets(ctx: E2eContext): Promise<string> {
 		30_000,
 	);
 	assert(run.status === 'success', `execution ${run.id} status ${run.status}`);
-	const detail = await ctx.db.execution(run.id);
-	const [item] = detail.items['Moderation Completed'] ?? [];
+	// n8n 1.x can show the execution finished a moment before its data holds the trigger's output.
+	let detail = await ctx.db.execution(run.id);
+	detail = await waitFor(
+		() => `execution ${run.id}'s trigger output (nodes with output: ${Object.keys(detail.items).join(', ') || 'none'})`,
+		async () => ((detail = await ctx.db.execution(run.id)).items['Moderation Completed']?.length ? detail : undefined),
+		10_000,
+	);
+	const [item] = detail.items['Moderation Completed'];
 	assert(item && item.id === null && /no id/.test(item.warning) && item.hash === specShaped.hash, `trigger item: ${JSON.stringify(item).slice(0, 400)}`);
 	const branch = (detail.items['Approve'] ?? []).length ? 'Approve' : 'Send to Review';
 	assert((detail.items[branch] ?? []).length === 1, 'the workflow did not go on past the trigger');
