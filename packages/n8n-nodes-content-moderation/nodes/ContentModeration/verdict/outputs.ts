@@ -71,7 +71,8 @@ export function readRoutingPlan(this: IExecuteFunctions, order: OutputOrder = VE
 	};
 }
 
-function firstPairedIndex(item: INodeExecutionData): number | undefined {
+/** The input item an output item is paired to (its first, when several). */
+export function firstPairedIndex(item: INodeExecutionData): number | undefined {
 	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
 	if (typeof paired === 'number') return paired;
 	return (paired as IPairedItemData | undefined)?.item;

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
 import { CALLBACK_URL_HELP } from '../../descriptions/callbackUrl';
@@ -9,7 +8,7 @@ import { moderateImage } from '../../transport/endpoints';
 import { parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, imageInput, withImage } from '../../validation/parameters';
 import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
-import { waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/pause';
+import { noIdError, waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/pause';
 import { submissionOptions, submissionSteps } from '../submission';
 import { MIN_POLL_INTERVAL_SECONDS } from '../poll';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, pollResult } from './pollResult';
@@ -123,11 +122,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: N
 	if (mode !== 'deferredWait') return response.body;
 
 	const id = typeof response.body.id === 'string' ? response.body.id : '';
-	if (id === '') {
-		throw new NodeOperationError(this.getNode(), 'The service did not return a moderation ID to wait for', {
-			itemIndex,
-			description: 'Use Mode "Immediate" instead, or check that the service supports deferred moderation.',
-		});
-	}
+	if (id === '') throw noIdError(this.getNode(), itemIndex);
 	return await pollResult.call(this, itemIndex, client, id);
 }

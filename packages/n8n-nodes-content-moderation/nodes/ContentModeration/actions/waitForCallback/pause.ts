@@ -3,14 +3,14 @@
  * urls.ts), keep what the callbacks need in node context and pause the execution in n8n's database until
  * the callbacks resume it (webhook.ts) or the Wait Timeout runs out.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from '../../helpers/errorItems';
 import { clampInteger } from '../../helpers/numbers';
 import { WAIT_CALLBACK_MODE, WAIT_CALLBACK_OUTPUT } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
-import { isErrorItem, readRoutingPlan } from '../../verdict/outputs';
+import { firstPairedIndex, isErrorItem, readRoutingPlan } from '../../verdict/outputs';
 import { hasAnalysis } from '../../verdict/rules';
 import { runKey, waitMemory } from './memory';
 import { finalOutputs } from './outputs';
@@ -42,16 +42,19 @@ export const waitCallbackTimeoutProperty: INodeProperties = {
 	displayOptions: { show: { mode: [WAIT_CALLBACK_MODE] } },
 };
 
-function pairedIndex(item: INodeExecutionData, fallback: number): number {
-	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
-	return typeof paired === 'number' ? paired : (paired?.item ?? fallback);
+/** A moderation submitted for Wait for Callback whose answer has no id to wait for. */
+export function noIdError(node: INode, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(node, 'The service did not return a moderation ID to wait for', {
+		itemIndex,
+		description: 'Use Mode "Immediate" instead, or check that the service supports deferred moderation.',
+	});
 }
 
 /** What each submission answered: a moderation to wait for, a result already there, or a failure. */
 function itemStates(ctx: IExecuteFunctions, results: INodeExecutionData[]): ItemState[] {
 	const states: ItemState[] = ctx.getInputData().map(() => ({ error: { error: 'No result' } }));
 	results.forEach((item, position) => {
-		const itemIndex = pairedIndex(item, position);
+		const itemIndex = firstPairedIndex(item) ?? position;
 		const json = item.json as IDataObject;
 		if (isErrorItem(item)) {
 			states[itemIndex] = { error: json };
@@ -60,10 +63,7 @@ function itemStates(ctx: IExecuteFunctions, results: INodeExecutionData[]): Item
 		} else if (typeof json.id === 'string' && json.id !== '') {
 			states[itemIndex] = { id: json.id };
 		} else {
-			const error = new NodeOperationError(ctx.getNode(), `The service did not return a moderation ID to wait for [item ${itemIndex}]`, {
-				itemIndex,
-				description: 'Use Mode "Immediate" instead, or check that the service supports deferred moderation.',
-			});
+			const error = noIdError(ctx.getNode(), itemIndex);
 			if (!ctx.continueOnFail()) throw error;
 			states[itemIndex] = { error: errorItem(error, itemIndex).json };
 		}
