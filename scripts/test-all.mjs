@@ -1,4 +1,5 @@
-// `npm test`: lint, build, scan, release check, type-check and every jest suite, then one summary.
+// `npm test`: lint, format (prettier, the package's sources), build, scan, release check, type-check and
+// every jest suite, then one summary.
 // The last line is the plain "N passed, N failed" that CI reads; the exit code is non-zero on any failure.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +14,7 @@ const npx = (args) => ['npx', ['--no-install', ...args]];
 const chains = [
 	[
 		['lint', ...npx(['n8n-node', 'lint']), PACKAGE_DIR],
+		['format', ...npx(['prettier', '--check', 'nodes/**/*.ts', 'credentials/**/*.ts']), PACKAGE_DIR],
 		['typecheck', ...npx(['tsc', '-p', 'tsconfig.test.json'])],
 	],
 	[

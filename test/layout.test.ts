@@ -10,6 +10,7 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '..');
 const PACKAGE = path.join(ROOT, 'packages/n8n-nodes-content-moderation');
 const MAX_TEST_LINES = 300;
+const MAX_SOURCE_LINES = 200;
 
 /** Declaration-only files: types, parameter descriptions and lists, nothing to run. */
 const DECLARATION_ONLY = new Set([
@@ -84,6 +85,13 @@ describe('test layout', () => {
 		const long = code
 			.map((file) => ({ file: path.relative(ROOT, file), lines: fs.readFileSync(file, 'utf8').split('\n').length - 1 }))
 			.filter(({ lines }) => lines > MAX_TEST_LINES);
+		expect(long).toEqual([]);
+	});
+
+	it(`keeps every package source within ${MAX_SOURCE_LINES} lines`, () => {
+		const long = sources
+			.map((file) => ({ file, lines: fs.readFileSync(path.join(PACKAGE, file), 'utf8').split('\n').length - 1 }))
+			.filter(({ lines }) => lines > MAX_SOURCE_LINES);
 		expect(long).toEqual([]);
 	});
 

@@ -77,7 +77,8 @@ export class ContentModerationApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 400,
-					message: 'The service refused the test request (HTTP 400): check that the Base URL is the ContentMod API (https://api.contentmod.io)',
+					message:
+						'The service refused the test request (HTTP 400): check that the Base URL is the ContentMod API (https://api.contentmod.io)',
 				},
 			},
 		],

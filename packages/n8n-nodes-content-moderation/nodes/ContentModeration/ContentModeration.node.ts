@@ -46,9 +46,17 @@ export class ContentModeration implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Callback', value: 'callback', description: "Check and complete callbacks received by n8n's Webhook node" },
+					{
+						name: 'Callback',
+						value: 'callback',
+						description: "Check and complete callbacks received by n8n's Webhook node",
+					},
 					{ name: 'Image', value: 'image', description: 'Moderate images and read their results' },
-					{ name: 'Queue', value: 'queue', description: 'Add content to a review queue for a person to decide, and read its items' },
+					{
+						name: 'Queue',
+						value: 'queue',
+						description: 'Add content to a review queue for a person to decide, and read its items',
+					},
 					{ name: 'Text', value: 'text', description: 'Moderate texts, read or delete text moderations' },
 				],
 				default: 'image',

@@ -85,7 +85,7 @@ export class ContentModerationTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to add the request headers and query parameters to the output. The token, authorization headers and any secret inside other headers (such as a proxy\'s copy of the URL) are redacted.',
+							"Whether to add the request headers and query parameters to the output. The token, authorization headers and any secret inside other headers (such as a proxy's copy of the URL) are redacted.",
 					},
 				],
 			},

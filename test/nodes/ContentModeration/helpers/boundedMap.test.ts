@@ -58,3 +58,12 @@ test("idle entries are never dropped by time alone, only by their owner's dropWh
 	map.dropWhere((value) => value === 0);
 	expect(keys(map, ['busy', 'idle'])).toEqual(['busy']);
 });
+
+test("an entry past its owner's own expiry is forgotten when read, though set after a live one", async () => {
+	const { clock, map } = store({ maxEntries: 10, ttlMs: 60_000 });
+	map.set('live', 1, clock.now() + 10_000);
+	map.set('early', 2, clock.now() + 1_000);
+	await clock.advance(2_000);
+	expect(map.get('early')).toBeUndefined();
+	expect(map.size).toBe(1);
+});

@@ -129,3 +129,13 @@ test('a completion key tells a text result from an image result, and decisions b
 	expect(decision('[object Object]')).not.toBe(decision({ code: 'a' }));
 	expect(decision('true')).not.toBe(decision(true));
 });
+
+describe('completions in flight', () => {
+	it('are never pushed out by others: a held claim stays held while 60,000 more are taken', () => {
+		const { deliveries } = registry();
+		const first = deliveries.claim('k0');
+		for (let i = 1; i <= 60_000; i++) deliveries.claim(`k${i}`);
+		expect(first.kind).toBe('held');
+		expect(deliveries.claim('k0').kind).toBe('inFlight');
+	});
+});

@@ -86,3 +86,11 @@ describe('LimiterRegistry', () => {
 		permit.release(ok);
 	});
 });
+
+it('never drops a limiter with a send in flight, however many services come after it', async () => {
+	const registry = new LimiterRegistry(new FakeClock(), { maxPauseMs: 30_000 });
+	const busy = registry.limiterFor('svc-a');
+	await busy.openShare({ adaptive: true, cap: 10 }).acquire();
+	for (let i = 0; i < 1_500; i++) registry.limiterFor(`svc-${i}`);
+	expect(registry.limiterFor('svc-a')).toBe(busy);
+});

@@ -57,7 +57,7 @@ describe('callback secret of the credential', () => {
 		expect(server.executions).toHaveLength(0);
 	});
 
-	test('a credential without a Callback Secret checks nothing (as before)', async () => {
+	test('a callback to a published trigger that carries its Callback Secret starts the workflow', async () => {
 		const server = await trigger({ events: 'all' });
 		const answer = await postCallback(server.webhookUrl, await moderate(SAFE_IMAGE_URL));
 		expect(answer.status).toBe(200);

@@ -54,7 +54,9 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 	const { claimKey } = operation;
 	if (claimKey !== undefined) {
 		// Before any item runs, in one order for every run: two runs never wait on each other (runClaims.ts).
-		const keys = await Promise.all(indexes.map(async (itemIndex) => await claimKey.call(this, itemIndex, nodeRun).catch(() => undefined)));
+		const keys = await Promise.all(
+			indexes.map(async (itemIndex) => await claimKey.call(this, itemIndex, nodeRun).catch(() => undefined)),
+		);
 		await claims.takeAll(keys);
 	}
 

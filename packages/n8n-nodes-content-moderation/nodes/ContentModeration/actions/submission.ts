@@ -66,17 +66,24 @@ export async function submissionOptions(
  * sent where Deferred answers with an id only, and Wait for Callback where n8n cannot resume on more than
  * one output; Wait for Callback pauses the execution once every item is submitted.
  */
-export function submissionSteps(deferredAnswer: string, otherModes: string): Required<Pick<Operation, 'verdict' | 'finishRun'>> {
+export function submissionSteps(
+	deferredAnswer: string,
+	otherModes: string,
+): Required<Pick<Operation, 'verdict' | 'finishRun'>> {
 	const verdict: VerdictFacts = {
 		analysisOf: (result) => result,
 		refusal(itemIndex) {
 			const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
 			if (mode === WAIT_CALLBACK_MODE) return waitCallbackRoutingRefusal(this, itemIndex);
 			if (mode !== 'deferred') return undefined;
-			return new NodeOperationError(this.getNode(), `Route by Verdict needs a moderation result, but Mode "Deferred" only returns ${deferredAnswer}`, {
-				itemIndex,
-				description: `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`,
-			});
+			return new NodeOperationError(
+				this.getNode(),
+				`Route by Verdict needs a moderation result, but Mode "Deferred" only returns ${deferredAnswer}`,
+				{
+					itemIndex,
+					description: `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`,
+				},
+			);
 		},
 	};
 	return {

@@ -45,8 +45,7 @@ export const imageInputProperties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'iVBORw0KGgoAAAANSUhEUgAA…',
-		description:
-			'The image as base64 text. A "data:image/png;base64," prefix is accepted and removed before sending.',
+		description: 'The image as base64 text. A "data:image/png;base64," prefix is accepted and removed before sending.',
 		displayOptions: { show: { inputType: ['base64'] } },
 	},
 	{
@@ -56,7 +55,7 @@ export const imageInputProperties: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		placeholder: 'data',
-		hint: 'The name of the binary field holding the image, as shown on the input item\'s Binary tab',
+		hint: "The name of the binary field holding the image, as shown on the input item's Binary tab",
 		description: 'Name of the binary property of the input item that holds the image file',
 		displayOptions: { show: { inputType: ['binary'] } },
 	},

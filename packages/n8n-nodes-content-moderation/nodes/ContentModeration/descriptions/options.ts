@@ -14,7 +14,14 @@ const actorIdOption: INodeProperties = {
 const IMAGE_ONLY_SETTINGS = ['maxImageSizeMb'];
 
 function collection(options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
 }
 
 /** The options with the node-wide request settings added, in n8n's A-Z order. */
@@ -24,7 +31,10 @@ function withRequestSettings(own: INodeProperties[], sendsImages: boolean): INod
 }
 
 /** A submitting operation's one Options collection: Actor ID, its own options and the request settings. */
-export function optionsCollection(own: INodeProperties[], { sendsImages = false }: { sendsImages?: boolean } = {}): INodeProperties[] {
+export function optionsCollection(
+	own: INodeProperties[],
+	{ sendsImages = false }: { sendsImages?: boolean } = {},
+): INodeProperties[] {
 	return [collection(withRequestSettings([actorIdOption, ...own], sendsImages))];
 }
 

@@ -77,5 +77,9 @@ export function readRequestOptions(ctx: Pick<IExecuteFunctions, 'getNodeParamete
 		? { adaptive: false, limit: clampInteger(raw.concurrency, 1, MAX_CONCURRENCY, DEFAULT_FIXED_CONCURRENCY) }
 		: { adaptive: true, limit: clampInteger(raw.maxConcurrency, 1, MAX_CONCURRENCY, DEFAULT_MAX_CONCURRENCY) };
 	const maxImageBytes = clampInteger(raw.maxImageSizeMb, 1, MAX_IMAGE_MB_LIMIT, DEFAULT_MAX_IMAGE_MB) * 1024 * 1024;
-	return { concurrency, maxRetries: clampInteger(raw.maxRetries, 0, MAX_RETRIES_LIMIT, DEFAULT_MAX_RETRIES), maxImageBytes };
+	return {
+		concurrency,
+		maxRetries: clampInteger(raw.maxRetries, 0, MAX_RETRIES_LIMIT, DEFAULT_MAX_RETRIES),
+		maxImageBytes,
+	};
 }

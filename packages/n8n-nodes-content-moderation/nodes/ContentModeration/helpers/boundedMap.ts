@@ -29,7 +29,10 @@ export class BoundedMap<K, V> {
 
 	get(key: K): V | undefined {
 		this.dropExpired();
-		return (this.untils.get(key) ?? 0) > this.clock.now() ? this.values.get(key) : undefined;
+		if ((this.untils.get(key) ?? 0) > this.clock.now()) return this.values.get(key);
+		// An owner's own expiry (set's third argument) need not follow set order: the sweep may not reach it.
+		this.delete(key);
+		return undefined;
 	}
 
 	delete(key: K): void {

@@ -1,8 +1,9 @@
 /**
  * Everything this n8n process keeps between runs and calls: each store, its bounds, its clock. Each process
  * (a queue-mode worker or webhook processor too) has its own; none survives a restart. No timer: expired
- * entries go when their store is next used. Owners keep their own types in the stores; none holds a secret
- * in clear. Not a store: the byte budget (limiter/bytes.ts) counts the bodies of sends under way.
+ * entries go when their store is next used. Owners keep their own types in the stores; none exposes a secret
+ * (the trigger's credential keeps it in closures). Not a store: the byte budget (limiter/bytes.ts), which
+ * counts the bodies of sends under way until each is released.
  */
 import { createHmac, randomBytes } from 'crypto';
 
@@ -18,10 +19,10 @@ export const PROCESS_STATE = {
 	credentialReadsUnderWay: { maxEntries: 1_000, ttlMs: Infinity },
 	/** A hash per completion started or passed on (inbound/deliveries.ts), ~140 bytes; a day outlasts senders' retries. */
 	startedCompletions: { maxEntries: 50_000, ttlMs: 24 * 60 * 60_000 },
-	/** Completions handled now, until that ends or n8n says whether it started them. */
-	completionsInFlight: { maxEntries: 50_000, ttlMs: Infinity },
-	/** Per service, its limiter (limiter/registry.ts), until 5 min without a send or an answer. */
-	serviceLimiters: { maxEntries: 1_000, ttlMs: 5 * 60_000, expiry: 'idle' },
+	/** Completions handled now, until that ends or n8n says whether it started them: what runs bounds it. */
+	completionsInFlight: { maxEntries: Infinity, ttlMs: Infinity },
+	/** Per service, its limiter (limiter/registry.ts), until 5 min without a send or an answer; never one in use. */
+	serviceLimiters: { maxEntries: Infinity, ttlMs: 5 * 60_000, expiry: 'idle' },
 	/** Per waiting Wait for Callback run, its items' results, masked, until its Wait Timeout (1 h if none). */
 	waitingRuns: { maxEntries: 1_000, ttlMs: 3_600_000, expiry: 'deadline' },
 } as const satisfies Record<string, Bounds>;

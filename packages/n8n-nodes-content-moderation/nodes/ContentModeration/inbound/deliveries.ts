@@ -107,7 +107,7 @@ export class DeliveryRegistry {
 		const finish = (started: boolean) => {
 			if (done) return;
 			done = true;
-			this.underWay.delete(key);
+			if (this.underWay.get(key) === entry) this.underWay.delete(key);
 			if (started) this.started.set(key, true);
 			ended();
 		};

@@ -17,10 +17,37 @@ export const MAX_EVENT_LENGTH = 100;
 export const MAX_ID_LENGTH = 200;
 
 /** Fields of an image result (spec 2.2) and of a text result (vendor SDK `TextModerationResponse`). */
-export const IMAGE_RESULT_FIELDS = ['summary', 'isSafe', 'confidence', 'description', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions', 'hash'];
-export const TEXT_RESULT_FIELDS = ['summary', 'isSafe', 'confidence', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions', 'filteredContent'];
+export const IMAGE_RESULT_FIELDS = [
+	'summary',
+	'isSafe',
+	'confidence',
+	'description',
+	'riskScores',
+	'topics',
+	'nsfwCategories',
+	'suggestedActions',
+	'hash',
+];
+export const TEXT_RESULT_FIELDS = [
+	'summary',
+	'isSafe',
+	'confidence',
+	'riskScores',
+	'topics',
+	'nsfwCategories',
+	'suggestedActions',
+	'filteredContent',
+];
 /** Fields that make data a moderation result worth a workflow: a result with none of them and no id is refused. */
-const ANY_RESULT_FIELDS = [...IMAGE_RESULT_FIELDS, 'meta', 'sentiment', 'sentimentScore', 'request', 'filteredContent', 'content'];
+const ANY_RESULT_FIELDS = [
+	...IMAGE_RESULT_FIELDS,
+	'meta',
+	'sentiment',
+	'sentimentScore',
+	'request',
+	'filteredContent',
+	'content',
+];
 
 /** A callback's data accepted; `id` is null when it carries no usable id (`warning` then says why). */
 export type CallbackBody = IDataObject & { id: string | null };
@@ -57,19 +84,24 @@ export function parseEnvelope(body: unknown, parsedJson = false): ParsedEnvelope
 	const read = bodyValue(body, parsedJson);
 	if ('message' in read) return { ok: false, message: read.message };
 	const { value } = read;
-	if (!isObject(value)) return { ok: false, message: 'Body must be a JSON object: expected {event, data} or a moderation result' };
-	if (nestedDeeperThan(value, MAX_DEPTH)) return { ok: false, message: `Body is nested deeper than ${MAX_DEPTH} levels` };
+	if (!isObject(value))
+		return { ok: false, message: 'Body must be a JSON object: expected {event, data} or a moderation result' };
+	if (nestedDeeperThan(value, MAX_DEPTH))
+		return { ok: false, message: `Body is nested deeper than ${MAX_DEPTH} levels` };
 	const event = typeof value.event === 'string' ? value.event.trim() : '';
-	if (event.length > MAX_EVENT_LENGTH) return { ok: false, message: `The event name is longer than ${MAX_EVENT_LENGTH} characters` };
+	if (event.length > MAX_EVENT_LENGTH)
+		return { ok: false, message: `The event name is longer than ${MAX_EVENT_LENGTH} characters` };
 	if (event === '') return { ok: true, event: RESULT_EVENT, data: value };
-	if (!isObject(value.data)) return { ok: false, event, message: `The callback's event "${event}" carries no data object` };
+	if (!isObject(value.data))
+		return { ok: false, event, message: `The callback's event "${event}" carries no data object` };
 	return { ok: true, event, data: value.data };
 }
 
 /** Why an id cannot be read back or echoed, or undefined when it can. */
 function idProblem(id: unknown): string | undefined {
 	if (id === undefined) return 'The callback carries no id';
-	if (typeof id !== 'string') return `The callback's id is not usable (${id === null ? 'null' : `a ${Array.isArray(id) ? 'list' : typeof id}`})`;
+	if (typeof id !== 'string')
+		return `The callback's id is not usable (${id === null ? 'null' : `a ${Array.isArray(id) ? 'list' : typeof id}`})`;
 	if (id.length > MAX_ID_LENGTH) return `The callback's id is not usable (longer than ${MAX_ID_LENGTH} characters)`;
 	const problem = segmentProblem(id);
 	return problem === undefined ? undefined : `The callback's id is not usable (it ${problem})`;
@@ -88,11 +120,20 @@ export function parseCallback(body: unknown, parsedJson = false): ParsedCallback
 	const { error, ...data } = parsed.data;
 	if (error !== undefined) data.callbackError = error;
 
-	const given = typeof data.id === 'number' && Number.isFinite(data.id) ? String(data.id) : typeof data.id === 'string' ? data.id.trim() : data.id;
+	const given =
+		typeof data.id === 'number' && Number.isFinite(data.id)
+			? String(data.id)
+			: typeof data.id === 'string'
+				? data.id.trim()
+				: data.id;
 	const warning = idProblem(given);
 	if (warning === undefined) return { ok: true, event, body: { ...data, id: given as string } };
 	if (event === RESULT_EVENT && !ANY_RESULT_FIELDS.some((field) => data[field] !== undefined)) {
-		return { ok: false, event, message: `Body has neither an id nor any moderation result field (${ANY_RESULT_FIELDS.join(', ')})` };
+		return {
+			ok: false,
+			event,
+			message: `Body has neither an id nor any moderation result field (${ANY_RESULT_FIELDS.join(', ')})`,
+		};
 	}
 	if (event === REVIEW_EVENT && data.status === undefined) {
 		return { ok: false, event, message: 'The review decision has neither an id nor a status' };
@@ -111,7 +152,10 @@ const TEXT_FIELDS = ['filteredContent', 'original'];
  * fields (`content` alone when there is no `status`); an image result a `description`; else undefined.
  */
 export function kindOf(data: IDataObject): DataKind | undefined {
-	const itemFields = typeof data.accepted === 'boolean' || isObject(data.moderation) || (data.type !== undefined && data.content !== undefined);
+	const itemFields =
+		typeof data.accepted === 'boolean' ||
+		isObject(data.moderation) ||
+		(data.type !== undefined && data.content !== undefined);
 	if (typeof data.status === 'string' && data.isSafe === undefined && itemFields) return 'queueItem';
 	if (TEXT_FIELDS.some((field) => data[field] !== undefined)) return 'text';
 	if (typeof data.content === 'string' && data.status === undefined) return 'text';

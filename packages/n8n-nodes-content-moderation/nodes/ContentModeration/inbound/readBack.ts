@@ -45,7 +45,13 @@ export type ReadBack =
  * again after each of READ_AGAIN_DELAYS_MS while READ_BACK_BUDGET_MS lasts. A failed read throws the
  * transport's error (NodeApiError with the status and the service's message): the caller decides.
  */
-export async function readBack(client: ApiClient, id: string, kind: DataKind | undefined, itemIndex?: number, clock: Clock = systemClock): Promise<ReadBack> {
+export async function readBack(
+	client: ApiClient,
+	id: string,
+	kind: DataKind | undefined,
+	itemIndex?: number,
+	clock: Clock = systemClock,
+): Promise<ReadBack> {
 	const read = kind === 'text' ? getText : getImage;
 	const started = clock.now();
 	for (let attempt = 0; ; attempt++) {
@@ -56,7 +62,11 @@ export async function readBack(client: ApiClient, id: string, kind: DataKind | u
 		const nextEnds = clock.now() + (pause ?? 0) + (clock.now() - readStarted);
 		if (pause === undefined || nextEnds - started > READ_BACK_BUDGET_MS) {
 			const status = isObject(body) && typeof body.status === 'string' ? `, status "${body.status.slice(0, 40)}"` : '';
-			return { done: false, statusCode, message: `The service has not finished moderation ${id} yet (HTTP ${statusCode}${status})` };
+			return {
+				done: false,
+				statusCode,
+				message: `The service has not finished moderation ${id} yet (HTTP ${statusCode}${status})`,
+			};
 		}
 		await clock.sleep(pause);
 	}
@@ -74,11 +84,20 @@ export type CompletedResult =
  * and for a review decision, the callback is passed on as it came. `distrust` (accepted without a Callback
  * Secret): a result is always read, and only its id and warning are taken from the call.
  */
-export async function completeResult(body: CallbackBody, client: ApiClient | undefined, kind = kindOf(body), repeatNote = '', distrust = false): Promise<CompletedResult> {
-	if (distrust && kind !== 'queueItem') body = { id: body.id, ...(body.warning === undefined ? {} : { warning: body.warning }) };
+export async function completeResult(
+	body: CallbackBody,
+	client: ApiClient | undefined,
+	kind = kindOf(body),
+	repeatNote = '',
+	distrust = false,
+): Promise<CompletedResult> {
+	if (distrust && kind !== 'queueItem')
+		body = { id: body.id, ...(body.warning === undefined ? {} : { warning: body.warning }) };
 	const full = kind === 'queueItem' || (!distrust && carriesFullResult(body, kind));
 	if (body.id === null) {
-		const missing = full ? '' : `, and the result fields it misses could not be read with GET /${kind === 'text' ? 'text' : 'image'}/{id}`;
+		const missing = full
+			? ''
+			: `, and the result fields it misses could not be read with GET /${kind === 'text' ? 'text' : 'image'}/{id}`;
 		const warning = `${String(body.warning)}, so it cannot be matched to its submission${missing}.${repeatNote} Its fields are as the service sent them.`;
 		return { result: { ...body, warning } };
 	}
@@ -92,9 +111,18 @@ export async function completeResult(body: CallbackBody, client: ApiClient | und
 		// No answer, a refusal or a server error says nothing of the result: like an unfinished one, not a completion.
 		const status = failure.httpCode ? Number(failure.httpCode) : Number.NaN;
 		if (!Number.isInteger(status) || status === 429 || status >= 500) {
-			return { unfinished: `Reading moderation ${body.id} failed (${Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time'})` };
+			return {
+				unfinished: `Reading moderation ${body.id} failed (${Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time'})`,
+			};
 		}
 		const { message, httpCode, description } = failure;
-		return { result: body, error: { message: message ?? 'Could not read the full result', httpCode: httpCode ?? null, description: description ?? null } };
+		return {
+			result: body,
+			error: {
+				message: message ?? 'Could not read the full result',
+				httpCode: httpCode ?? null,
+				description: description ?? null,
+			},
+		};
 	}
 }

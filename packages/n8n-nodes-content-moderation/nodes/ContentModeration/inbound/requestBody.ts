@@ -5,7 +5,10 @@ export type CallbackRequestBody = { body: unknown; parsedJson: boolean };
 
 /** The media type of a Content-Type header value ("application/json; charset=utf-8" -> "application/json"). */
 export function mediaType(value: unknown): string {
-	return String(value ?? '').split(';')[0].trim().toLowerCase();
+	return String(value ?? '')
+		.split(';')[0]
+		.trim()
+		.toLowerCase();
 }
 
 /**
@@ -19,13 +22,18 @@ export async function readCallbackBody(this: IWebhookFunctions): Promise<Callbac
 	// n8n's body reader sets contentType; the header is the fallback.
 	const contentType = request.contentType ?? mediaType(request.headers['content-type']);
 	// A multipart body was already consumed by n8n's form parser: there are no bytes left to read.
-	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function' && !contentType.startsWith('multipart/')) {
+	if (
+		!Buffer.isBuffer(request.rawBody) &&
+		typeof request.readRawBody === 'function' &&
+		!contentType.startsWith('multipart/')
+	) {
 		await request.readRawBody();
 	}
 	const parsed: unknown = this.getBodyData();
 	const raw = Buffer.isBuffer(request.rawBody) ? request.rawBody.toString('utf8') : undefined;
 
-	const parsedByN8n = parsed !== undefined && contentType === 'application/json' && (raw === undefined || raw.trim() !== '');
+	const parsedByN8n =
+		parsed !== undefined && contentType === 'application/json' && (raw === undefined || raw.trim() !== '');
 	if (parsedByN8n) return { body: parsed, parsedJson: true };
 	return { body: typeof parsed === 'string' ? parsed : (raw ?? ''), parsedJson: false };
 }

@@ -43,7 +43,11 @@ export const TEST_URL_NOTE = `Accepted without a Callback Secret because this is
  */
 export type SecretStanding = 'secured' | 'testUrl' | 'readBack' | 'refused';
 
-export function secretStanding(strong: boolean | undefined, manual: boolean, acceptWithoutSecret: boolean): SecretStanding {
+export function secretStanding(
+	strong: boolean | undefined,
+	manual: boolean,
+	acceptWithoutSecret: boolean,
+): SecretStanding {
 	if (strong === true) return 'secured';
 	if (manual) return 'testUrl';
 	return acceptWithoutSecret && strong !== undefined ? 'readBack' : 'refused';

@@ -37,7 +37,8 @@ function credentialFrom(read: CredentialSecrets): TriggerCredential {
 		strong: isStrongSecret(read.callbackSecret),
 		accepts: (token) => digest !== undefined && sameSecret(token, digest),
 		redaction: (callerTokens) => {
-			if (callerTokens.every((value) => value === '' || secrets.includes(value))) return (own ??= redactionFor(secrets));
+			if (callerTokens.every((value) => value === '' || secrets.includes(value)))
+				return (own ??= redactionFor(secrets));
 			return redactionFor([...secrets, ...callerTokens]);
 		},
 	};
@@ -73,7 +74,11 @@ export class SecretCache {
 	}
 
 	/** Checks the tokens a call carries (`givenTokens`) against `trigger`'s credential; a failed read rejects. */
-	async check(trigger: string, given: readonly unknown[], read: () => Promise<CredentialSecrets>): Promise<SecretCheck> {
+	async check(
+		trigger: string,
+		given: readonly unknown[],
+		read: () => Promise<CredentialSecrets>,
+	): Promise<SecretCheck> {
 		const cached = this.credentials.get(trigger);
 		const first = checkAgainst(cached ?? (await this.read(trigger, read)), given);
 		// The right token, no token at all, or a wrong one against a read made for this call: decided.

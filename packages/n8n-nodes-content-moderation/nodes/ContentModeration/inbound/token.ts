@@ -67,7 +67,10 @@ export function checkGivenToken(accepts: (token: string) => boolean, given: read
 
 /** `checkGivenToken` against secrets in hand (the credential's Callback Secret, as Callback > Receive reads it). */
 export function checkToken(expected: readonly string[], query: IDataObject, headers: IDataObject): TokenCheck {
-	return checkGivenToken((value) => expected.map((secret) => sameSecret(value, secret)).includes(true), givenTokens(query, headers));
+	return checkGivenToken(
+		(value) => expected.map((secret) => sameSecret(value, secret)).includes(true),
+		givenTokens(query, headers),
+	);
 }
 
 /** The query with the token replaced; other secrets are masked with the whole item (trigger/webhook.ts). */
@@ -81,5 +84,7 @@ export function redactQuery(query: IDataObject): IDataObject {
  * the whole item (trigger/webhook.ts).
  */
 export function redactHeaders(headers: IDataObject): IDataObject {
-	return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value]));
+	return Object.fromEntries(
+		Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value]),
+	);
 }

@@ -159,7 +159,11 @@ export class AdaptiveLimit {
 			this.refusals.defer(step);
 			return;
 		}
-		this.limitValue = this.refusalHold.allow(now, this.limitValue, Math.min(this.cap, Math.floor(this.limitValue) + step));
+		this.limitValue = this.refusalHold.allow(
+			now,
+			this.limitValue,
+			Math.min(this.cap, Math.floor(this.limitValue) + step),
+		);
 	}
 
 	/**

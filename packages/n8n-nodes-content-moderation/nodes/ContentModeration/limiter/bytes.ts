@@ -64,16 +64,19 @@ export class ByteBudget {
 
 /**
  * The bytes rule of one pass over the turns: the first send whose bytes do not fit keeps its turn for them
- * (a large image is not starved by smaller ones); one held back only by the reserve keeps none.
+ * (a large image is not starved by smaller ones); one held back by the reserve keeps it from the other sends
+ * that must leave the reserve, so only runs with nothing in flight pass it.
  */
 export function bytesInTurn(budget: ByteBudget): { mayTake(bytes: number, reserve: boolean): boolean; waits: boolean } {
 	let blocked = false;
+	let reserved = false;
 	const pass = {
 		waits: false,
 		mayTake(bytes: number, reserve: boolean): boolean {
 			if (bytes < SMALL_BODY_BYTES) return true;
 			blocked ||= !budget.fits(bytes);
-			const may = !blocked && budget.fits(bytes, reserve);
+			reserved ||= reserve && !budget.fits(bytes, true);
+			const may = !blocked && !(reserve && reserved) && budget.fits(bytes, reserve);
 			pass.waits ||= !may;
 			return may;
 		},

@@ -26,4 +26,5 @@ export function retryAfterOf(outcome: SendOutcome): number | undefined {
 }
 
 /** A 429/503 that did not say when to come back: one such answer alone is no sign of overload. */
-export const isRefusal = (outcome: SendOutcome): boolean => outcome.kind === 'throttled' && retryAfterOf(outcome) === undefined;
+export const isRefusal = (outcome: SendOutcome): boolean =>
+	outcome.kind === 'throttled' && retryAfterOf(outcome) === undefined;

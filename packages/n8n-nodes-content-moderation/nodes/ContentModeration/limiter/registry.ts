@@ -20,7 +20,9 @@ export function serviceKey(baseUrl: string, accessToken: unknown): string {
 	const userinfo = `${url.username}:${url.password}`;
 	url.username = '';
 	url.password = '';
-	const secretHash = createHash('sha256').update(`${userinfo} ${String(accessToken ?? '')}`).digest('hex');
+	const secretHash = createHash('sha256')
+		.update(`${userinfo} ${String(accessToken ?? '')}`)
+		.digest('hex');
 	return `${url.href.replace(/\/+$/, '')} ${secretHash}`;
 }
 
@@ -54,4 +56,8 @@ export class LimiterRegistry {
 }
 
 /** The registry of this process: a Retry-After pauses sends no longer than an item waits for one. */
-export const limiters = new LimiterRegistry(systemClock, { maxPauseMs: DEFAULT_RETRY_SETTINGS.maxDelayMs }, processStore('serviceLimiters'));
+export const limiters = new LimiterRegistry(
+	systemClock,
+	{ maxPauseMs: DEFAULT_RETRY_SETTINGS.maxDelayMs },
+	processStore('serviceLimiters'),
+);

@@ -92,7 +92,8 @@ function errorWith<E>(error: E, patterns: Patterns): E {
 	const seen = new Set<object>();
 	const walk = (current: unknown, depth: number): unknown => {
 		if (typeof current === 'string') return maskIn(current, patterns);
-		if (current === null || typeof current !== 'object' || seen.has(current) || Buffer.isBuffer(current)) return current;
+		if (current === null || typeof current !== 'object' || seen.has(current) || Buffer.isBuffer(current))
+			return current;
 		if (depth >= MAX_DEPTH) return MASK;
 		seen.add(current);
 		for (const key of Object.getOwnPropertyNames(current)) {

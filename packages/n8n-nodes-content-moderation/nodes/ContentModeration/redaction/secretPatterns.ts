@@ -55,8 +55,10 @@ export const MIN_MASKED_LENGTH = 8;
 function formPattern(form: string): string {
 	const anyCase = (c: string) => (/[a-f]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c);
 	const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-	return escaped.replace(/(%)([0-9A-Fa-f]{2})|(\\\\u)([0-9A-Fa-f]{4})/g, (_, p: string, ph: string, u: string, uh: string) =>
-		p !== undefined ? p + [...ph].map(anyCase).join('') : u + [...uh].map(anyCase).join(''),
+	return escaped.replace(
+		/(%)([0-9A-Fa-f]{2})|(\\\\u)([0-9A-Fa-f]{4})/g,
+		(_, p: string, ph: string, u: string, uh: string) =>
+			p !== undefined ? p + [...ph].map(anyCase).join('') : u + [...uh].map(anyCase).join(''),
 	);
 }
 
@@ -72,7 +74,11 @@ export interface Patterns {
 	any: RegExp;
 }
 
-const byLength = (list: string[]) => [...new Set(list)].sort((a, b) => b.length - a.length).map(formPattern).join('|');
+const byLength = (list: string[]) =>
+	[...new Set(list)]
+		.sort((a, b) => b.length - a.length)
+		.map(formPattern)
+		.join('|');
 
 /** The patterns of `secrets` (non-empty strings; other values are ignored), or undefined when there is none. */
 export function secretPatterns(secrets: readonly unknown[]): Patterns | undefined {
@@ -90,7 +96,9 @@ export function secretPatterns(secrets: readonly unknown[]): Patterns | undefine
 	return {
 		all: all.length > 0 ? new RegExp(all.join('|'), 'g') : undefined,
 		whole: new Set(short),
-		any: new RegExp([byLength(any), ...(short.length > 0 ? [shortInUrl([...short, ...short.map(inJson)])] : [])].join('|')),
+		any: new RegExp(
+			[byLength(any), ...(short.length > 0 ? [shortInUrl([...short, ...short.map(inJson)])] : [])].join('|'),
+		),
 	};
 }
 

@@ -13,10 +13,7 @@ export interface Attempts<T> {
 }
 
 /** The last failed try and why no other followed: what the error note needs. */
-export type RetryFailure<T> = (
-	| { kind: 'status'; result: T }
-	| { kind: 'network'; error: unknown }
-) & {
+export type RetryFailure<T> = ({ kind: 'status'; result: T } | { kind: 'network'; error: unknown }) & {
 	method: string;
 	lastTry: TryOutcome;
 	/** Tries made after the first. */
@@ -30,7 +27,11 @@ export type RetryFailure<T> = (
 /** Never a throw: the caller maps failures to its own errors. */
 export type RetryResult<T> = { kind: 'success'; result: T; retries: number } | RetryFailure<T>;
 
-export async function withRetries<T>(method: string, settings: RetrySettings, attempts: Attempts<T>): Promise<RetryResult<T>> {
+export async function withRetries<T>(
+	method: string,
+	settings: RetrySettings,
+	attempts: Attempts<T>,
+): Promise<RetryResult<T>> {
 	const now = attempts.now ?? Date.now;
 	for (let retryIndex = 0; ; retryIndex++) {
 		let failure: RetryFailure<T>;

@@ -30,8 +30,20 @@ export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
 
 /** Network error codes worth another try for a read (Node, undici and axios spellings). */
 const TRANSIENT_NETWORK_CODES = new Set([
-	'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'EHOSTUNREACH',
-	'ENETUNREACH', 'ENETDOWN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT',
+	'ECONNREFUSED',
+	'ECONNRESET',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ENETDOWN',
+	'UND_ERR_SOCKET',
+	'UND_ERR_CONNECT_TIMEOUT',
+	'UND_ERR_HEADERS_TIMEOUT',
+	'UND_ERR_BODY_TIMEOUT',
 ]);
 
 export type TryOutcome =
@@ -40,7 +52,9 @@ export type TryOutcome =
 
 export type StopReason = 'not-retryable' | 'exhausted' | 'retry-after-too-long';
 
-export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: StopReason; retryAfterMs?: number };
+export type RetryDecision =
+	| { retry: true; delayMs: number }
+	| { retry: false; reason: StopReason; retryAfterMs?: number };
 
 /** A Retry-After (seconds or an HTTP-date) in ms from `nowMs`: 0 for a past date, undefined when unreadable. */
 export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): number | undefined {

@@ -5,7 +5,16 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { parseBaseUrl } from './baseUrl';
 import { addSecrets, redact } from '../redaction/redact';
 import { addNote, apiError, networkError } from './errors';
-import { failureSignal, httpOptions, loadSignal, statusOutcome, type ApiRequest, type FullResponse, type RequestBody, type UnreadBody } from './http';
+import {
+	failureSignal,
+	httpOptions,
+	loadSignal,
+	statusOutcome,
+	type ApiRequest,
+	type FullResponse,
+	type RequestBody,
+	type UnreadBody,
+} from './http';
 import type { LimiterShare, ShareSettings } from '../limiter/limiter';
 import { SHARED_CAP } from '../limiter/limiter';
 import { limiters, serviceKey } from '../limiter/registry';
@@ -34,7 +43,8 @@ export interface ClientSettings {
 	limiter?: ShareSettings;
 }
 
-const UNREADABLE_BINARY = "n8n could not give back the binary file's data. Check that the file still exists in n8n's binary data store, then run the workflow again.";
+const UNREADABLE_BINARY =
+	"n8n could not give back the binary file's data. Check that the file still exists in n8n's binary data store, then run the workflow again.";
 const isUnread = (body: RequestBody): body is UnreadBody<IDataObject> => typeof body.read === 'function';
 
 export interface ApiClient {
@@ -81,7 +91,9 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 
 	// n8n-core sets a request's abortSignal to the execution's cancel signal, read from the context the
 	// helper is called on: this context gives it the run's own, so a failed run's requests end too.
-	const requestCtx: ApiContext = signal ? Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) : ctx;
+	const requestCtx: ApiContext = signal
+		? Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } })
+		: ctx;
 
 	return {
 		secrets,
@@ -91,7 +103,9 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 		},
 		async credentialSecrets(): Promise<string[]> {
 			const data = (await readCredential()).data ?? {};
-			return SECRET_FIELDS.map((field) => data[field]).filter((value): value is string => typeof value === 'string' && value !== '');
+			return SECRET_FIELDS.map((field) => data[field]).filter(
+				(value): value is string => typeof value === 'string' && value !== '',
+			);
 		},
 		async request<T>(request: ApiRequest): Promise<ApiResponse<T>> {
 			const credentialsDecrypted = await readCredential();
@@ -99,8 +113,12 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 			const known = request.secrets ? [...secrets, ...request.secrets] : secrets;
 			const base = parseBaseUrl(credentials.baseUrl);
 			if ('error' in base) {
-				const description = 'Open the credential and enter the service address, for example https://moderation.example.com';
-				throw new NodeOperationError(ctx.getNode(), redact(base.error, known), { itemIndex: request.itemIndex, description });
+				const description =
+					'Open the credential and enter the service address, for example https://moderation.example.com';
+				throw new NodeOperationError(ctx.getNode(), redact(base.error, known), {
+					itemIndex: request.itemIndex,
+					description,
+				});
 			}
 			const limiterShare = shareOf(base.url, credentials.accessToken);
 			// A binary n8n cannot give back is the input's fault, not the service's: no retry, no "could not reach".
@@ -109,7 +127,10 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 					if (error instanceof NodeOperationError) throw error;
 					const reason = redact(error instanceof Error ? error.message : String(error), known);
 					// The cause goes in the description: n8n rewrites a message that names ENOENT or ECONNREFUSED.
-					throw new NodeOperationError(ctx.getNode(), 'Could not read the image to send', { itemIndex: request.itemIndex, description: `${UNREADABLE_BINARY} (${reason})` });
+					throw new NodeOperationError(ctx.getNode(), 'Could not read the image to send', {
+						itemIndex: request.itemIndex,
+						description: `${UNREADABLE_BINARY} (${reason})`,
+					});
 				});
 			const { body: unread } = request;
 			const bodyBytes = unread === undefined ? 0 : isUnread(unread) ? unread.bodyBytes : JSON.stringify(unread).length;
@@ -153,7 +174,11 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 			if (outcome.kind === 'status') {
 				throw addNote(apiError(ctx.getNode(), response.statusCode, response.body, request, known), retryNote(outcome));
 			}
-			return { statusCode: response.statusCode, headers: response.headers ?? {}, body: (response.body === '' ? {} : response.body) as T };
+			return {
+				statusCode: response.statusCode,
+				headers: response.headers ?? {},
+				body: (response.body === '' ? {} : response.body) as T,
+			};
 		},
 	};
 }

@@ -7,15 +7,23 @@ import type { ApiClient, ApiResponse, RequestBody } from './client';
 type Reply = Promise<ApiResponse<IDataObject>>;
 
 /** The result (immediate), or `{ id }` with `defer` or a `callbackUrl`. */
-export const moderateImage = async (client: ApiClient, body: RequestBody, itemIndex?: number, secrets?: string[]): Reply =>
-	await client.request<IDataObject>({ method: 'POST', path: '/image', body, itemIndex, secrets });
+export const moderateImage = async (
+	client: ApiClient,
+	body: RequestBody,
+	itemIndex?: number,
+	secrets?: string[],
+): Reply => await client.request<IDataObject>({ method: 'POST', path: '/image', body, itemIndex, secrets });
 
 export const getImage = async (client: ApiClient, id: string, itemIndex?: number): Reply =>
 	await client.request<IDataObject>({ method: 'GET', path: `/image/${pathSegment(id)}`, itemIndex });
 
 /** The result with its `id` (immediate), or `{ id }` with `defer` or a `callbackUrl`. */
-export const moderateText = async (client: ApiClient, body: IDataObject, itemIndex?: number, secrets?: string[]): Reply =>
-	await client.request<IDataObject>({ method: 'POST', path: '/text', body, itemIndex, secrets });
+export const moderateText = async (
+	client: ApiClient,
+	body: IDataObject,
+	itemIndex?: number,
+	secrets?: string[],
+): Reply => await client.request<IDataObject>({ method: 'POST', path: '/text', body, itemIndex, secrets });
 
 export const getText = async (client: ApiClient, id: string, itemIndex?: number): Reply =>
 	await client.request<IDataObject>({ method: 'GET', path: `/text/${pathSegment(id)}`, itemIndex });
@@ -27,4 +35,8 @@ export const addQueueItem = async (client: ApiClient, queueId: string, body: Req
 	await client.request<IDataObject>({ method: 'POST', path: `/queues/${pathSegment(queueId)}`, body, itemIndex });
 
 export const getQueueItem = async (client: ApiClient, queueId: string, itemId: string, itemIndex?: number): Reply =>
-	await client.request<IDataObject>({ method: 'GET', path: `/queues/${pathSegment(queueId)}/items/${pathSegment(itemId)}`, itemIndex });
+	await client.request<IDataObject>({
+		method: 'GET',
+		path: `/queues/${pathSegment(queueId)}/items/${pathSegment(itemId)}`,
+		itemIndex,
+	});

@@ -36,7 +36,14 @@ export interface FullResponse {
 const REQUEST_TIMEOUT_MS = 300_000;
 
 /** Network failures that suggest an overloaded service (as opposed to nothing listening at all). */
-const OVERLOAD_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED', 'ECONNRESET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const OVERLOAD_CODES = new Set([
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'ECONNABORTED',
+	'ECONNRESET',
+	'UND_ERR_HEADERS_TIMEOUT',
+	'UND_ERR_BODY_TIMEOUT',
+]);
 
 export function loadSignal(response: FullResponse, latencyMs: number): SendOutcome {
 	const status = response.statusCode;
@@ -56,11 +63,16 @@ export function statusOutcome(response: FullResponse): TryOutcome | undefined {
 	// n8n's helper parses any JSON-looking text into an object, a proxy's text/plain page too: the service's
 	// refusal is a JSON body declared as JSON.
 	const declaredJson = JSON_CONTENT_TYPE.test(String(response.headers?.['content-type'] ?? ''));
-	const jsonBody = declaredJson && typeof response.body === 'object' && response.body !== null && !Buffer.isBuffer(response.body);
+	const jsonBody =
+		declaredJson && typeof response.body === 'object' && response.body !== null && !Buffer.isBuffer(response.body);
 	return { kind: 'status', statusCode: response.statusCode, retryAfter: response.headers?.['retry-after'], jsonBody };
 }
 
-export function httpOptions(baseUrl: string, request: ApiRequest & { body?: IDataObject }, signal?: AbortSignal): IHttpRequestOptions {
+export function httpOptions(
+	baseUrl: string,
+	request: ApiRequest & { body?: IDataObject },
+	signal?: AbortSignal,
+): IHttpRequestOptions {
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${baseUrl}${request.path}`,

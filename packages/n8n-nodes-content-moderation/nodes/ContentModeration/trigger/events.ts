@@ -7,7 +7,11 @@ export type EventFilter = 'all' | 'flagged' | 'review' | 'safe';
 
 export const EVENT_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'All', value: 'all', description: 'Every completed moderation' },
-	{ name: 'Flagged Only', value: 'flagged', description: 'Results that are not safe or whose suggested action is reject' },
+	{
+		name: 'Flagged Only',
+		value: 'flagged',
+		description: 'Results that are not safe or whose suggested action is reject',
+	},
 	{ name: 'Review Only', value: 'review', description: 'Results whose suggested action is review' },
 	{ name: 'Safe Only', value: 'safe', description: 'Results that are neither flagged nor marked for review' },
 ];
@@ -37,10 +41,15 @@ export const EVENT_SELECTION_OPTIONS: INodePropertyOptions[] = [
 	{
 		name: 'Results and Review Decisions',
 		value: 'both',
-		description: 'Completed moderations (moderation.completed) and decisions of a review queue (queue.review.completed)',
+		description:
+			'Completed moderations (moderation.completed) and decisions of a review queue (queue.review.completed)',
 	},
 	{ name: 'Results Only', value: 'results', description: 'Completed moderations (moderation.completed)' },
-	{ name: 'Review Decisions Only', value: 'reviews', description: 'A person accepted or rejected a review queue item (queue.review.completed)' },
+	{
+		name: 'Review Decisions Only',
+		value: 'reviews',
+		description: 'A person accepted or rejected a review queue item (queue.review.completed)',
+	},
 	{ name: 'Every Event', value: 'any', description: 'Also events this node does not know, passed on as they came' },
 ];
 

@@ -12,15 +12,26 @@ import { CREDENTIAL_TYPE, type ApiClient } from '../transport/client';
 import { unregisteredWebhookMethods } from '../helpers/webhookMethods';
 import { refuse } from '../inbound/refusal';
 import { secretCache, type TriggerCredential } from '../inbound/secrets';
-import { ACCEPT_WITHOUT_SECRET, isStrongSecret, SECRET_REQUIRED_DESCRIPTION, secretRequiredMessage, secretStanding, type SecretStanding } from '../inbound/secretRule';
+import {
+	ACCEPT_WITHOUT_SECRET,
+	isStrongSecret,
+	SECRET_REQUIRED_DESCRIPTION,
+	secretRequiredMessage,
+	secretStanding,
+	type SecretStanding,
+} from '../inbound/secretRule';
 import { givenTokens } from '../inbound/token';
 
 async function refuseWithoutSecret(this: IHookFunctions): Promise<boolean> {
 	const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
-	const strong = hasCredential ? isStrongSecret(String((await this.getCredentials(CREDENTIAL_TYPE)).callbackSecret ?? '')) : undefined;
+	const strong = hasCredential
+		? isStrongSecret(String((await this.getCredentials(CREDENTIAL_TYPE)).callbackSecret ?? ''))
+		: undefined;
 	const accept = this.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, false) === true;
 	if (secretStanding(strong, this.getMode() === 'manual', accept) === 'refused') {
-		throw new NodeOperationError(this.getNode(), secretRequiredMessage(hasCredential), { description: SECRET_REQUIRED_DESCRIPTION });
+		throw new NodeOperationError(this.getNode(), secretRequiredMessage(hasCredential), {
+			description: SECRET_REQUIRED_DESCRIPTION,
+		});
 	}
 	return true;
 }
@@ -30,18 +41,33 @@ export const triggerWebhookMethods = {
 };
 
 /** The call's standing (and the credential's secret when read), or the refusal already written. */
-export type SecretCheckOutcome = { credential?: TriggerCredential; standing: SecretStanding } | { refused: IWebhookResponseData };
+export type SecretCheckOutcome =
+	| { credential?: TriggerCredential; standing: SecretStanding }
+	| { refused: IWebhookResponseData };
 
 /** `owner`: whose credential the cache entry is (the trigger with its credential). */
-export async function checkSecret(ctx: IWebhookFunctions, client: ApiClient | undefined, owner: string, query: IDataObject, headers: IDataObject): Promise<SecretCheckOutcome> {
+export async function checkSecret(
+	ctx: IWebhookFunctions,
+	client: ApiClient | undefined,
+	owner: string,
+	query: IDataObject,
+	headers: IDataObject,
+): Promise<SecretCheckOutcome> {
 	const standing = (strong: boolean | undefined) =>
-		secretStanding(strong, ctx.getMode() === 'manual', ctx.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, false) === true);
+		secretStanding(
+			strong,
+			ctx.getMode() === 'manual',
+			ctx.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, false) === true,
+		);
 	// The credential was changed after publishing (publishing checks it too): 503, the sender may try again.
 	const refused = () => ({ refused: refuse(ctx, 503, secretRequiredMessage(client !== undefined)) });
 	if (client === undefined) return standing(undefined) === 'refused' ? refused() : { standing: standing(undefined) };
 	let credential: TriggerCredential;
 	try {
-		const read = async () => ({ callbackSecret: await client.callbackSecret(), secrets: await client.credentialSecrets() });
+		const read = async () => ({
+			callbackSecret: await client.callbackSecret(),
+			secrets: await client.credentialSecrets(),
+		});
 		const { check, ...rest } = await secretCache.check(owner, givenTokens(query, headers), read);
 		if (!check.ok) return { refused: refuse(ctx, 401, check.message) };
 		credential = rest.credential;

@@ -39,7 +39,13 @@ const UNREADABLE_WITHOUT_SECRET =
  * A call past the secret check: what it brought, and what it may use: the client (when a credential is
  * selected), the redaction of the credential's secrets, the call's tokens and `extraSecrets`.
  */
-type CheckedCall = { client?: ApiClient; headers: IDataObject; query: IDataObject; redaction: (extraSecrets?: string[]) => Redaction; standing: SecretStanding };
+type CheckedCall = {
+	client?: ApiClient;
+	headers: IDataObject;
+	query: IDataObject;
+	redaction: (extraSecrets?: string[]) => Redaction;
+	standing: SecretStanding;
+};
 
 /**
  * Handles one completion callback: the caller is authenticated first; a completion already started in this
@@ -58,7 +64,8 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 	if ('refused' in checked) return checked.refused;
 	// What leaves is redacted of the credential's secrets and of every token the call carried (checked or not).
 	const carried = givenTokenStrings(query, headers);
-	const redaction = (extra: string[] = []): Redaction => checked.credential?.redaction([...carried, ...extra]) ?? redactionFor([...carried, ...extra]);
+	const redaction = (extra: string[] = []): Redaction =>
+		checked.credential?.redaction([...carried, ...extra]) ?? redactionFor([...carried, ...extra]);
 
 	const received = await readCallbackBody.call(this);
 	const parsed = parseCallback(received.body, received.parsedJson);
@@ -80,11 +87,19 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 	let claim: Claim | Taken | undefined = key === undefined ? undefined : deliveries.claim(key);
 	try {
 		if (claim?.kind === 'inFlight') claim = await deliveries.claimWhenFree(key as string, REPEAT_WAIT_MS);
-		if (claim?.kind === 'busy') return refuse(this, 503, 'Another delivery of this completion is being handled; try this callback again');
+		if (claim?.kind === 'busy')
+			return refuse(this, 503, 'Another delivery of this completion is being handled; try this callback again');
 		if (claim?.kind === 'duplicate') return { webhookResponse: redaction().value({ ...ack, duplicate: true }) };
-		const answer = await startWorkflow.call(this, { client, headers, query, redaction, standing: checked.standing }, event, body, ack);
+		const answer = await startWorkflow.call(
+			this,
+			{ client, headers, query, redaction, standing: checked.standing },
+			event,
+			body,
+			ack,
+		);
 		// Started only once n8n has created the execution: until n8n answers, a repeat of it waits.
-		if (answer.workflowData !== undefined && claim?.kind === 'held') claim.commitWhen(executionStarted(this.getResponseObject()));
+		if (answer.workflowData !== undefined && claim?.kind === 'held')
+			claim.commitWhen(executionStarted(this.getResponseObject()));
 		return answer;
 	} finally {
 		// Ignored or failed: a later delivery of the completion may start it.
@@ -93,7 +108,13 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 }
 
 /** The completion read back when needed, filtered by verdict, and returned as the workflow's one item. */
-async function startWorkflow(this: IWebhookFunctions, call: CheckedCall, event: string, body: CallbackBody, ack: IDataObject): Promise<IWebhookResponseData> {
+async function startWorkflow(
+	this: IWebhookFunctions,
+	call: CheckedCall,
+	event: string,
+	body: CallbackBody,
+	ack: IDataObject,
+): Promise<IWebhookResponseData> {
 	const { client, headers, query, redaction, standing } = call;
 	// Accepted without a secret by the option: only a result can be read back instead of trusted from the call.
 	const distrust = standing === 'readBack';
@@ -101,7 +122,13 @@ async function startWorkflow(this: IWebhookFunctions, call: CheckedCall, event: 
 	// Only results are read back; a review decision (a queue item) or another event passes as it came.
 	const kind = distrust ? resultKind(body) : event === RESULT_EVENT ? kindOf(body) : 'queueItem';
 	const fetchFullResult = distrust || (this.getNodeParameter('fetchFullResult', true) as boolean);
-	const completed = await completeResult(body, fetchFullResult ? client : undefined, kind, ' A delivery of it again starts the workflow again.', distrust);
+	const completed = await completeResult(
+		body,
+		fetchFullResult ? client : undefined,
+		kind,
+		' A delivery of it again starts the workflow again.',
+		distrust,
+	);
 	// Not finished yet: nothing starts and nothing is recorded; a non-2xx answer makes the sender try again.
 	if ('unfinished' in completed) return refuse(this, 503, `${completed.unfinished}; try this callback again`);
 	const { result, error } = completed;
@@ -109,7 +136,8 @@ async function startWorkflow(this: IWebhookFunctions, call: CheckedCall, event: 
 	const extraSecrets = [...(client?.secrets ?? [])];
 
 	// The verdict filter judges results; a review decision is a person's verdict and always passes.
-	const ignored = event === RESULT_EVENT ? ignoreReason(this.getNodeParameter('events', 'all') as EventFilter, result) : undefined;
+	const ignored =
+		event === RESULT_EVENT ? ignoreReason(this.getNodeParameter('events', 'all') as EventFilter, result) : undefined;
 	if (ignored !== undefined) return { webhookResponse: redaction(extraSecrets).value({ ...ack, ignored }) };
 	if (distrust && error !== undefined) return refuse(this, 404, `The service has no result ${body.id} to read back`);
 	// A read refused for good (4xx) acknowledges and starts the workflow with `error`: a 5xx would only repeat it.

@@ -49,14 +49,23 @@ export function checkId(value: unknown, field: string): string | InputProblem {
 	if (isProblem(text)) return text;
 	const id = text.trim();
 	if (id === '') {
-		return new InputProblem(`The ${field} is empty`, `Enter the ${field}, or map it from a previous node with an expression (for example {{ $json.id }}).`);
+		return new InputProblem(
+			`The ${field} is empty`,
+			`Enter the ${field}, or map it from a previous node with an expression (for example {{ $json.id }}).`,
+		);
 	}
 	const problem = segmentProblem(id);
 	if (problem !== undefined) {
-		return new InputProblem(`The ${field} ${problem}`, `Enter the ${field} the service returned (for example 9b2e6c1d-…), or check the expression that produces it.`);
+		return new InputProblem(
+			`The ${field} ${problem}`,
+			`Enter the ${field} the service returned (for example 9b2e6c1d-…), or check the expression that produces it.`,
+		);
 	}
 	if (id.length < MIN_ID_LENGTH) {
-		return new InputProblem(`The ${field} "${id}" is too short`, `IDs of the Content Moderation Service have at least ${MIN_ID_LENGTH} characters. Check the value or the expression that produces it.`);
+		return new InputProblem(
+			`The ${field} "${id}" is too short`,
+			`IDs of the Content Moderation Service have at least ${MIN_ID_LENGTH} characters. Check the value or the expression that produces it.`,
+		);
 	}
 	return id;
 }
@@ -70,7 +79,12 @@ export function checkNotEmpty(value: unknown, field: string, hint: string): stri
 }
 
 /** An optional text option (Actor ID, Callback URL): trimmed, undefined when empty or null (not sent). */
-export function optionalText(value: unknown, field: string, example: string, wholeNumbers = false): string | undefined | InputProblem {
+export function optionalText(
+	value: unknown,
+	field: string,
+	example: string,
+	wholeNumbers = false,
+): string | undefined | InputProblem {
 	if (value === null) return undefined;
 	const text = textOf(value, field, example, wholeNumbers);
 	if (isProblem(text)) return text;
@@ -138,7 +152,10 @@ export function parseMetaJson(value: unknown, field: string): JsonValue | undefi
 	try {
 		return JSON.parse(value) as JsonValue;
 	} catch (error) {
-		return new InputProblem(`The ${field} is not valid JSON`, `Enter JSON such as {"orderId": "A-17"} (double quotes around names and texts). Parser said: ${(error as Error).message}`);
+		return new InputProblem(
+			`The ${field} is not valid JSON`,
+			`Enter JSON such as {"orderId": "A-17"} (double quotes around names and texts). Parser said: ${(error as Error).message}`,
+		);
 	}
 }
 

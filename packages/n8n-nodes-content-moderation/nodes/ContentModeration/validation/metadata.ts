@@ -15,7 +15,8 @@ export function putMetadata(target: IDataObject, value: JsonValue | IDataObject)
 
 /** Text > Moderate's metadata: a JSON object; undefined when empty. */
 export function checkMetadataObject(value: unknown, field: string): IDataObject | undefined | InputProblem {
-	const example = 'Enter a JSON object such as {"orderId": "A-17"} (double quotes around names and texts), or leave it empty.';
+	const example =
+		'Enter a JSON object such as {"orderId": "A-17"} (double quotes around names and texts), or leave it empty.';
 	if (value === undefined || value === null) return undefined;
 	if (isObject(value)) return Object.keys(value).length === 0 ? undefined : value;
 	if (typeof value !== 'string') return new InputProblem(`The ${field} must be a JSON object`, example);
@@ -26,7 +27,11 @@ export function checkMetadataObject(value: unknown, field: string): IDataObject 
 	} catch (error) {
 		return new InputProblem(`The ${field} is not valid JSON`, `${example} Parser said: ${(error as Error).message}`);
 	}
-	if (!isObject(parsed)) return new InputProblem(`The ${field} must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : typeof parsed}`, example);
+	if (!isObject(parsed))
+		return new InputProblem(
+			`The ${field} must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : typeof parsed}`,
+			example,
+		);
 	return Object.keys(parsed).length === 0 ? undefined : parsed;
 }
 
@@ -37,7 +42,8 @@ export function checkMetadataObject(value: unknown, field: string): IDataObject 
 export function queueMetadataValue(value: unknown): JsonValue | undefined | InputProblem {
 	if (value === undefined || value === null) return undefined;
 	if (isObject(value)) return value as JsonValue;
-	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : textOf(value, 'Metadata', '{{ $json.meta }}');
+	const text =
+		typeof value === 'number' && Number.isFinite(value) ? String(value) : textOf(value, 'Metadata', '{{ $json.meta }}');
 	if (isProblem(text)) return text;
 	if (text.trim() === '') return undefined;
 	try {

@@ -10,7 +10,10 @@ type ImageInputType = 'url' | 'base64' | 'binary';
 /** Returns the checked value or throws the problem as a NodeOperationError for this item. */
 export function ensure<T>(ctx: IExecuteFunctions, itemIndex: number, result: T | InputProblem): T {
 	if (!isProblem(result)) return result;
-	throw new NodeOperationError(ctx.getNode(), `${result.message} [item ${itemIndex}]`, { itemIndex, description: result.description });
+	throw new NodeOperationError(ctx.getNode(), `${result.message} [item ${itemIndex}]`, {
+		itemIndex,
+		description: result.description,
+	});
 }
 
 function fail(ctx: IExecuteFunctions, itemIndex: number, message: string, description: string): never {
@@ -56,18 +59,31 @@ export const withImage = <B extends IDataObject>(image: ImageInput, build: (imag
 const inMemory = (image: string): ImageInput => ({ bodyBytes: image.length, read: async () => image });
 
 /** The image (URL or plain base64) from the image input fields; one larger than `maxImageBytes` is refused. */
-export async function imageInput(ctx: IExecuteFunctions, itemIndex: number, maxImageBytes: number): Promise<ImageInput> {
+export async function imageInput(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	maxImageBytes: number,
+): Promise<ImageInput> {
 	const inputType = ctx.getNodeParameter('inputType', itemIndex, 'url') as ImageInputType;
 	if (inputType === 'url') {
 		return inMemory(ensure(ctx, itemIndex, checkHttpUrl(ctx.getNodeParameter('imageUrl', itemIndex, ''), 'Image URL')));
 	}
 	if (inputType === 'base64') {
-		const text = ensure(ctx, itemIndex, normalizeBase64(ctx.getNodeParameter('imageBase64', itemIndex, ''), 'Image (Base64)'));
+		const text = ensure(
+			ctx,
+			itemIndex,
+			normalizeBase64(ctx.getNodeParameter('imageBase64', itemIndex, ''), 'Image (Base64)'),
+		);
 		checkImageSize(ctx, itemIndex, decodedLength(text), maxImageBytes);
 		return inMemory(text);
 	}
 	if (inputType === 'binary') return await binaryInput(ctx, itemIndex, maxImageBytes);
-	return fail(ctx, itemIndex, `Unknown Input Type "${String(inputType)}"`, 'Choose Image URL, Base64 or Binary File as Input Type.');
+	return fail(
+		ctx,
+		itemIndex,
+		`Unknown Input Type "${String(inputType)}"`,
+		'Choose Image URL, Base64 or Binary File as Input Type.',
+	);
 }
 
 function decodedLength(base64: string): number {
@@ -110,7 +126,13 @@ async function binaryInput(ctx: IExecuteFunctions, itemIndex: number, maxImageBy
 		read: async () => {
 			// Stored binaries keep only a reference in `.data` (filesystem, database, S3 modes): read the bytes.
 			const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
-			if (bytes.length === 0) fail(ctx, itemIndex, `The binary property "${property}" is empty`, 'Check the node that produced the file: it holds 0 bytes.');
+			if (bytes.length === 0)
+				fail(
+					ctx,
+					itemIndex,
+					`The binary property "${property}" is empty`,
+					'Check the node that produced the file: it holds 0 bytes.',
+				);
 			checkImageSize(ctx, itemIndex, bytes.length, maxImageBytes);
 			return bytes.toString('base64');
 		},

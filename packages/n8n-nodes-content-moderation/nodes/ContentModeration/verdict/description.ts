@@ -31,7 +31,11 @@ export const verdictOutputs: `={{${string}}}` = `={{((parameters) => {
 	return outputs;
 })($parameter)}}`;
 
-const titleCase = (category: string) => category.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+const titleCase = (category: string) =>
+	category
+		.split('_')
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
 
 const categoryOptions: INodePropertyOptions[] = [
 	...NSFW_CATEGORIES.map((category) => ({ name: titleCase(category), value: category })),
@@ -72,8 +76,7 @@ export const verdictProperties: INodeProperties[] = [
 		default: 0,
 		typeOptions: { minValue: 0, maxValue: 100 },
 		displayOptions: { show: showWhenRouting },
-		description:
-			'Flag items whose riskScores.overall is at or above this value (1-100). 0 turns this rule off.',
+		description: 'Flag items whose riskScores.overall is at or above this value (1-100). 0 turns this rule off.',
 	},
 	{
 		displayName: 'Category Thresholds',
@@ -83,8 +86,7 @@ export const verdictProperties: INodeProperties[] = [
 		default: {},
 		placeholder: 'Add Category Threshold',
 		displayOptions: { show: showWhenRouting },
-		description:
-			'Flag items with an NSFW category whose severity is at or above the threshold set for that category',
+		description: 'Flag items with an NSFW category whose severity is at or above the threshold set for that category',
 		options: [
 			{
 				name: 'thresholds',

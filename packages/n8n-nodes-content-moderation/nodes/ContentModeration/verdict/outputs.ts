@@ -25,19 +25,36 @@ export function isVerdictRoutingOn(this: IExecuteFunctions, facts: VerdictFacts 
 function categoryThresholds(this: IExecuteFunctions, itemIndex: number): CategoryThreshold[] {
 	const rows = this.getNodeParameter('categoryThresholds.thresholds', itemIndex, []) as IDataObject[];
 	return rows.map((row) => {
-		const field = row.category === CUSTOM_CATEGORY ? 'Custom Category of a Category Threshold' : 'Category of a Category Threshold';
+		const field =
+			row.category === CUSTOM_CATEGORY ? 'Custom Category of a Category Threshold' : 'Category of a Category Threshold';
 		const given = row.category === CUSTOM_CATEGORY ? row.customCategory : row.category;
 		const category = ensure(this, itemIndex, textOf(given, field, '{{ $json.category }}')).trim();
-		const threshold = ensure(this, itemIndex, checkThreshold(row.threshold, `Severity Threshold of the Category Threshold "${category}"`));
+		const threshold = ensure(
+			this,
+			itemIndex,
+			checkThreshold(row.threshold, `Severity Threshold of the Category Threshold "${category}"`),
+		);
 		// A threshold without a category would be a rule silently off.
-		if (category === '' && threshold > 0) ensure(this, itemIndex, new InputProblem(`The ${field} is empty`, 'Type the category name exactly as the service returns it (for example sexual_activity), or remove the row.'));
+		if (category === '' && threshold > 0)
+			ensure(
+				this,
+				itemIndex,
+				new InputProblem(
+					`The ${field} is empty`,
+					'Type the category name exactly as the service returns it (for example sexual_activity), or remove the row.',
+				),
+			);
 		return { category, threshold };
 	});
 }
 
 /** Throws for a threshold that is not a number: the router reads the rules before the item's request. */
 export function readRules(this: IExecuteFunctions, itemIndex: number, reviewOutput: boolean): VerdictRules {
-	const risk = ensure(this, itemIndex, checkThreshold(this.getNodeParameter('riskThreshold', itemIndex, 0), 'Risk Score Threshold'));
+	const risk = ensure(
+		this,
+		itemIndex,
+		checkThreshold(this.getNodeParameter('riskThreshold', itemIndex, 0), 'Risk Score Threshold'),
+	);
 	return { riskThreshold: risk, categoryThresholds: categoryThresholds.call(this, itemIndex), reviewOutput };
 }
 
@@ -86,10 +103,15 @@ export function isErrorItem(item: INodeExecutionData): boolean {
 }
 
 function genericMissingAnalysis(node: INode, itemIndex: number) {
-	return new NodeOperationError(node, 'The result has no analysis (no isSafe), so Route by Verdict cannot decide a verdict', {
-		itemIndex,
-		description: 'Route by Verdict needs a full moderation result. Turn it off to pass such results through unchanged.',
-	});
+	return new NodeOperationError(
+		node,
+		'The result has no analysis (no isSafe), so Route by Verdict cannot decide a verdict',
+		{
+			itemIndex,
+			description:
+				'Route by Verdict needs a full moderation result. Turn it off to pass such results through unchanged.',
+		},
+	);
 }
 
 /** What routing needs besides the results: from an execute() run or a callback's webhook(). */
@@ -148,7 +170,11 @@ export function routeResults(routing: RoutingInputs, results: INodeExecutionData
 	return outputs;
 }
 
-export function routeByVerdict(this: IExecuteFunctions, facts: VerdictFacts, results: INodeExecutionData[]): INodeExecutionData[][] {
+export function routeByVerdict(
+	this: IExecuteFunctions,
+	facts: VerdictFacts,
+	results: INodeExecutionData[],
+): INodeExecutionData[][] {
 	const custom = facts.missingAnalysis;
 	return routeResults(
 		{

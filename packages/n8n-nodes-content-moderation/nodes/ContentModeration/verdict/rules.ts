@@ -6,8 +6,19 @@ import { finiteNumber } from '../helpers/numbers';
 
 /** Category values the spec lists for image moderation (section 2.1); results may carry others too. */
 export const NSFW_CATEGORIES = [
-	'adult_content', 'suggestive_imagery', 'strong_language', 'violence_gore', 'horror_disturbing', 'alcohol', 'tobacco',
-	'substance_use', 'gambling', 'dating_relationship', 'medical_procedures', 'crude_humor', 'political_content',
+	'adult_content',
+	'suggestive_imagery',
+	'strong_language',
+	'violence_gore',
+	'horror_disturbing',
+	'alcohol',
+	'tobacco',
+	'substance_use',
+	'gambling',
+	'dating_relationship',
+	'medical_procedures',
+	'crude_humor',
+	'political_content',
 ] as const;
 
 export interface CategoryThreshold {
@@ -93,5 +104,8 @@ export function decideVerdict(result: IDataObject, rules: VerdictRules): Verdict
 
 	if (!needsReview(result)) return { verdict: 'safe', reasons: ['no flag rule matched'] };
 	if (rules.reviewOutput === true) return { verdict: 'review', reasons: ['suggestedActions.review is true'] };
-	return { verdict: 'safe', reasons: ['no flag rule matched (suggestedActions.review is true, but the Review output is off)'] };
+	return {
+		verdict: 'safe',
+		reasons: ['no flag rule matched (suggestedActions.review is true, but the Review output is off)'],
+	};
 }

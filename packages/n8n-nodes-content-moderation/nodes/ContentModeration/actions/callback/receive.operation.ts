@@ -5,7 +5,16 @@ import { checkToken } from '../../inbound/token';
 import { kindOf, parseCallback, RESULT_EVENT, resultKind } from '../../inbound/envelope';
 import { carriesFullResult, readBack } from '../../inbound/readBack';
 import { mediaType } from '../../inbound/requestBody';
-import { ACCEPT_WITHOUT_SECRET, acceptWithoutSecretOption, isStrongSecret, SECRET_REQUIRED_DESCRIPTION, secretRequiredMessage, secretStanding, TEST_URL_NOTE, type SecretStanding } from '../../inbound/secretRule';
+import {
+	ACCEPT_WITHOUT_SECRET,
+	acceptWithoutSecretOption,
+	isStrongSecret,
+	SECRET_REQUIRED_DESCRIPTION,
+	secretRequiredMessage,
+	secretStanding,
+	TEST_URL_NOTE,
+	type SecretStanding,
+} from '../../inbound/secretRule';
 import { requestSettingsCollection } from '../../descriptions/options';
 import { isObject } from '../../helpers/json';
 import { NO_ITEM, type NodeRun } from '../operation';
@@ -33,7 +42,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether a completion this n8n process already passed on is output again, marked duplicate: true. Off: a sender\'s repeated delivery outputs nothing in a published workflow. Manual executions always output.',
+			"Whether a completion this n8n process already passed on is output again, marked duplicate: true. Off: a sender's repeated delivery outputs nothing in a published workflow. Manual executions always output.",
 	},
 ];
 
@@ -69,7 +78,10 @@ async function inspect(this: IExecuteFunctions, itemIndex: number, client: NodeR
 	const accept = this.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, itemIndex, false) === true;
 	const standing = secretStanding(isStrongSecret(secret), this.getMode() === 'manual', accept);
 	if (standing === 'refused') {
-		throw new NodeOperationError(this.getNode(), secretRequiredMessage(), { itemIndex, description: SECRET_REQUIRED_DESCRIPTION });
+		throw new NodeOperationError(this.getNode(), secretRequiredMessage(), {
+			itemIndex,
+			description: SECRET_REQUIRED_DESCRIPTION,
+		});
 	}
 	if (secret !== '') {
 		const check = checkToken([secret], query, headers);
@@ -83,19 +95,29 @@ async function inspect(this: IExecuteFunctions, itemIndex: number, client: NodeR
 	}
 
 	if (received.body === undefined) {
-		throw new NodeOperationError(this.getNode(), 'The input item has no body', { itemIndex, description: WEBHOOK_HINT });
+		throw new NodeOperationError(this.getNode(), 'The input item has no body', {
+			itemIndex,
+			description: WEBHOOK_HINT,
+		});
 	}
 	// The trigger's rules: what it refuses is refused here too. The Webhook node parsed a JSON body.
 	const parsed = parseCallback(received.body, mediaType(headers['content-type']) === 'application/json');
 	if (!parsed.ok) {
-		throw new NodeOperationError(this.getNode(), `Not a moderation callback: ${parsed.message}`, { itemIndex, description: WEBHOOK_HINT });
+		throw new NodeOperationError(this.getNode(), `Not a moderation callback: ${parsed.message}`, {
+			itemIndex,
+			description: WEBHOOK_HINT,
+		});
 	}
 	// No usable id: nothing to recognise a repeat by, and nothing to read back.
 	return { event: parsed.event, data: parsed.body, id: parsed.body.id ?? '', standing };
 }
 
 /** The item's completion, taken by the router for the whole run before any item runs. */
-export async function claimKey(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<string | undefined> {
+export async function claimKey(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	{ client }: NodeRun,
+): Promise<string | undefined> {
 	const { event, data, id } = await inspect.call(this, itemIndex, client);
 	return repeatKey(this, event, { ...data, id });
 }
@@ -105,7 +127,11 @@ export async function claimKey(this: IExecuteFunctions, itemIndex: number, { cli
  * bodies read as results), a result missing its fields completed with a read (inbound/readBack.ts). The
  * output is the data with `event`; headers and query are not copied.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number, { client, claims }: NodeRun): Promise<IDataObject | typeof NO_ITEM> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	{ client, claims }: NodeRun,
+): Promise<IDataObject | typeof NO_ITEM> {
 	const received = await inspect.call(this, itemIndex, client);
 	const { event, data, id, standing } = received;
 	// Passed on once Receive outputs it in a run that succeeds: a later failure does not let a repeat through.
@@ -118,17 +144,29 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 }
 
 /** The data with `event`, completed with a read when a result came without all its fields. */
-async function complete(this: IExecuteFunctions, itemIndex: number, client: NodeRun['client'], { event, data, id }: Received, distrust: boolean): Promise<IDataObject> {
+async function complete(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: NodeRun['client'],
+	{ event, data, id }: Received,
+	distrust: boolean,
+): Promise<IDataObject> {
 	if (distrust && (event !== RESULT_EVENT || id === '')) {
 		const description = acceptWithoutSecretOption.description;
-		const message = event === RESULT_EVENT ? 'The callback carries no ID to read its result back with' : `A ${event} callback cannot be read back, so it is not taken without a Callback Secret`;
+		const message =
+			event === RESULT_EVENT
+				? 'The callback carries no ID to read its result back with'
+				: `A ${event} callback cannot be read back, so it is not taken without a Callback Secret`;
 		throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	}
 	// Accepted without a secret, a result is an image unless it shows a text: never taken as a queue item.
 	const kind = distrust ? resultKind(data) : kindOf(data);
 	// Accepted without a Callback Secret: always read, and the result is the service's, not the call's.
-	const missesFields = !carriesFullResult(data, kind) && this.getNodeParameter('fetchFullResult', itemIndex, true) === true;
-	const read = event === RESULT_EVENT && id !== '' && (distrust || missesFields);
+	const read =
+		event === RESULT_EVENT &&
+		id !== '' &&
+		(distrust ||
+			(!carriesFullResult(data, kind) && this.getNodeParameter('fetchFullResult', itemIndex, true) === true));
 	if (!read) return { ...data, event };
 	const reading = await readBack(client, id, kind, itemIndex);
 	if (!reading.done) {

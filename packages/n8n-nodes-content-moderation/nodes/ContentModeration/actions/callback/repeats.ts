@@ -2,7 +2,7 @@
  * Callback > Receive's memory of the completions it passed on, in the process's delivery registry
  * (inbound/deliveries.ts): in a production execution a completion delivered again passes nothing on, or
  * passes on marked `duplicate: true` when the option says so. Manual executions always pass on. Whether
- * a completion counts as passed on is settled with the node run by the router (inbound/runClaims.ts).
+ * a completion counts as passed on is decided when the node run ends, by the router (inbound/runClaims.ts).
  */
 import type { IDataObject, IExecuteFunctions, WorkflowExecuteMode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -14,7 +14,11 @@ import type { RunClaims } from '../../inbound/runClaims';
 const PRODUCTION_MODES: ReadonlyArray<WorkflowExecuteMode> = ['webhook', 'trigger'];
 
 /** The key of the item's completion, or undefined when repeats are not told apart (no id, not production). */
-export function repeatKey(ctx: IExecuteFunctions, event: string, data: IDataObject & { id: string }): string | undefined {
+export function repeatKey(
+	ctx: IExecuteFunctions,
+	event: string,
+	data: IDataObject & { id: string },
+): string | undefined {
 	if (data.id === '' || !PRODUCTION_MODES.includes(ctx.getMode())) return undefined;
 	// Per workflow and node, by id (a rename keeps it): another workflow (or another Receive) passes it on too.
 	return completionKey([String(ctx.getWorkflow().id ?? ''), 'receive', ctx.getNode().id], event, data);

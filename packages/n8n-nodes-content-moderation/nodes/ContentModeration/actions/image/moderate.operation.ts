@@ -83,8 +83,7 @@ export const description: INodeProperties[] = [
 				name: 'meta',
 				type: 'json',
 				default: '{}',
-				description:
-					'Any JSON stored with the request and returned with the result, for example {"orderId": "A-17"}',
+				description: 'Any JSON stored with the request and returned with the result, for example {"orderId": "A-17"}',
 			},
 		],
 		{ sendsImages: true },
@@ -111,7 +110,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: N
 	const options = getOptions(this, itemIndex);
 	const meta = ensure(this, itemIndex, parseMetaJson(options.meta, 'Metadata (JSON)'));
 	const submission = { mode, deferred: deferredModes.includes(mode), meta };
-	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, submission);
+	const { options: requestOptions, secrets } = await submissionOptions.call(
+		this,
+		itemIndex,
+		client,
+		options,
+		submission,
+	);
 
 	// The image is read only once its request may go out (the process's byte budget has room for it).
 	const body = withImage(await imageInput(this, itemIndex, run.maxImageBytes), (image) =>

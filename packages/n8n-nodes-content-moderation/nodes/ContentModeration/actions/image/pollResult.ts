@@ -13,7 +13,8 @@ export const DEFAULT_POLL_INTERVAL_SECONDS = 2;
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 60;
 
 /** The API reference's image result has no id: the one asked for is added, so the item can be matched. */
-export const withImageId = (id: string, result: IDataObject): IDataObject => (result.id === undefined ? { id, ...result } : result);
+export const withImageId = (id: string, result: IDataObject): IDataObject =>
+	result.id === undefined ? { id, ...result } : result;
 
 export async function pollResult(
 	this: IExecuteFunctions,

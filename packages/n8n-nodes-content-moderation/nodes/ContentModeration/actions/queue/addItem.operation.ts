@@ -41,7 +41,7 @@ export const description: INodeProperties[] = [
 ];
 
 export const toolDescription =
-	'Add a text or an image to a review queue for a person to accept or reject; returns the new item\'s ID, its status (processing) and the queue ID, to read the item and its decision later by those IDs';
+	"Add a text or an image to a review queue for a person to accept or reject; returns the new item's ID, its status (processing) and the queue ID, to read the item and its decision later by those IDs";
 
 export const option: INodePropertyOptions = {
 	name: 'Add Item',

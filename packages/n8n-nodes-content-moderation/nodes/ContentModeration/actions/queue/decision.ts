@@ -36,7 +36,10 @@ export function routeByDecision(results: INodeExecutionData[]): INodeExecutionDa
 		const decision = decisionOf(item.json);
 		const note =
 			item.json.status === 'error'
-				? { decisionNote: 'The automatic moderation of this item failed: no decision will come. Add the content again or decide without the service.' }
+				? {
+						decisionNote:
+							'The automatic moderation of this item failed: no decision will come. Add the content again or decide without the service.',
+					}
 				: {};
 		outputs[DECISION_OUTPUT[decision]].push({ ...item, json: { ...item.json, decision, ...note } });
 	}

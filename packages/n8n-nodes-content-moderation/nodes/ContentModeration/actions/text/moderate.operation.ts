@@ -102,7 +102,10 @@ export function parseBannedWords(value: unknown): string[] | undefined | InputPr
 	const words: string[] = [];
 	for (const part of parts) {
 		if (typeof part !== 'string' && !(typeof part === 'number' && Number.isSafeInteger(part))) {
-			return new InputProblem(`The ${field} list holds something that is not a word`, 'Give only words (texts), for example ["spoiler", "competitor"].');
+			return new InputProblem(
+				`The ${field} list holds something that is not a word`,
+				'Give only words (texts), for example ["spoiler", "competitor"].',
+			);
 		}
 		const word = String(part).trim();
 		if (word !== '' && !words.includes(word)) words.push(word);
@@ -117,7 +120,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 	const meta = ensure(this, itemIndex, checkMetadataObject(options.meta, 'Metadata (JSON)'));
 	const bannedWords = ensure(this, itemIndex, parseBannedWords(options.bannedWords));
 	const submission = { mode, deferred: mode !== 'immediate', meta };
-	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, submission);
+	const { options: requestOptions, secrets } = await submissionOptions.call(
+		this,
+		itemIndex,
+		client,
+		options,
+		submission,
+	);
 	if (bannedWords !== undefined) requestOptions.bannedWords = bannedWords;
 
 	const body: IDataObject = { text };

@@ -12,7 +12,14 @@ import { handleWaitCallback, type WaitTarget } from './webhook';
  * (`/webhook-waiting/<executionId>/callback`) and never registers it when a workflow is published.
  * responseData empty: n8n then answers with the node's webhookResponse instead of the text "firstEntryJson".
  */
-export const waitCallbackWebhook: IWebhookDescription = { name: 'default', httpMethod: 'POST', path: WEBHOOK_PATH, restartWebhook: true, responseMode: 'onReceived', responseData: '' };
+export const waitCallbackWebhook: IWebhookDescription = {
+	name: 'default',
+	httpMethod: 'POST',
+	path: WEBHOOK_PATH,
+	restartWebhook: true,
+	responseMode: 'onReceived',
+	responseData: '',
+};
 
 /** What each resource waits for: its verdict facts and where a result is read back. */
 const targets: Record<string, WaitTarget> = {

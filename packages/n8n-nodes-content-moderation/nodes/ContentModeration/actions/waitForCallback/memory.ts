@@ -85,7 +85,8 @@ export class WaitMemory {
 	/** The run's memory; an empty, unwatched one when this process knew nothing of it. */
 	run(key: string, deadline: string | undefined): RunMemory {
 		const remembered = this.runs.get(key);
-		const resumedLongAgo = remembered?.resumedAt !== undefined && this.runs.clock.now() - remembered.resumedAt >= RESUMING_MS;
+		const resumedLongAgo =
+			remembered?.resumedAt !== undefined && this.runs.clock.now() - remembered.resumedAt >= RESUMING_MS;
 		const run = remembered === undefined || resumedLongAgo ? new RunMemory(false, this.until(deadline)) : remembered;
 		this.runs.set(key, run, run.until);
 		return run;

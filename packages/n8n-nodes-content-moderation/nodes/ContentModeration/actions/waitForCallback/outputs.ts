@@ -9,7 +9,13 @@ import type { WaitState } from './state';
  * One item per input item, in input order, paired to it: the result, or the error item kept when its
  * submission failed under On Error: Continue. `results` holds the results read back, by item index.
  */
-export function finalOutputs(node: INode, facts: VerdictFacts, state: WaitState, results: Map<number, IDataObject>, inputs: INodeExecutionData[]): INodeExecutionData[][] {
+export function finalOutputs(
+	node: INode,
+	facts: VerdictFacts,
+	state: WaitState,
+	results: Map<number, IDataObject>,
+	inputs: INodeExecutionData[],
+): INodeExecutionData[][] {
 	const items = state.items.map((item, itemIndex): INodeExecutionData => {
 		const pairedItem = { item: itemIndex };
 		if ('error' in item) return { json: item.error, pairedItem };
@@ -17,5 +23,8 @@ export function finalOutputs(node: INode, facts: VerdictFacts, state: WaitState,
 		return { json: json ?? {}, pairedItem };
 	});
 	if (!state.routing) return [items];
-	return routeResults({ node, facts, plan: state.routing, inputs, continueOnFail: state.continueOnFail === true }, items);
+	return routeResults(
+		{ node, facts, plan: state.routing, inputs, continueOnFail: state.continueOnFail === true },
+		items,
+	);
 }

@@ -3,7 +3,14 @@
  * urls.ts), keep what the callbacks need in node context and pause the execution in n8n's database until
  * the callbacks resume it (webhook.ts) or the Wait Timeout runs out.
  */
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from '../../helpers/errorItems';
@@ -71,7 +78,12 @@ function itemStates(ctx: IExecuteFunctions, results: INodeExecutionData[]): Item
 	return states;
 }
 
-export async function pauseForCallbacks(this: IExecuteFunctions, facts: VerdictFacts, results: INodeExecutionData[], routing: boolean): Promise<INodeExecutionData[][]> {
+export async function pauseForCallbacks(
+	this: IExecuteFunctions,
+	facts: VerdictFacts,
+	results: INodeExecutionData[],
+	routing: boolean,
+): Promise<INodeExecutionData[][]> {
 	const state = runState(this);
 	state.items = itemStates(this, results);
 	state.continueOnFail = this.continueOnFail();

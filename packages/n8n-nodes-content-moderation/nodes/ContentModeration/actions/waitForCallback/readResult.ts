@@ -10,7 +10,12 @@ import type { Outcome } from './memory';
 export type ResultReader = (client: ApiClient, id: string, itemIndex?: number) => Promise<ApiResponse<IDataObject>>;
 
 /** One read of moderation `id`; never throws. */
-export async function readResultOnce(read: ResultReader, client: ApiClient, id: string, itemIndex: number): Promise<Outcome> {
+export async function readResultOnce(
+	read: ResultReader,
+	client: ApiClient,
+	id: string,
+	itemIndex: number,
+): Promise<Outcome> {
 	try {
 		const response = await read(client, id, itemIndex);
 		if (!isCompletion(response.statusCode, response.body)) return { pending: true };

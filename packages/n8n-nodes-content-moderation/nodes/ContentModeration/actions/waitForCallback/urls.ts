@@ -34,7 +34,7 @@ export function runState(ctx: IExecuteFunctions): WaitState {
 	const existing = context[STATE_KEY] as WaitState | undefined;
 	if (existing?.secret && Array.isArray(existing.items)) return existing;
 	const state: WaitState = { secret: randomBytes(32).toString('hex'), items: [] };
-	context[STATE_KEY] = state as unknown as typeof context[string];
+	context[STATE_KEY] = state as unknown as (typeof context)[string];
 	return state;
 }
 
@@ -75,9 +75,13 @@ export function callbackUrl(ctx: IExecuteFunctions, itemIndex: number): string {
  */
 export function waitCallbackRoutingRefusal(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError | undefined {
 	if (hasResumeToken(resumeUrl(ctx))) return undefined;
-	return new NodeOperationError(ctx.getNode(), 'Route by Verdict with Mode "Wait for Callback" needs n8n 2.0 or newer', {
-		itemIndex,
-		description:
-			'This n8n resumes a waiting node on its first output only, so the Safe and Review outputs would stay empty. Turn off Route by Verdict and route the results with an If or Switch node, or use Mode "Deferred and Wait".',
-	});
+	return new NodeOperationError(
+		ctx.getNode(),
+		'Route by Verdict with Mode "Wait for Callback" needs n8n 2.0 or newer',
+		{
+			itemIndex,
+			description:
+				'This n8n resumes a waiting node on its first output only, so the Safe and Review outputs would stay empty. Turn off Route by Verdict and route the results with an If or Switch node, or use Mode "Deferred and Wait".',
+		},
+	);
 }

@@ -45,7 +45,12 @@ function unknownItems(state: WaitState, memory: RunMemory): Array<[number, strin
  * were submitted, only those refused before (the sender may have given up); elsewhere (another queue-mode
  * process, after a restart), or for the one callback that may resume (n8n 1.x), every unknown item.
  */
-async function readOthers(memory: RunMemory, unknown: Array<[number, string]>, readAll: boolean, readItem: (itemIndex: number, id: string) => Promise<Outcome>): Promise<Outcome | undefined> {
+async function readOthers(
+	memory: RunMemory,
+	unknown: Array<[number, string]>,
+	readAll: boolean,
+	readItem: (itemIndex: number, id: string) => Promise<Outcome>,
+): Promise<Outcome | undefined> {
 	for (const [itemIndex, id] of unknown) {
 		if (memory.resumedAt !== undefined) return undefined;
 		// Marked until its result is remembered: a read that finds it still pending leaves it marked.
@@ -71,7 +76,8 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 	if (!Number.isInteger(itemIndex) || itemIndex < 0 || itemIndex >= state.items.length) {
 		return refuse(this, 404, 'Unknown item: this execution sent no moderation with that callback URL');
 	}
-	if (!isItemKey(state.secret, itemIndex, query[KEY_PARAM])) return refuse(this, 401, 'Invalid key for this callback URL');
+	if (!isItemKey(state.secret, itemIndex, query[KEY_PARAM]))
+		return refuse(this, 401, 'Invalid key for this callback URL');
 
 	const expectedId = waitingId(state.items[itemIndex]);
 	// The service sends {event, data}; a flat result (older senders) reads as its data.
@@ -93,7 +99,11 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 	const client = createApiClient(this, { retry: CALLBACK_READ_RETRY });
 	// What is kept or output is masked first: the credential's secrets, the item's key, n8n's resume token.
 	const masked = async (index: number, result: IDataObject) =>
-		redactValue(result, [...(await client.credentialSecrets()), itemKey(state.secret, index), query[N8N_SIGNATURE_PARAM]]);
+		redactValue(result, [
+			...(await client.credentialSecrets()),
+			itemKey(state.secret, index),
+			query[N8N_SIGNATURE_PARAM],
+		]);
 	const readItem = async (index: number, id: string): Promise<Outcome> => {
 		const outcome = await readResultOnce(read, client, id, index);
 		return 'result' in outcome ? { result: await masked(index, outcome.result) } : outcome;
@@ -122,7 +132,8 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 	const readAll = !memory.watched || resumer === itemIndex;
 	const stopped = await readOthers(memory, unknownItems(state, memory), readAll, readItem);
 	// 503 makes the service retry this callback later, when the results may be readable.
-	if (stopped !== undefined && 'failed' in stopped) return refuse(this, 503, `Other results could not be read: ${stopped.failed}; try this callback again`);
+	if (stopped !== undefined && 'failed' in stopped)
+		return refuse(this, 503, `Other results could not be read: ${stopped.failed}; try this callback again`);
 	const credentialSecrets = await client.credentialSecrets();
 	// Checked again after every await: another callback may have resumed the run meanwhile.
 	if (memory.resumedAt !== undefined) return refuse(this, 503, RESUMING);
