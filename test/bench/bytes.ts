@@ -98,22 +98,25 @@ interface Timed {
 	answered?: number;
 	/** Requests the small run's node handed to n8n (more than one: it was answered 429/503 and sent again). */
 	sends: number;
+	/** When the other runs' requests got their permits. */
+	others: number[];
 	claimed?: boolean;
 }
 
 /** Times the first limiter share opened once `armed()` holds: its wait in acquire (place and bytes). */
 function timeFirstAcquire(armed: () => boolean): Timed {
-	const timed: Timed = { sends: 0 };
+	const timed: Timed = { sends: 0, others: [] };
 	const open = ServiceLimiter.prototype.openShare;
 	ServiceLimiter.prototype.openShare = function (this: ServiceLimiter, ...args: Parameters<typeof open>) {
 		const share = open.apply(this, args);
-		if (!armed() || timed.claimed) return share;
-		timed.claimed = true;
+		const mine = armed() && !timed.claimed;
+		timed.claimed ||= mine;
 		return {
 			acquire: async (bytes?: number) => {
 				const asked = Date.now();
 				const permit = await share.acquire(bytes);
-				if (timed.permitted === undefined) Object.assign(timed, { asked, permitted: Date.now() });
+				if (!mine) timed.others.push(Date.now());
+				else if (timed.permitted === undefined) Object.assign(timed, { asked, permitted: Date.now() });
 				return permit;
 			},
 		};
@@ -171,6 +174,8 @@ async function beside(target: Target, small: string) {
 	const kit = small.startsWith('http') ? loadHttpRequestNode() : undefined;
 	await smallRun(target, small, image(64 * 1024), ourNode(), kit);
 	limiters.clear();
+	let smallBegan = false;
+	const wait = timeFirstAcquire(() => smallBegan);
 	let bulkStarted!: () => void;
 	const started = new Promise<void>((r) => (bulkStarted = r));
 	const bulkBegan = Date.now();
@@ -181,8 +186,6 @@ async function beside(target: Target, small: string) {
 	const until = Date.now() + 20_000;
 	while (limiters.bytes.bytesInFlight < 0.75 * limiters.bytes.maxBytes && Date.now() < until) await pause(10);
 	const bulkHeldMB = mb(limiters.bytes.bytesInFlight);
-	let smallBegan = false;
-	const wait = timeFirstAcquire(() => smallBegan);
 	const t0 = Date.now();
 	// The node's request through n8n (encoding, transfer, the service's answer); from the acquire to it: the body's build.
 	const smallNode = ourNode((context) => {
@@ -205,6 +208,8 @@ async function beside(target: Target, small: string) {
 	const waitSeconds = span(wait.asked, wait.permitted);
 	const buildSeconds = span(wait.permitted, wait.sent);
 	const roundTripSeconds = span(wait.sent, wait.answered);
+	// Bulk requests let go within 300 ms before the small one's permit: the burst it went out with.
+	const sentWith = wait.permitted === undefined ? undefined : wait.others.filter((t) => t <= wait.permitted! && t > wait.permitted! - 300).length;
 	await bulk;
 	const bulkSeconds = (Date.now() - bulkBegan) / 1000;
 	const split = Object.entries(nodes).map(([name, s]) => `${name} ${s.toFixed(2)}`).join(', ');
@@ -218,9 +223,10 @@ async function beside(target: Target, small: string) {
 		buildSeconds,
 		roundTripSeconds,
 		sends: wait.sends,
+		sentWith,
 		bulkHeldMB,
 		bulkSeconds: Number(bulkSeconds.toFixed(2)),
-		summary: `one ${small} image beside ${BULK} x 1 MB binary (holding ${bulkHeldMB} MB): ${smallSeconds.toFixed(2)} s; ${split} s${waitSeconds === undefined ? '' : `; its limiter wait ${waitSeconds.toFixed(3)} s, body ${buildSeconds?.toFixed(3)} s, request ${roundTripSeconds?.toFixed(2)} s (${wait.sends} sent)`} (the bulk run ${bulkSeconds.toFixed(1)} s)`,
+		summary: `one ${small} image beside ${BULK} x 1 MB binary (holding ${bulkHeldMB} MB): ${smallSeconds.toFixed(2)} s; ${split} s${waitSeconds === undefined ? '' : `; its limiter wait ${waitSeconds.toFixed(3)} s, body ${buildSeconds?.toFixed(3)} s, request ${roundTripSeconds?.toFixed(2)} s (${wait.sends} sent, ${sentWith} bulk requests in the 300 ms before)`} (the bulk run ${bulkSeconds.toFixed(1)} s)`,
 	};
 }
 
