@@ -13,6 +13,7 @@ import type {
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeExecutionData,
+	IRunData,
 	INodeType,
 	IVersionedNodeType,
 } from 'n8n-workflow';
@@ -22,6 +23,8 @@ import { mapConcurrent } from '../../packages/n8n-nodes-content-moderation/nodes
 import { installDir, N8N_VERSION } from '../../dev/n8n/install';
 import { ACTION_TYPE } from '../../dev/n8n/package';
 import { loadNodeType, moderateUrlParameters, moderationNode, runWorkflow, type NodeOptions } from '../helpers/engine';
+import type { AnyNodeType } from '../helpers/engine/node-types';
+import type { NodeSpec } from '../helpers/engine/workflow';
 
 const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
 
@@ -76,6 +79,7 @@ export interface NodeRunOutcome {
 	status: string;
 	out: INodeExecutionData[];
 	error?: string;
+	runData?: IRunData;
 }
 
 /** Our node with these request settings in Options (`{}`: the defaults, adaptive concurrency). */
@@ -137,10 +141,11 @@ export interface RetryOnFail {
 	waitBetweenTries?: number;
 }
 
-/** What HTTP Request posts: a path of the service and the JSON body expression. */
+/** What HTTP Request posts: a path of the service and the JSON body expression; `before`: nodes ahead of it. */
 export interface HttpRequestCall {
 	path: string;
 	jsonBody: string;
+	before?: { nodes: NodeSpec[]; nodeTypes: Record<string, AnyNodeType> };
 }
 
 export const IMAGE_URL_CALL: HttpRequestCall = { path: '/image', jsonBody: '={\n  "image": "{{ $json.url }}"\n}' };
@@ -160,6 +165,7 @@ export async function runHttpRequestNodeWith(
 ): Promise<NodeRunOutcome> {
 	const run = await runWorkflow({
 		nodes: [
+			...(call.before?.nodes ?? []),
 			{
 				name: 'HTTP Request',
 				type: HTTP_REQUEST_TYPE,
@@ -180,12 +186,12 @@ export async function runHttpRequestNodeWith(
 		],
 		credentials: { httpHeaderAuth: { name: 'Authorization', value: `Bearer ${target.token}` } },
 		credentialTypes: { httpHeaderAuth: kit.headerAuth },
-		nodeTypes: { [HTTP_REQUEST_TYPE]: kit.nodeType },
+		nodeTypes: { [HTTP_REQUEST_TYPE]: kit.nodeType, ...call.before?.nodeTypes },
 		items,
 		mode: 'manual',
 	});
 	const out = run.status === 'success' ? run.outputOf('HTTP Request') : [];
-	return { status: run.status, out, error: run.error?.message };
+	return { status: run.status, out, error: run.error?.message, runData: run.runData };
 }
 
 /** HTTP Request with `batching`; throws unless it succeeded. */
