@@ -133,4 +133,26 @@ describe('bytes in the limiter\'s turns', () => {
 		await end('s2');
 		expect(admitted.slice(5)).toEqual(['large']);
 	});
+
+	it('a large body held back by the reserve keeps it from the smaller bodies of another run in flight', async () => {
+		const { send, share, admitted, end, clock } = await limiterWith(new ByteBudget(16 * MB));
+		const a = share();
+		const b = share();
+		void send(a, 'A0', 3 * MB);
+		await clock.advance(1);
+		for (let i = 0; i < 8; i++) void send(b, `B${i}`, 2 * MB);
+		await clock.advance(1);
+		void send(a, 'A1', 4 * MB);
+		for (let i = 8; i < 60; i++) void send(b, `B${i}`, 2 * MB);
+		await clock.advance(1);
+		const ended = new Set<string>();
+		while (!admitted.includes('A1') && ended.size < 40) {
+			const next = admitted.find((label) => label.startsWith('B') && !ended.has(label));
+			if (next === undefined) break;
+			ended.add(next);
+			await end(next);
+		}
+		// After B's first sends only (the rule before the reserve admitted it after B6).
+		expect(admitted.slice(0, admitted.indexOf('A1') + 1)).toEqual(['A0', 'B0', 'B1', 'B2', 'B3', 'B4', 'B5', 'A1']);
+	});
 });
