@@ -20,6 +20,7 @@ import type { IDataObject, IExecuteFunctions, INodeType } from 'n8n-workflow';
 import { makePng } from '../../dev/mock/png';
 import { ACTION_TYPE } from '../../dev/n8n/package';
 import { ServiceLimiter } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
+import { resetProcessState } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/processState';
 import { limiters } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
 import { loadNodeType, moderateUrlParameters, moderationNode, runWorkflow } from '../helpers/engine';
 import { childCheck } from './harness';
@@ -173,7 +174,7 @@ async function beside(target: Target, small: string) {
 	// Every case's nodes loaded and run once before (a 64 KB image), so no case pays its first run's costs.
 	const kit = small.startsWith('http') ? loadHttpRequestNode() : undefined;
 	await smallRun(target, small, image(64 * 1024), ourNode(), kit);
-	limiters.clear();
+	resetProcessState();
 	let smallBegan = false;
 	const wait = timeFirstAcquire(() => smallBegan);
 	let bulkStarted!: () => void;

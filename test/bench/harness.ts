@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { MockService } from '../../dev/mock/server';
-import { limiters } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
+import { resetProcessState } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/processState';
 import type { Exchange, Panel } from './chart';
 import { imageItems, type HttpRequestKit, type NodeRunOutcome, type Target } from './workloads';
 
@@ -102,7 +102,7 @@ export async function runScenario(
 	const { mock, log } = ctx;
 	const count = options.items ?? ITEMS;
 	const items = imageItems(count, tag);
-	if (!options.keepLearned) limiters.clear();
+	if (!options.keepLearned) resetProcessState();
 	mock.reset();
 	log.reset();
 	const started = process.hrtime.bigint();

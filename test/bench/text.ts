@@ -22,6 +22,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { startMockService, type MockService } from '../../dev/mock/server';
 import { INITIAL_LIMIT, SLOW_START_STEP } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/adaptiveLimit';
 import { SHARED_CAP } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
+import { resetProcessState } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/processState';
 import { limiters, serviceKey } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
 import { ACTION_TYPE } from '../../dev/n8n/package';
 import { moderationNode, runWorkflow } from '../helpers/engine';
@@ -187,16 +188,16 @@ export async function textBench(): Promise<Record<string, unknown>> {
 	try {
 		await runTexts(mock, 'node', 20, 'warm');
 		for (let r = 0; r < REPEATS; r++) {
-			limiters.clear();
+			resetProcessState();
 			rows.one.push(await runTexts(mock, 'node', 1, `one-${r}`));
-			limiters.clear();
+			resetProcessState();
 			rows.fresh.push(await runTexts(mock, 'node', TEXTS, `fresh-${r}`));
 			rows.learned.push(await runTexts(mock, 'node', TEXTS, `learned-${r}`));
 			if (kit) rows.httpRequest.push(await runTexts(mock, 'httpRequest', TEXTS, `http-${r}`, kit));
 		}
 	} finally {
 		await mock.stop();
-		limiters.clear();
+		resetProcessState();
 	}
 	// n8n's fixed cost of a 300-item run, per repeat: HTTP Request's one round minus its round trip.
 	const fixed = (r: number) => (rows.httpRequest[r] ? rows.httpRequest[r].seconds - (PROCESS_MS + LATENCY_MS) / 1000 : 0);

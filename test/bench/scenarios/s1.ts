@@ -4,7 +4,7 @@
  * >= 0.7 x HTTP Request's items/s. Then the same two defaults against the mock in its own process
  * (`ownProcess`), measured beside the target's row.
  */
-import { limiters } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/registry';
+import { resetProcessState } from '../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/processState';
 import type { Series } from '../chart';
 import { median, REPEATS, ITEMS, round, runScenario, type BenchContext, type ScenarioResult } from '../harness';
 import { startMockProcess } from '../mockProcess';
@@ -92,7 +92,7 @@ async function ownProcess(ctx: BenchContext): Promise<Record<string, unknown>> {
 		const samples: Record<string, number[]> = Object.fromEntries(variants.map((v) => [v.id, []]));
 		for (let r = 0; r < REPEATS; r++) {
 			for (const v of variants) {
-				limiters.clear();
+				resetProcessState();
 				const items = imageItems(ITEMS, `s1-own-${r}-${v.id}`);
 				const started = process.hrtime.bigint();
 				const outcome = await v.run(items);

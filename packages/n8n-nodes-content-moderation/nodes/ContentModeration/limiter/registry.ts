@@ -40,11 +40,6 @@ export class LimiterRegistry {
 		return this.services.size;
 	}
 
-	/** Forgets every service, as a new process would (tests start each case from there). */
-	clear(): void {
-		this.services.clear();
-	}
-
 	/** The limiter of the service `key` (serviceKey), made when none is remembered; the last used go last. */
 	limiterFor(key: string): ServiceLimiter {
 		const now = this.clock.now();
