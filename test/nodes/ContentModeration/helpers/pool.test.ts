@@ -1,4 +1,4 @@
-import { mapConcurrent, mapSettled } from '@package/nodes/ContentModeration/helpers/pool';
+import { mapConcurrent } from '@package/nodes/ContentModeration/helpers/pool';
 
 /** A promise that settles when the test says so, so ordering does not depend on timers. */
 function deferred<T>() {
@@ -83,15 +83,5 @@ describe('mapConcurrent', () => {
 		await expect(run).rejects.toThrow('item 1 failed');
 		expect(started).toEqual([0, 1, 2]);
 		expect(finished).toEqual([0]);
-	});
-});
-
-describe('mapSettled', () => {
-	it('reports each outcome in order and keeps going after failures', async () => {
-		const out = await mapSettled([1, 2, 3, 4], 2, async (n) => {
-			if (n % 2 === 0) throw new Error(`bad ${n}`);
-			return n * 10;
-		});
-		expect(out.map((o) => (o?.ok ? o.value : (o?.error as Error).message))).toEqual([10, 'bad 2', 30, 'bad 4']);
 	});
 });
