@@ -3,11 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /** Only `error` and `details`, so that n8n moves it to the Error output under "Continue (using error output)". */
 export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
-	const { message, description, httpCode } = (error ?? {}) as {
-		message?: unknown;
-		description?: unknown;
-		httpCode?: unknown;
-	};
+	const { message, description, httpCode } = (error ?? {}) as Record<string, unknown>;
 	const details: IDataObject = {};
 	if (typeof description === 'string' && description !== '') details.description = description;
 	if (typeof httpCode === 'string' && httpCode !== '') details.httpCode = httpCode;
