@@ -55,31 +55,23 @@ export const REQUEST_SETTINGS: INodeProperties[] = [
 	},
 ];
 
-/** Adaptive: grows and shrinks up to `limit`. Fixed: exactly `limit`. */
-export interface ConcurrencySetting {
-	adaptive: boolean;
-	limit: number;
-}
-
 export interface RequestOptions {
-	concurrency: ConcurrencySetting;
+	/** Adaptive: grows and shrinks up to `limit`. Fixed: exactly `limit`. */
+	concurrency: { adaptive: boolean; limit: number };
 	maxRetries: number;
 	maxImageBytes: number;
 }
-
-const isSet = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 /** Read from item 0: they shape the whole run. */
 export function readRequestOptions(ctx: Pick<IExecuteFunctions, 'getNodeParameter'>): RequestOptions {
 	const raw = (ctx.getNodeParameter('options', 0, {}) as IDataObject | null) ?? {};
 	// n8n stores only the options a user added, so `concurrency` is present exactly when Fixed was chosen.
-	const concurrency: ConcurrencySetting = isSet(raw.concurrency)
-		? { adaptive: false, limit: clampInteger(raw.concurrency, 1, MAX_CONCURRENCY, DEFAULT_FIXED_CONCURRENCY) }
-		: { adaptive: true, limit: clampInteger(raw.maxConcurrency, 1, MAX_CONCURRENCY, DEFAULT_MAX_CONCURRENCY) };
-	const maxImageBytes = clampInteger(raw.maxImageSizeMb, 1, MAX_IMAGE_MB_LIMIT, DEFAULT_MAX_IMAGE_MB) * 1024 * 1024;
+	const fixed = raw.concurrency !== undefined && raw.concurrency !== null && raw.concurrency !== '';
 	return {
-		concurrency,
+		concurrency: fixed
+			? { adaptive: false, limit: clampInteger(raw.concurrency, 1, MAX_CONCURRENCY, DEFAULT_FIXED_CONCURRENCY) }
+			: { adaptive: true, limit: clampInteger(raw.maxConcurrency, 1, MAX_CONCURRENCY, DEFAULT_MAX_CONCURRENCY) },
 		maxRetries: clampInteger(raw.maxRetries, 0, MAX_RETRIES_LIMIT, DEFAULT_MAX_RETRIES),
-		maxImageBytes,
+		maxImageBytes: clampInteger(raw.maxImageSizeMb, 1, MAX_IMAGE_MB_LIMIT, DEFAULT_MAX_IMAGE_MB) * 1024 * 1024,
 	};
 }
