@@ -24,38 +24,28 @@ export function isVerdictRoutingOn(this: IExecuteFunctions, facts: VerdictFacts 
 
 function categoryThresholds(this: IExecuteFunctions, itemIndex: number): CategoryThreshold[] {
 	const rows = this.getNodeParameter('categoryThresholds.thresholds', itemIndex, []) as IDataObject[];
+	const check = <T>(result: T | InputProblem): T => ensure(this, itemIndex, result);
 	return rows.map((row) => {
-		const field =
-			row.category === CUSTOM_CATEGORY ? 'Custom Category of a Category Threshold' : 'Category of a Category Threshold';
-		const given = row.category === CUSTOM_CATEGORY ? row.customCategory : row.category;
-		const category = ensure(this, itemIndex, textOf(given, field, '{{ $json.category }}')).trim();
-		const threshold = ensure(
-			this,
-			itemIndex,
-			checkThreshold(row.threshold, `Severity Threshold of the Category Threshold "${category}"`),
-		);
+		const custom = row.category === CUSTOM_CATEGORY;
+		const field = `${custom ? 'Custom Category' : 'Category'} of a Category Threshold`;
+		const category = check(textOf(custom ? row.customCategory : row.category, field, '{{ $json.category }}')).trim();
+		const severity = `Severity Threshold of the Category Threshold "${category}"`;
+		const threshold = check(checkThreshold(row.threshold, severity));
 		// A threshold without a category would be a rule silently off.
-		if (category === '' && threshold > 0)
-			ensure(
-				this,
-				itemIndex,
-				new InputProblem(
-					`The ${field} is empty`,
-					'Type the category name exactly as the service returns it (for example sexual_activity), or remove the row.',
-				),
-			);
+		if (category === '' && threshold > 0) {
+			const fix =
+				'Type the category name exactly as the service returns it (for example sexual_activity), or remove the row.';
+			check(new InputProblem(`The ${field} is empty`, fix));
+		}
 		return { category, threshold };
 	});
 }
 
 /** Throws for a threshold that is not a number: the router reads the rules before the item's request. */
 export function readRules(this: IExecuteFunctions, itemIndex: number, reviewOutput: boolean): VerdictRules {
-	const risk = ensure(
-		this,
-		itemIndex,
-		checkThreshold(this.getNodeParameter('riskThreshold', itemIndex, 0), 'Risk Score Threshold'),
-	);
-	return { riskThreshold: risk, categoryThresholds: categoryThresholds.call(this, itemIndex), reviewOutput };
+	const risk = checkThreshold(this.getNodeParameter('riskThreshold', itemIndex, 0), 'Risk Score Threshold');
+	const riskThreshold = ensure(this, itemIndex, risk);
+	return { riskThreshold, categoryThresholds: categoryThresholds.call(this, itemIndex), reviewOutput };
 }
 
 /** The rules, or for an item whose rules cannot be read, rules that flag whatever comes (fail closed). */
