@@ -145,17 +145,18 @@ export function normalizeBase64(value: unknown, field: string): string | InputPr
 }
 
 /** Image > Moderate's metadata: JSON text parsed, anything else from an expression as it is. */
-export function parseMetaJson(value: unknown, field: string): JsonValue | undefined | InputProblem {
+export function parseMetaJson(
+	value: unknown,
+	field: string,
+	fix = 'Enter JSON such as {"orderId": "A-17"} (double quotes around names and texts).',
+): JsonValue | undefined | InputProblem {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value !== 'string') return value as JsonValue;
 	if (value.trim() === '') return undefined;
 	try {
 		return JSON.parse(value) as JsonValue;
 	} catch (error) {
-		return new InputProblem(
-			`The ${field} is not valid JSON`,
-			`Enter JSON such as {"orderId": "A-17"} (double quotes around names and texts). Parser said: ${(error as Error).message}`,
-		);
+		return new InputProblem(`The ${field} is not valid JSON`, `${fix} Parser said: ${(error as Error).message}`);
 	}
 }
 

@@ -5,7 +5,7 @@
 import type { IDataObject, JsonValue } from 'n8n-workflow';
 
 import { isObject } from '../helpers/json';
-import { InputProblem, isProblem, textOf } from './checks';
+import { InputProblem, isProblem, parseMetaJson, textOf } from './checks';
 
 export const METADATA_KEYS = ['meta', 'metadata'] as const;
 
@@ -15,23 +15,14 @@ export function putMetadata(target: IDataObject, value: JsonValue | IDataObject)
 
 /** Text > Moderate's metadata: a JSON object; undefined when empty. */
 export function checkMetadataObject(value: unknown, field: string): IDataObject | undefined | InputProblem {
-	const example =
+	const fix =
 		'Enter a JSON object such as {"orderId": "A-17"} (double quotes around names and texts), or leave it empty.';
-	if (value === undefined || value === null) return undefined;
-	if (isObject(value)) return Object.keys(value).length === 0 ? undefined : value;
-	if (typeof value !== 'string') return new InputProblem(`The ${field} must be a JSON object`, example);
-	if (value.trim() === '') return undefined;
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(value);
-	} catch (error) {
-		return new InputProblem(`The ${field} is not valid JSON`, `${example} Parser said: ${(error as Error).message}`);
+	const parsed = parseMetaJson(value, field, fix);
+	if (parsed === undefined || isProblem(parsed)) return parsed;
+	if (!isObject(parsed)) {
+		const given = typeof value === 'string' ? `, not ${Array.isArray(parsed) ? 'an array' : typeof parsed}` : '';
+		return new InputProblem(`The ${field} must be a JSON object${given}`, fix);
 	}
-	if (!isObject(parsed))
-		return new InputProblem(
-			`The ${field} must be a JSON object, not ${Array.isArray(parsed) ? 'an array' : typeof parsed}`,
-			example,
-		);
 	return Object.keys(parsed).length === 0 ? undefined : parsed;
 }
 
