@@ -65,25 +65,16 @@ export async function imageInput(
 	maxImageBytes: number,
 ): Promise<ImageInput> {
 	const inputType = ctx.getNodeParameter('inputType', itemIndex, 'url') as ImageInputType;
-	if (inputType === 'url') {
-		return inMemory(ensure(ctx, itemIndex, checkHttpUrl(ctx.getNodeParameter('imageUrl', itemIndex, ''), 'Image URL')));
-	}
+	const text = (name: string) => ctx.getNodeParameter(name, itemIndex, '');
+	if (inputType === 'url') return inMemory(ensure(ctx, itemIndex, checkHttpUrl(text('imageUrl'), 'Image URL')));
 	if (inputType === 'base64') {
-		const text = ensure(
-			ctx,
-			itemIndex,
-			normalizeBase64(ctx.getNodeParameter('imageBase64', itemIndex, ''), 'Image (Base64)'),
-		);
-		checkImageSize(ctx, itemIndex, decodedLength(text), maxImageBytes);
-		return inMemory(text);
+		const base64 = ensure(ctx, itemIndex, normalizeBase64(text('imageBase64'), 'Image (Base64)'));
+		checkImageSize(ctx, itemIndex, decodedLength(base64), maxImageBytes);
+		return inMemory(base64);
 	}
 	if (inputType === 'binary') return await binaryInput(ctx, itemIndex, maxImageBytes);
-	return fail(
-		ctx,
-		itemIndex,
-		`Unknown Input Type "${String(inputType)}"`,
-		'Choose Image URL, Base64 or Binary File as Input Type.',
-	);
+	const fix = 'Choose Image URL, Base64 or Binary File as Input Type.';
+	return fail(ctx, itemIndex, `Unknown Input Type "${String(inputType)}"`, fix);
 }
 
 function decodedLength(base64: string): number {
@@ -109,30 +100,24 @@ async function binaryInput(ctx: IExecuteFunctions, itemIndex: number, maxImageBy
 	const binary = ctx.getInputData()[itemIndex]?.binary ?? {};
 	if (property === '' || !Object.hasOwn(binary, property)) {
 		const available = Object.keys(binary);
-		fail(
-			ctx,
-			itemIndex,
-			`The input item has no binary property "${property}"`,
+		const fix =
 			available.length > 0
 				? `Set Binary Property to one of: ${available.join(', ')} (see the Binary tab of the input item).`
-				: 'The input item has no binary data at all. Add a node that reads or downloads the image (for example Read/Write Files from Disk or HTTP Request with Response Format "File") before this node.',
-		);
+				: 'The input item has no binary data at all. Add a node that reads or downloads the image (for example Read/Write Files from Disk or HTTP Request with Response Format "File") before this node.';
+		fail(ctx, itemIndex, `The input item has no binary property "${property}"`, fix);
 	}
-	const known = await binarySize(ctx, binary[property]);
-	if (known !== undefined) checkImageSize(ctx, itemIndex, known, maxImageBytes);
+	const size = await binarySize(ctx, binary[property]);
+	if (size !== undefined) checkImageSize(ctx, itemIndex, size, maxImageBytes);
 	return {
 		// The base64 body; a size n8n does not know counts as the largest image allowed.
-		bodyBytes: Math.ceil((known ?? maxImageBytes) / 3) * 4,
+		bodyBytes: Math.ceil((size ?? maxImageBytes) / 3) * 4,
 		read: async () => {
 			// Stored binaries keep only a reference in `.data` (filesystem, database, S3 modes): read the bytes.
 			const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, property);
-			if (bytes.length === 0)
-				fail(
-					ctx,
-					itemIndex,
-					`The binary property "${property}" is empty`,
-					'Check the node that produced the file: it holds 0 bytes.',
-				);
+			if (bytes.length === 0) {
+				const fix = 'Check the node that produced the file: it holds 0 bytes.';
+				fail(ctx, itemIndex, `The binary property "${property}" is empty`, fix);
+			}
 			checkImageSize(ctx, itemIndex, bytes.length, maxImageBytes);
 			return bytes.toString('base64');
 		},
