@@ -3,12 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { redact, redactError, redactValue } from '../redaction/redact';
 import { networkErrorCode } from '../retry/policy';
-
-export interface FailedRequest {
-	method: string;
-	path: string;
-	itemIndex?: number;
-}
+import type { ApiRequest } from './http';
 
 /** Hints per status; the spec shows no error codes, so these only say what a user can check. */
 const STATUS_HINTS: Record<number, string> = {
@@ -37,7 +32,7 @@ export function apiError(
 	node: INode,
 	statusCode: number,
 	body: unknown,
-	request: FailedRequest,
+	request: ApiRequest,
 	secrets: readonly unknown[],
 ): NodeApiError {
 	const safeBody = redactValue(
@@ -61,7 +56,7 @@ export function apiError(
 export function networkError(
 	node: INode,
 	error: unknown,
-	request: FailedRequest,
+	request: ApiRequest,
 	baseUrl: string,
 	secrets: readonly unknown[],
 ): NodeApiError {
