@@ -71,17 +71,11 @@ function valueWith<T>(value: T, patterns: Patterns): T {
 		if (current === null || typeof current !== 'object' || Buffer.isBuffer(current)) return current;
 		if (open.has(current) || depth >= MAX_DEPTH) return MASK;
 		open.add(current);
-		let copy: unknown;
-		if (Array.isArray(current)) {
-			copy = current.map((entry) => walk(entry, depth + 1));
-		} else {
-			const object: Record<string, unknown> = {};
-			for (const [key, entry] of Object.entries(current)) {
-				const property = { value: walk(entry, depth + 1), enumerable: true, writable: true, configurable: true };
-				Object.defineProperty(object, maskIn(key, patterns), property);
-			}
-			copy = object;
-		}
+		const copy = Array.isArray(current)
+			? current.map((entry) => walk(entry, depth + 1))
+			: Object.fromEntries(
+					Object.entries(current).map(([key, entry]) => [maskIn(key, patterns), walk(entry, depth + 1)]),
+				);
 		open.delete(current);
 		return copy;
 	};
