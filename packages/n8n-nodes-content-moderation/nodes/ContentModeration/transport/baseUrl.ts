@@ -9,12 +9,8 @@ export function parseBaseUrl(raw: unknown): { url: string } | { error: string } 
 	if (value === '') return { error: `The Base URL ${field} is empty` };
 	const named = value.includes('@') ? `The Base URL ${field}` : `The Base URL "${value}" ${field}`;
 	if (!/^https?:\/\//i.test(value)) return { error: `${named} must start with http:// or https://` };
-	let url: URL;
-	try {
-		url = new URL(value);
-	} catch {
-		return { error: `${named} is not a valid URL` };
-	}
+	if (!URL.canParse(value)) return { error: `${named} is not a valid URL` };
+	const url = new URL(value);
 	if (url.username !== '' || url.password !== '') {
 		return {
 			error: `The Base URL ${field} holds a user name or password (user:password@): remove it. The node signs every request with the Secret Key, which a password in the URL would replace.`,

@@ -117,12 +117,8 @@ export function checkHttpUrl(value: unknown, field: string): string | InputProbl
 	const text = given.trim();
 	const description = `Enter a full address starting with http:// or https://, for example https://example.com/photo.jpg.`;
 	if (text === '') return new InputProblem(`The ${field} is empty`, description);
-	let url: URL;
-	try {
-		url = new URL(text);
-	} catch {
-		return new InputProblem(`The ${field} "${text}" is not a valid URL`, description);
-	}
+	if (!URL.canParse(text)) return new InputProblem(`The ${field} "${text}" is not a valid URL`, description);
+	const url = new URL(text);
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
 		return new InputProblem(`The ${field} must be an http(s) URL, not ${url.protocol.replace(/:$/, '')}`, description);
 	}
