@@ -93,15 +93,10 @@ export function isErrorItem(item: INodeExecutionData): boolean {
 }
 
 function genericMissingAnalysis(node: INode, itemIndex: number) {
-	return new NodeOperationError(
-		node,
-		'The result has no analysis (no isSafe), so Route by Verdict cannot decide a verdict',
-		{
-			itemIndex,
-			description:
-				'Route by Verdict needs a full moderation result. Turn it off to pass such results through unchanged.',
-		},
-	);
+	const message = 'The result has no analysis (no isSafe), so Route by Verdict cannot decide a verdict';
+	const description =
+		'Route by Verdict needs a full moderation result. Turn it off to pass such results through unchanged.';
+	return new NodeOperationError(node, message, { itemIndex, description });
 }
 
 /** What routing needs besides the results: from an execute() run or a callback's webhook(). */
