@@ -14,7 +14,8 @@ export interface VerdictFacts {
 	analysisOf(result: IDataObject): IDataObject | undefined;
 	/** Why this item cannot be routed, checked before anything is sent. */
 	refusal?(this: IExecuteFunctions, itemIndex: number): NodeOperationError | undefined;
-	missingAnalysis?(this: IExecuteFunctions, result: IDataObject, itemIndex: number): NodeOperationError;
+	/** The error for a result without an analysis; absent: a generic one. */
+	missingAnalysis?(node: INode, result: IDataObject, itemIndex: number): NodeOperationError;
 }
 
 /** Whether "Route by Verdict" is on (read once: it fixes the outputs, like Switch's mode). */
@@ -106,7 +107,6 @@ export interface RoutingInputs {
 	plan: RoutingPlan;
 	inputs: INodeExecutionData[];
 	continueOnFail: boolean;
-	missingAnalysis?(result: IDataObject, itemIndex: number): NodeOperationError;
 }
 
 /**
@@ -117,8 +117,6 @@ export function routeResults(routing: RoutingInputs, results: INodeExecutionData
 	const { node, facts, plan, inputs, continueOnFail } = routing;
 	const used = [plan.order.safe, plan.order.flagged, ...(plan.reviewOutput ? [plan.order.review] : [])];
 	const outputs: INodeExecutionData[][] = Array.from({ length: Math.max(...used) + 1 }, () => []);
-	const missingAnalysis =
-		routing.missingAnalysis ?? ((_result: IDataObject, itemIndex: number) => genericMissingAnalysis(node, itemIndex));
 
 	for (const item of results) {
 		const itemIndex = firstPairedIndex(item) ?? 0;
@@ -130,7 +128,7 @@ export function routeResults(routing: RoutingInputs, results: INodeExecutionData
 				outputs[plan.order.flagged].push(item);
 				continue;
 			}
-			const error = missingAnalysis(item.json, itemIndex);
+			const error = facts.missingAnalysis?.(node, item.json, itemIndex) ?? genericMissingAnalysis(node, itemIndex);
 			if (!continueOnFail) throw error;
 			outputs[plan.order.flagged].push(errorItem(error, itemIndex));
 			continue;
@@ -160,7 +158,6 @@ export function routeByVerdict(
 	facts: VerdictFacts,
 	results: INodeExecutionData[],
 ): INodeExecutionData[][] {
-	const custom = facts.missingAnalysis;
 	return routeResults(
 		{
 			node: this.getNode(),
@@ -168,7 +165,6 @@ export function routeByVerdict(
 			plan: readRoutingPlan.call(this),
 			inputs: this.getInputData(),
 			continueOnFail: this.continueOnFail(),
-			missingAnalysis: custom ? (result, itemIndex) => custom.call(this, result, itemIndex) : undefined,
 		},
 		results,
 	);

@@ -47,10 +47,10 @@ export const option: INodePropertyOptions = {
 export const verdict: VerdictFacts = {
 	// null until the item is processed
 	analysisOf: (result) => (isObject(result.moderation) ? result.moderation : undefined),
-	missingAnalysis(result, itemIndex) {
+	missingAnalysis(node, result, itemIndex) {
 		const status = typeof result.status === 'string' ? ` (status "${result.status}")` : '';
 		return new NodeOperationError(
-			this.getNode(),
+			node,
 			`Queue item "${String(result.id ?? '')}" has no moderation yet${status}, so Route by Verdict cannot decide a verdict`,
 			{ itemIndex, description: 'Read the item again once it is processed, or turn off Route by Verdict.' },
 		);
