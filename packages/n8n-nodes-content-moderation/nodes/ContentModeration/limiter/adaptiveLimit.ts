@@ -149,21 +149,14 @@ export class AdaptiveLimit {
 
 	/** Slow start: +SLOW_START_STEP per success. After it: +1 once a limit's worth of successes came back. */
 	private grow(now: number): void {
-		const step = this.slowStart ? SLOW_START_STEP : 1;
-		if (!this.slowStart) {
-			this.growthCredit++;
-			if (this.growthCredit < this.limit) return;
-			this.growthCredit = 0;
-		}
 		if (this.slowStart && this.refusals.holdsGrowth) {
-			this.refusals.defer(step);
+			this.refusals.pending += SLOW_START_STEP;
 			return;
 		}
-		this.limitValue = this.refusalHold.allow(
-			now,
-			this.limitValue,
-			Math.min(this.cap, Math.floor(this.limitValue) + step),
-		);
+		if (!this.slowStart && ++this.growthCredit < this.limit) return;
+		this.growthCredit = 0;
+		const next = Math.min(this.cap, Math.floor(this.limitValue) + (this.slowStart ? SLOW_START_STEP : 1));
+		this.limitValue = this.refusalHold.allow(now, this.limitValue, next);
 	}
 
 	/**

@@ -12,26 +12,22 @@ export const MIN_LATENCY_RISE_MS = 50;
 const BASELINE_DRIFT = 0.05;
 
 export class LatencyWatch {
-	private lowestMs = Infinity;
+	/** The lowest latency seen (drifting up); Infinity before the first success. */
+	baselineMs = Infinity;
 	private successes = 0;
 	private fastestMs = Infinity;
 
 	/** `windowSize`: successes per window. */
 	constructor(private windowSize: number) {}
 
-	/** The lowest latency seen (drifting up); Infinity before the first success. */
-	get baselineMs(): number {
-		return this.lowestMs;
-	}
-
 	/** Counts a success; true when it ends a window that shows a clear rise. The next window has `nextSize` successes. */
 	add(latencyMs: number, nextSize: number): boolean {
-		this.lowestMs = Math.min(latencyMs, this.lowestMs);
+		this.baselineMs = Math.min(latencyMs, this.baselineMs);
 		this.fastestMs = Math.min(this.fastestMs, latencyMs);
 		if (++this.successes < this.windowSize) return false;
-		const fastest = this.fastestMs;
-		const rise = fastest - this.lowestMs >= MIN_LATENCY_RISE_MS && fastest > LATENCY_RISE * this.lowestMs;
-		this.lowestMs += (fastest - this.lowestMs) * BASELINE_DRIFT;
+		const gap = this.fastestMs - this.baselineMs;
+		const rise = gap >= MIN_LATENCY_RISE_MS && this.fastestMs > LATENCY_RISE * this.baselineMs;
+		this.baselineMs += gap * BASELINE_DRIFT;
 		this.restart(nextSize);
 		return rise;
 	}

@@ -21,29 +21,23 @@ export function tooManyRefused(refused: number, answers: number): boolean {
 
 /** One sample of answers: the load (this process's sends in flight) each went out at, and whether it was refused. */
 export class AnswerSample {
-	private answers: Array<{ load: number; refused: boolean }> = [];
-	private refusedCount = 0;
-
-	get size(): number {
-		return this.answers.length;
-	}
+	answers: Array<{ load: number; refused: boolean }> = [];
 
 	add(load: number, refused: boolean): void {
 		this.answers.push({ load, refused });
-		if (refused) this.refusedCount++;
 	}
 
 	/** Judges the sample and empties it. */
 	close() {
 		const verdict = this.judge();
 		this.answers = [];
-		this.refusedCount = 0;
 		return verdict;
 	}
 
 	/** The verdict on the answers so far (the sample goes on): overloaded, and how many were served and refused. */
 	judge() {
-		const { answers, refusedCount: refused } = this;
+		const { answers } = this;
+		const refused = answers.filter((a) => a.refused).length;
 		const served = answers.length - refused;
 		if (refused < MIN_REFUSED) return { overloaded: false, served, refused };
 		if (tooManyRefused(refused, answers.length)) return { overloaded: true, served, refused };
@@ -61,20 +55,12 @@ export class AnswerSample {
  */
 export class RefusalJudge {
 	private sample = new AnswerSample();
-	private suspect = false;
-	private pending = 0;
+	/** Whether slow start's growth waits (added to `pending`). */
+	holdsGrowth = false;
+	pending = 0;
 
 	/** `sampleSize`: answers per sample, the limit when the sample began. */
 	constructor(private sampleSize: number) {}
-
-	/** Whether slow start's growth waits (`defer` it). */
-	get holdsGrowth(): boolean {
-		return this.suspect;
-	}
-
-	defer(step: number): void {
-		this.pending += step;
-	}
 
 	/**
 	 * Counts one answer (a success or a refusal); returns the growth to give now, or, when its sample
@@ -82,13 +68,13 @@ export class RefusalJudge {
 	 */
 	answered(load: number, refused: boolean, limit: number): { grow: number } | { full: number } {
 		this.sample.add(load, refused);
-		if (this.sample.size < this.sampleSize) {
-			if (refused) this.suspect = this.sample.judge().overloaded;
-			return { grow: this.suspect ? 0 : this.takePending() };
+		if (this.sample.answers.length < this.sampleSize) {
+			if (refused) this.holdsGrowth = this.sample.judge().overloaded;
+			return { grow: this.holdsGrowth ? 0 : this.takePending() };
 		}
 		const verdict = this.sample.close();
 		this.sampleSize = limit;
-		this.suspect = false;
+		this.holdsGrowth = false;
 		const grow = this.takePending();
 		return verdict.overloaded ? { full: Math.max(1, verdict.served) } : { grow };
 	}

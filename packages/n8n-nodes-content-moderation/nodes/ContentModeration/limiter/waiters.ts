@@ -14,11 +14,7 @@ export interface Waiter<T = void> {
 export class Turns<T, P extends { readonly queue: Array<Waiter<T>> }> {
 	/** Parties with waiters, in turn order. */
 	private readonly parties: P[] = [];
-	private count = 0;
-
-	get waiting(): number {
-		return this.count;
-	}
+	waiting = 0;
 
 	/** Puts a waiter at the end of `party`'s queue; if `signal` aborts first it leaves, rejects (AbortedWait), then `onCancelled` runs. */
 	enqueue(party: P, bytes: number, signal: AbortSignal | undefined, onCancelled: () => void): Promise<T> {
@@ -39,7 +35,7 @@ export class Turns<T, P extends { readonly queue: Array<Waiter<T>> }> {
 			};
 			signal?.addEventListener('abort', onAbort, { once: true });
 			party.queue.push(waiter);
-			this.count++;
+			this.waiting++;
 			if (party.queue.length === 1) this.parties.push(party);
 		});
 	}
@@ -50,7 +46,7 @@ export class Turns<T, P extends { readonly queue: Array<Waiter<T>> }> {
 			const party = this.parties[i];
 			if (!mayStart(party, party.queue[0])) continue;
 			const waiter = party.queue.shift()!;
-			this.count--;
+			this.waiting--;
 			this.parties.splice(i, 1);
 			if (party.queue.length > 0) this.parties.push(party);
 			return { party, waiter };
@@ -62,7 +58,7 @@ export class Turns<T, P extends { readonly queue: Array<Waiter<T>> }> {
 		const at = party.queue.indexOf(waiter);
 		if (at < 0) return;
 		party.queue.splice(at, 1);
-		this.count--;
+		this.waiting--;
 		if (party.queue.length === 0) this.parties.splice(this.parties.indexOf(party), 1);
 	}
 }
