@@ -3,7 +3,7 @@
  * places in flight, a refused send's place held for a round trip, slow start's batches, and the level
  * after a refusal. How the limit grows and falls under load is limiter.adaptive.test.ts.
  */
-import { RATE_WINDOW_MS } from '@package/nodes/ContentModeration/limiter/accepted';
+import { RATE_WINDOW_MS } from '@package/nodes/ContentModeration/limiter/successes';
 import {
 	AdaptiveLimit,
 	INITIAL_LIMIT,

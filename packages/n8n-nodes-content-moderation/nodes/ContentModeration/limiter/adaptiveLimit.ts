@@ -2,16 +2,15 @@
  * The adaptive limit of one service: how many sends may be in flight, learned from the answers as TCP
  * learns its window (AIMD). Slow start grows it x3 per round trip in batches (batches.ts) until the first
  * sign of trouble; then +1 per round trip. Refusals (judged per sample, refusals.ts), timeouts and a
- * latency rise (latency.ts) lower it; a refused send keeps its place for a round trip (places.ts); after
+ * latency rise (successes.ts) lower it; a refused send keeps its place for a round trip (places.ts); after
  * a decrease for refusals growth is held back (hold.ts). Pure: the caller gives the time.
  */
-import { AcceptedLog } from './accepted';
 import { SlowStartBatches } from './batches';
 import { RefusalHold } from './hold';
-import { LatencyWatch } from './latency';
 import { isRefusal, type SendOutcome, type SentAt } from './outcome';
 import { Places } from './places';
 import { RefusalJudge } from './refusals';
+import { Successes } from './successes';
 
 /**
  * Start of slow start: a probe a service on any paid plan takes (a 50/s limit takes 20 in one round
@@ -42,13 +41,12 @@ export class AdaptiveLimit {
 	/** Sends started before (or at) this moment cause no further decrease (one decrease per round trip). */
 	private lastDecreaseAt = -Infinity;
 	private readonly batches = new SlowStartBatches();
-	private readonly accepted = new AcceptedLog();
-	private readonly latency = new LatencyWatch(INITIAL_LIMIT);
+	private readonly successes = new Successes(INITIAL_LIMIT);
 	private readonly refusals = new RefusalJudge(INITIAL_LIMIT);
 
 	constructor(private readonly cap: number) {
 		this.limitValue = Math.min(INITIAL_LIMIT, cap);
-		this.latency.restart(this.limit);
+		this.successes.restart(this.limit);
 	}
 
 	/** Sends allowed in flight now (whole number). */
@@ -99,7 +97,7 @@ export class AdaptiveLimit {
 
 	/** One round trip as far as known: the lowest latency of a success. */
 	private get roundTripMs(): number {
-		const baseline = this.latency.baselineMs;
+		const baseline = this.successes.baselineMs;
 		return Number.isFinite(baseline) ? baseline : DEFAULT_ROUND_TRIP_MS;
 	}
 
@@ -118,8 +116,7 @@ export class AdaptiveLimit {
 		switch (outcome.kind) {
 			case 'success': {
 				const latency = Math.max(0, outcome.latencyMs);
-				this.accepted.add(now, latency);
-				if (this.latency.add(latency, this.limit)) {
+				if (this.successes.add(now, latency, this.limit)) {
 					this.decrease(now, sent.at, this.limitValue * LATENCY_BACKOFF);
 					return;
 				}
@@ -164,11 +161,11 @@ export class AdaptiveLimit {
 	 * Retry-After pause and the burst after it both count) times the latency; before, the last round trip's.
 	 */
 	private sustainedConcurrency(now: number, startedAt: number): number {
-		const baseline = this.latency.baselineMs;
+		const baseline = this.successes.baselineMs;
 		const roundTrip = Number.isFinite(baseline) ? Math.max(1, baseline) : Math.max(1, now - startedAt);
 		const span = this.firstThrottleAt === undefined ? 0 : now - this.firstThrottleAt;
-		if (span < roundTrip) return this.accepted.countSince(now - roundTrip);
-		return this.accepted.sustainedInFlight(now, span, roundTrip);
+		if (span < roundTrip) return this.successes.countSince(now - roundTrip);
+		return this.successes.sustainedInFlight(now, span, roundTrip);
 	}
 
 	/** Lowers the limit to `target`, once per round trip: sends started before the last decrease do not count again. */
@@ -179,7 +176,7 @@ export class AdaptiveLimit {
 		this.lastDecreaseAt = now;
 		this.peakInFlight = this.places.inFlight;
 		this.growthCredit = 0;
-		this.latency.restart(this.limit);
+		this.successes.restart(this.limit);
 		return true;
 	}
 }
