@@ -31,10 +31,9 @@ const DEFAULT_ROUND_TRIP_MS = 1000;
 export class AdaptiveLimit {
 	private limitValue: number;
 	private slowStart = true;
-	private readonly places = new Places();
+	readonly places = new Places();
 	/** Most sends in flight since the last decrease: the limit grows only while it is used. */
 	private peakInFlight = 0;
-	/** Successes counted towards the next additive step. */
 	private growthCredit = 0;
 	private readonly refusalHold = new RefusalHold();
 	private firstThrottleAt: number | undefined;
@@ -49,18 +48,8 @@ export class AdaptiveLimit {
 		this.successes.restart(this.limit);
 	}
 
-	/** Sends allowed in flight now (whole number). */
 	get limit(): number {
 		return Math.max(1, Math.floor(this.limitValue));
-	}
-
-	get inFlight(): number {
-		return this.places.inFlight;
-	}
-
-	/** Nothing in flight and no refused send's place still taken. */
-	isIdle(now: number): boolean {
-		return this.places.taken(now) === 0;
 	}
 
 	/** Whether a send may start now (a slow-start batch that may give way does so here). */
@@ -109,7 +98,7 @@ export class AdaptiveLimit {
 			return;
 		}
 		if (this.decrease(now, sent.at, verdict.full)) this.refusalHold.start(now, this.limit, sent.limit);
-		this.refusals.restart(this.limit);
+		this.refusals.sampleSize = this.limit;
 	}
 
 	private adapt(outcome: SendOutcome, sent: SentAt, busy: boolean, now: number): void {

@@ -38,7 +38,6 @@ export class ByteBudget {
 		return bytes < SMALL_BODY_BYTES || this.heldLarge === 0 || this.heldLarge + bytes <= room;
 	}
 
-	/** Takes `bytes` and returns their release (acts once). */
 	take(bytes: number): () => void {
 		const large = bytes >= SMALL_BODY_BYTES ? bytes : 0;
 		this.bytesInFlight += bytes;
@@ -52,7 +51,6 @@ export class ByteBudget {
 		});
 	}
 
-	/** `wake` runs once, the next time bytes come free. */
 	whenFreed(wake: () => void): void {
 		this.onFreed.add(wake);
 	}

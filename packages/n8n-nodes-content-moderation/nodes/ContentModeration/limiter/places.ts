@@ -7,13 +7,11 @@ export class Places {
 	/** When the places of refused sends come free. */
 	private heldUntil: number[] = [];
 
-	/** Places taken now: in flight plus held. */
 	taken(now: number): number {
 		if (this.heldUntil.length > 0) this.heldUntil = this.heldUntil.filter((until) => until > now);
 		return this.inFlight + this.heldUntil.length;
 	}
 
-	/** A send starts; returns how many are in flight with it. */
 	take(): number {
 		return ++this.inFlight;
 	}

@@ -27,7 +27,6 @@ export class AnswerSample {
 		this.answers.push({ load, refused });
 	}
 
-	/** Judges the sample and empties it. */
 	close() {
 		const verdict = this.judge();
 		this.answers = [];
@@ -59,8 +58,8 @@ export class RefusalJudge {
 	holdsGrowth = false;
 	pending = 0;
 
-	/** `sampleSize`: answers per sample, the limit when the sample began. */
-	constructor(private sampleSize: number) {}
+	/** `sampleSize`: answers per sample, the limit when the sample began (or after a decrease). */
+	constructor(public sampleSize: number) {}
 
 	/**
 	 * Counts one answer (a success or a refusal); returns the growth to give now, or, when its sample
@@ -77,11 +76,6 @@ export class RefusalJudge {
 		this.holdsGrowth = false;
 		const grow = this.takePending();
 		return verdict.overloaded ? { full: Math.max(1, verdict.served) } : { grow };
-	}
-
-	/** A new sample of `sampleSize` answers starts (after a decrease). */
-	restart(sampleSize: number): void {
-		this.sampleSize = sampleSize;
 	}
 
 	private takePending(): number {

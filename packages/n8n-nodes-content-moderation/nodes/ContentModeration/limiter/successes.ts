@@ -43,7 +43,6 @@ export class Successes {
 		return rise;
 	}
 
-	/** A new latency window of `windowSize` successes starts (after the limit changed). */
 	restart(windowSize: number): void {
 		this.inWindow = 0;
 		this.fastestMs = Infinity;

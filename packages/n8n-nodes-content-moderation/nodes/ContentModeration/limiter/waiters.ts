@@ -5,7 +5,6 @@ export class AbortedWait extends Error {}
 /** One waiting caller; `T` is what its admission hands it. */
 export interface Waiter<T = void> {
 	resolve: (value: T) => void;
-	reject: (error: unknown) => void;
 	/** Body bytes it waits for besides its place (0: none). */
 	bytes: number;
 }
@@ -30,7 +29,6 @@ export class Turns<T, P extends { readonly queue: Array<Waiter<T>> }> {
 					signal?.removeEventListener('abort', onAbort);
 					resolve(value);
 				},
-				reject,
 				bytes,
 			};
 			signal?.addEventListener('abort', onAbort, { once: true });
@@ -63,7 +61,6 @@ export class Turns<T, P extends { readonly queue: Array<Waiter<T>> }> {
 	}
 }
 
-/** A release that acts once, however often it is called. */
 export function once<A extends unknown[]>(act: (...args: A) => void): (...args: A) => void {
 	let done = false;
 	return (...args) => {
