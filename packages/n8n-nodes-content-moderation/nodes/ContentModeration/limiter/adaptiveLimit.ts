@@ -74,7 +74,7 @@ export class AdaptiveLimit {
 
 	/** A send came back with `outcome`: its place is free (a refused one after a round trip). */
 	answered(sent: SentAt, outcome: SendOutcome, now: number): void {
-		this.places.free(now, isRefusal(outcome) ? sent.at + this.roundTripMs : undefined);
+		this.places.free(now, isRefusal(outcome) ? sent.at + this.roundTripMs() : undefined);
 		this.batches.answered(sent.batch, now, now - sent.at);
 		// Growth needs evidence that the limit is what holds sends back (TCP grows its window only while
 		// it is used): a good part of it was in flight at once since the last decrease.
@@ -84,10 +84,10 @@ export class AdaptiveLimit {
 		this.adapt(outcome, sent, busy, now);
 	}
 
-	/** One round trip as far as known: the lowest latency of a success. */
-	private get roundTripMs(): number {
+	/** One round trip as far as known: the lowest latency of a success, else `fallbackMs`. */
+	private roundTripMs(fallbackMs = DEFAULT_ROUND_TRIP_MS): number {
 		const baseline = this.successes.baselineMs;
-		return Number.isFinite(baseline) ? baseline : DEFAULT_ROUND_TRIP_MS;
+		return Number.isFinite(baseline) ? baseline : fallbackMs;
 	}
 
 	/** Counts the answer into its refusal sample: growth it held back, or a sample that says "full". */
@@ -104,8 +104,7 @@ export class AdaptiveLimit {
 	private adapt(outcome: SendOutcome, sent: SentAt, busy: boolean, now: number): void {
 		switch (outcome.kind) {
 			case 'success': {
-				const latency = Math.max(0, outcome.latencyMs);
-				if (this.successes.add(now, latency, this.limit)) {
+				if (this.successes.add(now, Math.max(0, outcome.latencyMs), this.limit)) {
 					this.decrease(now, sent.at, this.limitValue * LATENCY_BACKOFF);
 					return;
 				}
@@ -150,8 +149,7 @@ export class AdaptiveLimit {
 	 * Retry-After pause and the burst after it both count) times the latency; before, the last round trip's.
 	 */
 	private sustainedConcurrency(now: number, startedAt: number): number {
-		const baseline = this.successes.baselineMs;
-		const roundTrip = Number.isFinite(baseline) ? Math.max(1, baseline) : Math.max(1, now - startedAt);
+		const roundTrip = Math.max(1, this.roundTripMs(now - startedAt));
 		const span = this.firstThrottleAt === undefined ? 0 : now - this.firstThrottleAt;
 		if (span < roundTrip) return this.successes.countSince(now - roundTrip);
 		return this.successes.sustainedInFlight(now, span, roundTrip);

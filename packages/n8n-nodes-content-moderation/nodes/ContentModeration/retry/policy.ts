@@ -60,7 +60,6 @@ export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): num
 	if (typeof raw === 'number') return Number.isFinite(raw) && raw >= 0 ? Math.round(raw * 1000) : undefined;
 	if (typeof raw !== 'string') return undefined;
 	const text = raw.trim();
-	if (text === '') return undefined;
 	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
 	// An HTTP-date always names a weekday or month; this keeps numbers like "-1" from parsing as dates.
 	if (!/[a-z]/i.test(text)) return undefined;
