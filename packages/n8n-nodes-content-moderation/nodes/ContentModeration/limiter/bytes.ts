@@ -28,7 +28,7 @@ export class ByteBudget {
 	/** Bytes of bodies of SMALL_BODY_BYTES or more: what a large body waits for. */
 	private heldLarge = 0;
 	/** Who to tell when bytes come free (each told once). */
-	private readonly onFreed = new Set<() => void>();
+	readonly onFreed = new Set<() => void>();
 
 	constructor(readonly maxBytes: number = MAX_BODY_BYTES_IN_FLIGHT) {}
 
@@ -49,10 +49,6 @@ export class ByteBudget {
 			this.onFreed.clear();
 			for (const wake of waiting) wake();
 		});
-	}
-
-	whenFreed(wake: () => void): void {
-		this.onFreed.add(wake);
 	}
 }
 
