@@ -3,13 +3,12 @@
  * learns its window (AIMD). Slow start grows it x3 per round trip in batches (batches.ts) until the first
  * sign of trouble; then +1 per round trip. Refusals (judged per sample, refusals.ts), timeouts and a
  * latency rise (successes.ts) lower it; a refused send keeps its place for a round trip (places.ts); after
- * a decrease for refusals growth is held back (hold.ts). Pure: the caller gives the time.
+ * a decrease for refusals growth is held back (refusals.ts). Pure: the caller gives the time.
  */
 import { SlowStartBatches } from './batches';
-import { RefusalHold } from './hold';
 import { isRefusal, type SendOutcome, type SentAt } from './outcome';
 import { Places } from './places';
-import { RefusalJudge } from './refusals';
+import { RefusalHold, RefusalJudge } from './refusals';
 import { Successes } from './successes';
 
 /**

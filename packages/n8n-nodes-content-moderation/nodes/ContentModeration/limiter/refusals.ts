@@ -12,6 +12,9 @@ export const SPORADIC_SHARE = 0.1;
 export const OVERLOAD_Z = 3;
 /** Of the r sends with the highest load (r = refusals in the sample), this share refused is overload. */
 export const TOP_SHARE = 0.75;
+/** How long the first hold after a decrease for refusals lasts, and the longest hold. */
+export const HOLD_MS = 10_000;
+export const MAX_HOLD_MS = 60_000;
 
 /** Whether `refused` of `answers` is more than sporadic faults explain, whatever the load. */
 export function tooManyRefused(refused: number, answers: number): boolean {
@@ -82,5 +85,32 @@ export class RefusalJudge {
 		const pending = this.pending;
 		this.pending = 0;
 		return pending;
+	}
+}
+
+/**
+ * After a decrease for refusals the limit stays at most one above the new level for a while (twice as
+ * long after each further refusal): a steady rate limit costs one refusal per hold, not one per sawtooth.
+ */
+export class RefusalHold {
+	private ceiling = Infinity;
+	private until = 0;
+	private ms = HOLD_MS;
+	/** The limit the last refused send went out under; passing it without a refusal resets the hold's length. */
+	private refusedLevel = Infinity;
+
+	/** A decrease for refusals left the limit at `limit`; the refused send went out under `refusedLevel`. */
+	start(now: number, limit: number, refusedLevel: number): void {
+		if (this.until > 0) this.ms = Math.min(MAX_HOLD_MS, this.ms * 2);
+		this.ceiling = limit + 1;
+		this.refusedLevel = refusedLevel;
+		this.until = now + this.ms;
+	}
+
+	/** What the limit may grow to now: `next`, or no more than the hold's ceiling (and never below `current`). */
+	allow(now: number, current: number, next: number): number {
+		const allowed = now < this.until ? Math.min(next, Math.max(current, this.ceiling)) : next;
+		if (allowed >= this.refusedLevel + 2) this.ms = HOLD_MS;
+		return allowed;
 	}
 }
