@@ -125,9 +125,6 @@ export class AdaptiveLimit {
 			}
 			case 'overloaded':
 				this.decrease(now, sent.at, this.limitValue * BACKOFF);
-				return;
-			case 'neutral':
-				return;
 		}
 	}
 

@@ -70,21 +70,16 @@ export class RefusalJudge {
 	 */
 	answered(load: number, refused: boolean, limit: number): { grow: number } | { full: number } {
 		this.sample.add(load, refused);
-		if (this.sample.answers.length < this.sampleSize) {
-			if (refused) this.holdsGrowth = this.sample.judge().overloaded;
-			return { grow: this.holdsGrowth ? 0 : this.takePending() };
-		}
+		const sampling = this.sample.answers.length < this.sampleSize;
+		if (sampling && refused) this.holdsGrowth = this.sample.judge().overloaded;
+		if (sampling && this.holdsGrowth) return { grow: 0 };
+		const grow = this.pending;
+		this.pending = 0;
+		if (sampling) return { grow };
 		const verdict = this.sample.close();
 		this.sampleSize = limit;
 		this.holdsGrowth = false;
-		const grow = this.takePending();
 		return verdict.overloaded ? { full: Math.max(1, verdict.served) } : { grow };
-	}
-
-	private takePending(): number {
-		const pending = this.pending;
-		this.pending = 0;
-		return pending;
 	}
 }
 
