@@ -32,10 +32,7 @@ export interface LimiterShare {
 }
 
 /** What an admission hands the waiter: for an adaptive send, what the limit gets back with its answer. */
-interface Admission {
-	sent: SentAt | undefined;
-	releaseBytes: () => void;
-}
+type Admission = { sent: SentAt | undefined; releaseBytes: () => void };
 
 interface Share extends ShareSettings {
 	readonly queue: Array<Waiter<Admission>>;

@@ -24,10 +24,9 @@ export class Places {
 
 	/** The earliest time one more send fits under `limit` if no answer comes first; undefined: only an answer makes room. */
 	freeAt(now: number, limit: number): number | undefined {
-		const held = this.heldUntil.filter((until) => until > now).sort((a, b) => a - b);
 		// Places that must come free before one is under the limit.
-		const over = this.inFlight + held.length - limit + 1;
-		if (over > held.length) return undefined;
-		return over <= 0 ? now : held[over - 1];
+		const over = this.taken(now) - limit + 1;
+		if (over > this.heldUntil.length) return undefined;
+		return over <= 0 ? now : [...this.heldUntil].sort((a, b) => a - b)[over - 1];
 	}
 }
