@@ -1,8 +1,7 @@
 /**
- * Slow start's batches: while the limit grows blindly, a batch's answers are all read before the next
- * batch goes out (a token bucket running dry refuses a batch's last sends, whose refusals come back last).
- * A batch waiting for a straggler gives way BATCH_GRACE x its first answer's latency after that answer.
- * Pure: the caller gives the time.
+ * Slow start's batches: while the limit grows blindly, a batch's answers are all read before the next batch goes out (a
+ * token bucket running dry refuses a batch's last sends, whose refusals come back last). A batch waiting for a
+ * straggler gives way BATCH_GRACE x its first answer's latency after that answer. Pure: the caller gives the time.
  */
 
 export const BATCH_GRACE = 0.25;

@@ -1,8 +1,7 @@
 /**
- * One limiter per service per n8n process: the registry that finds it. A service is its base URL and
- * access token (two credentials with the same token share one quota); the token (and a user:password in
- * the base URL) is kept only as its digest. Its store and its bounds (idle limiters are forgotten with what
- * they learned): helpers/processState.ts.
+ * One limiter per service per n8n process: the registry that finds it. A service is its base URL and access token (two
+ * credentials with the same token share one quota); the token (and a user:password in the base URL) is kept only as its
+ * digest. Its store and its bounds (idle limiters are forgotten with what they learned): helpers/processState.ts.
  */
 import { BoundedMap } from '../helpers/boundedMap';
 import { systemClock, type Clock } from '../helpers/clock';

@@ -1,8 +1,7 @@
 /**
- * What the successes say. Their rate over the last RATE_WINDOW_MS and smoothed latency, for Little's law
- * (requests in flight = rate x latency); the latency baseline (the lowest, drifting up); and a window of a
- * limit's worth of successes whose fastest answer (not this process's own queueing) says whether the
- * service slowed down. Pure: the caller gives the time.
+ * What the successes say: their rate over the last RATE_WINDOW_MS and smoothed latency, for Little's law
+ * (in flight = rate x latency); the latency baseline (the lowest, drifting up); and a window of a limit's
+ * worth whose fastest answer (not this process's own queueing) says whether the service slowed down. Pure.
  */
 
 /** Long enough to span a Retry-After pause and the burst a token bucket lets out after it, short enough to follow a change. */

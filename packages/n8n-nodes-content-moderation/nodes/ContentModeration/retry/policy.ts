@@ -81,8 +81,7 @@ export function isReadMethod(method: string): boolean {
 export function isRetryable(method: string, outcome: TryOutcome): boolean {
 	const read = isReadMethod(method);
 	if (outcome.kind === 'network') {
-		if (outcome.code === 'ECONNREFUSED') return true;
-		return read && outcome.code !== undefined && TRANSIENT_NETWORK_CODES.has(outcome.code);
+		return outcome.code === 'ECONNREFUSED' || (read && TRANSIENT_NETWORK_CODES.has(outcome.code ?? ''));
 	}
 	const { statusCode } = outcome;
 	// A 503 with a Retry-After or a JSON body is the service refusing (it did not act).
