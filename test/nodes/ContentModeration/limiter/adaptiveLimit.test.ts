@@ -3,7 +3,7 @@
  * places in flight, a refused send's place held for a round trip, slow start's batches, and the level
  * after a refusal. How the limit grows and falls under load is limiter.adaptive.test.ts.
  */
-import { RATE_WINDOW_MS } from '@package/nodes/ContentModeration/limiter/accepted';
+import { RATE_WINDOW_MS } from '@package/nodes/ContentModeration/limiter/successes';
 import {
 	AdaptiveLimit,
 	INITIAL_LIMIT,
@@ -38,14 +38,14 @@ describe('AdaptiveLimit: places', () => {
 		const limit = new AdaptiveLimit(1000);
 		const sent = fill(limit, clock.now());
 		expect(sent).toHaveLength(INITIAL_LIMIT);
-		expect(limit.inFlight).toBe(INITIAL_LIMIT);
+		expect(limit.places.inFlight).toBe(INITIAL_LIMIT);
 		// Only an answer makes room.
 		expect(limit.startsAt(clock.now())).toBeUndefined();
 		expect(sent.map((s) => s.load)).toEqual(Array.from({ length: INITIAL_LIMIT }, (_, i) => i + 1));
 		clock.time += LATENCY;
 		for (const s of sent) limit.answered(s, ok, clock.now());
-		expect(limit.inFlight).toBe(0);
-		expect(limit.isIdle(clock.now())).toBe(true);
+		expect(limit.places.inFlight).toBe(0);
+		expect(limit.places.taken(clock.now())).toBe(0);
 		expect(limit.mayStart(clock.now())).toBe(true);
 	});
 
@@ -61,11 +61,11 @@ describe('AdaptiveLimit: places', () => {
 		const wentOutAt = clock.now();
 		clock.time += 5;
 		limit.answered(sent[0], refused, clock.now());
-		expect(limit.inFlight).toBe(sent.length - 1);
+		expect(limit.places.inFlight).toBe(sent.length - 1);
 		// The place is still taken: no send may start, and by time alone one may at wentOutAt + LATENCY.
 		expect(limit.mayStart(clock.now())).toBe(false);
 		expect(limit.startsAt(clock.now())).toBe(wentOutAt + LATENCY);
-		expect(limit.isIdle(clock.now())).toBe(false);
+		expect(limit.places.taken(clock.now())).toBe(sent.length);
 		clock.time = wentOutAt + LATENCY - 1;
 		expect(limit.mayStart(clock.now())).toBe(false);
 		clock.time += 1;
@@ -80,7 +80,7 @@ describe('AdaptiveLimit: places', () => {
 		clock.time += 5;
 		limit.answered(sent[0], { kind: 'throttled', retryAfterMs: 1000 }, clock.now());
 		// (The limiter keeps the pause; the place itself is free.)
-		expect(limit.inFlight + 1).toBeLessThanOrEqual(limit.limit);
+		expect(limit.places.inFlight + 1).toBeLessThanOrEqual(limit.limit);
 		expect(limit.startsAt(clock.now())).toBe(clock.now());
 	});
 });
@@ -94,7 +94,7 @@ describe('AdaptiveLimit: slow start\'s batches', () => {
 		limit.answered(sent[0], ok, clock.now());
 		const graceEnds = clock.now() + LATENCY * BATCH_GRACE;
 		// Room under the grown limit, but the batch is closing.
-		expect(limit.inFlight).toBeLessThan(limit.limit);
+		expect(limit.places.inFlight).toBeLessThan(limit.limit);
 		expect(limit.mayStart(clock.now())).toBe(false);
 		expect(limit.startsAt(clock.now())).toBe(graceEnds);
 		clock.time = graceEnds - 1;

@@ -3,7 +3,7 @@
  * additive growth, backoff on 429/503, timeouts and latency, and the hold after a refusal.
  */
 import { INITIAL_LIMIT, SLOW_START_STEP } from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
-import { HOLD_MS } from '@package/nodes/ContentModeration/limiter/hold';
+import { HOLD_MS } from '@package/nodes/ContentModeration/limiter/refusals';
 import { FakeClock } from '@test/helpers/fakeClock';
 import { adaptive, leaveSlowStart, ok, oneRun, roundTrip, takeAll } from '@test/helpers/limiterRun';
 

@@ -1,6 +1,9 @@
-/** A sample's refusals judged together: sporadic ones are no overload; those on top of the load are. */
+/** A sample's refusals judged together (sporadic ones are no overload; those on top of the load are), and the hold after them. */
 import {
 	AnswerSample,
+	HOLD_MS,
+	MAX_HOLD_MS,
+	RefusalHold,
 } from '@package/nodes/ContentModeration/limiter/refusals';
 
 /** A sample of `loads.length` answers; `refused` holds the indexes refused. */
@@ -38,5 +41,35 @@ describe('AnswerSample', () => {
 	it('sends that all went out at the same load are no evidence either way', () => {
 		const steady = Array.from({ length: 50 }, () => 50);
 		expect(judge(steady, [0, 1, 2]).overloaded).toBe(false);
+	});
+});
+
+describe('RefusalHold', () => {
+	it('lets the limit grow freely until a refusal', () => {
+		expect(new RefusalHold().allow(0, 10, 30)).toBe(30);
+	});
+
+	it('after a refusal: at most one above the new level until the hold ends', () => {
+		const hold = new RefusalHold();
+		hold.start(0, 10, 20);
+		expect(hold.allow(1, 10, 30)).toBe(11);
+		// Never below where the limit already is.
+		expect(hold.allow(1, 15, 30)).toBe(15);
+		expect(hold.allow(HOLD_MS, 11, 30)).toBe(30);
+	});
+
+	it('each further refusal doubles the hold, up to MAX_HOLD_MS; passing the refused level resets it', () => {
+		const hold = new RefusalHold();
+		hold.start(0, 10, 20);
+		hold.start(0, 10, 20);
+		expect(hold.allow(2 * HOLD_MS - 1, 10, 30)).toBe(11);
+		for (let i = 0; i < 5; i++) hold.start(0, 10, 20);
+		expect(hold.allow(MAX_HOLD_MS - 1, 10, 30)).toBe(11);
+		expect(hold.allow(MAX_HOLD_MS, 10, 30)).toBe(30);
+		// Grown to the refused level + 2 without a refusal: the next hold is back to twice HOLD_MS, not 60 s.
+		expect(hold.allow(MAX_HOLD_MS, 21, 22)).toBe(22);
+		hold.start(MAX_HOLD_MS, 10, 20);
+		expect(hold.allow(MAX_HOLD_MS + 2 * HOLD_MS - 1, 10, 30)).toBe(11);
+		expect(hold.allow(MAX_HOLD_MS + 2 * HOLD_MS, 10, 30)).toBe(30);
 	});
 });

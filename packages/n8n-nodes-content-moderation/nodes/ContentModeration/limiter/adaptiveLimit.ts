@@ -2,16 +2,14 @@
  * The adaptive limit of one service: how many sends may be in flight, learned from the answers as TCP
  * learns its window (AIMD). Slow start grows it x3 per round trip in batches (batches.ts) until the first
  * sign of trouble; then +1 per round trip. Refusals (judged per sample, refusals.ts), timeouts and a
- * latency rise (latency.ts) lower it; a refused send keeps its place for a round trip (places.ts); after
- * a decrease for refusals growth is held back (hold.ts). Pure: the caller gives the time.
+ * latency rise (successes.ts) lower it; a refused send keeps its place for a round trip (places.ts); after
+ * a decrease for refusals growth is held back (refusals.ts). Pure: the caller gives the time.
  */
-import { AcceptedLog } from './accepted';
 import { SlowStartBatches } from './batches';
-import { RefusalHold } from './hold';
-import { LatencyWatch } from './latency';
 import { isRefusal, type SendOutcome, type SentAt } from './outcome';
 import { Places } from './places';
-import { RefusalJudge } from './refusals';
+import { RefusalHold, RefusalJudge } from './refusals';
+import { Successes } from './successes';
 
 /**
  * Start of slow start: a probe a service on any paid plan takes (a 50/s limit takes 20 in one round
@@ -32,37 +30,25 @@ const DEFAULT_ROUND_TRIP_MS = 1000;
 export class AdaptiveLimit {
 	private limitValue: number;
 	private slowStart = true;
-	private readonly places = new Places();
+	readonly places = new Places();
 	/** Most sends in flight since the last decrease: the limit grows only while it is used. */
 	private peakInFlight = 0;
-	/** Successes counted towards the next additive step. */
 	private growthCredit = 0;
 	private readonly refusalHold = new RefusalHold();
 	private firstThrottleAt: number | undefined;
 	/** Sends started before (or at) this moment cause no further decrease (one decrease per round trip). */
 	private lastDecreaseAt = -Infinity;
 	private readonly batches = new SlowStartBatches();
-	private readonly accepted = new AcceptedLog();
-	private readonly latency = new LatencyWatch(INITIAL_LIMIT);
+	private readonly successes = new Successes(INITIAL_LIMIT);
 	private readonly refusals = new RefusalJudge(INITIAL_LIMIT);
 
 	constructor(private readonly cap: number) {
 		this.limitValue = Math.min(INITIAL_LIMIT, cap);
-		this.latency.restart(this.limit);
+		this.successes.restart(this.limit);
 	}
 
-	/** Sends allowed in flight now (whole number). */
 	get limit(): number {
 		return Math.max(1, Math.floor(this.limitValue));
-	}
-
-	get inFlight(): number {
-		return this.places.inFlight;
-	}
-
-	/** Nothing in flight and no refused send's place still taken. */
-	isIdle(now: number): boolean {
-		return this.places.taken(now) === 0;
 	}
 
 	/** Whether a send may start now (a slow-start batch that may give way does so here). */
@@ -87,7 +73,7 @@ export class AdaptiveLimit {
 
 	/** A send came back with `outcome`: its place is free (a refused one after a round trip). */
 	answered(sent: SentAt, outcome: SendOutcome, now: number): void {
-		this.places.free(now, isRefusal(outcome) ? sent.at + this.roundTripMs : undefined);
+		this.places.free(now, isRefusal(outcome) ? sent.at + this.roundTripMs() : undefined);
 		this.batches.answered(sent.batch, now, now - sent.at);
 		// Growth needs evidence that the limit is what holds sends back (TCP grows its window only while
 		// it is used): a good part of it was in flight at once since the last decrease.
@@ -97,10 +83,10 @@ export class AdaptiveLimit {
 		this.adapt(outcome, sent, busy, now);
 	}
 
-	/** One round trip as far as known: the lowest latency of a success. */
-	private get roundTripMs(): number {
-		const baseline = this.latency.baselineMs;
-		return Number.isFinite(baseline) ? baseline : DEFAULT_ROUND_TRIP_MS;
+	/** One round trip as far as known: the lowest latency of a success, else `fallbackMs`. */
+	private roundTripMs(fallbackMs = DEFAULT_ROUND_TRIP_MS): number {
+		const baseline = this.successes.baselineMs;
+		return Number.isFinite(baseline) ? baseline : fallbackMs;
 	}
 
 	/** Counts the answer into its refusal sample: growth it held back, or a sample that says "full". */
@@ -111,15 +97,13 @@ export class AdaptiveLimit {
 			return;
 		}
 		if (this.decrease(now, sent.at, verdict.full)) this.refusalHold.start(now, this.limit, sent.limit);
-		this.refusals.restart(this.limit);
+		this.refusals.sampleSize = this.limit;
 	}
 
 	private adapt(outcome: SendOutcome, sent: SentAt, busy: boolean, now: number): void {
 		switch (outcome.kind) {
 			case 'success': {
-				const latency = Math.max(0, outcome.latencyMs);
-				this.accepted.add(now, latency);
-				if (this.latency.add(latency, this.limit)) {
+				if (this.successes.add(now, Math.max(0, outcome.latencyMs), this.limit)) {
 					this.decrease(now, sent.at, this.limitValue * LATENCY_BACKOFF);
 					return;
 				}
@@ -141,29 +125,19 @@ export class AdaptiveLimit {
 			}
 			case 'overloaded':
 				this.decrease(now, sent.at, this.limitValue * BACKOFF);
-				return;
-			case 'neutral':
-				return;
 		}
 	}
 
 	/** Slow start: +SLOW_START_STEP per success. After it: +1 once a limit's worth of successes came back. */
 	private grow(now: number): void {
-		const step = this.slowStart ? SLOW_START_STEP : 1;
-		if (!this.slowStart) {
-			this.growthCredit++;
-			if (this.growthCredit < this.limit) return;
-			this.growthCredit = 0;
-		}
 		if (this.slowStart && this.refusals.holdsGrowth) {
-			this.refusals.defer(step);
+			this.refusals.pending += SLOW_START_STEP;
 			return;
 		}
-		this.limitValue = this.refusalHold.allow(
-			now,
-			this.limitValue,
-			Math.min(this.cap, Math.floor(this.limitValue) + step),
-		);
+		if (!this.slowStart && ++this.growthCredit < this.limit) return;
+		this.growthCredit = 0;
+		const next = Math.min(this.cap, Math.floor(this.limitValue) + (this.slowStart ? SLOW_START_STEP : 1));
+		this.limitValue = this.refusalHold.allow(now, this.limitValue, next);
 	}
 
 	/**
@@ -171,11 +145,10 @@ export class AdaptiveLimit {
 	 * Retry-After pause and the burst after it both count) times the latency; before, the last round trip's.
 	 */
 	private sustainedConcurrency(now: number, startedAt: number): number {
-		const baseline = this.latency.baselineMs;
-		const roundTrip = Number.isFinite(baseline) ? Math.max(1, baseline) : Math.max(1, now - startedAt);
+		const roundTrip = Math.max(1, this.roundTripMs(now - startedAt));
 		const span = this.firstThrottleAt === undefined ? 0 : now - this.firstThrottleAt;
-		if (span < roundTrip) return this.accepted.countSince(now - roundTrip);
-		return this.accepted.sustainedInFlight(now, span, roundTrip);
+		if (span < roundTrip) return this.successes.countSince(now - roundTrip);
+		return this.successes.sustainedInFlight(now, span, roundTrip);
 	}
 
 	/** Lowers the limit to `target`, once per round trip: sends started before the last decrease do not count again. */
@@ -186,7 +159,7 @@ export class AdaptiveLimit {
 		this.lastDecreaseAt = now;
 		this.peakInFlight = this.places.inFlight;
 		this.growthCredit = 0;
-		this.latency.restart(this.limit);
+		this.successes.restart(this.limit);
 		return true;
 	}
 }

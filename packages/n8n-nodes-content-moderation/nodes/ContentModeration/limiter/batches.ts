@@ -1,8 +1,7 @@
 /**
- * Slow start's batches: while the limit grows blindly, a batch's answers are all read before the next
- * batch goes out (a token bucket running dry refuses a batch's last sends, whose refusals come back last).
- * A batch waiting for a straggler gives way BATCH_GRACE x its first answer's latency after that answer.
- * Pure: the caller gives the time.
+ * Slow start's batches: while the limit grows blindly, a batch's answers are all read before the next batch goes out (a
+ * token bucket running dry refuses a batch's last sends, whose refusals come back last). A batch waiting for a
+ * straggler gives way BATCH_GRACE x its first answer's latency after that answer. Pure: the caller gives the time.
  */
 
 export const BATCH_GRACE = 0.25;
@@ -10,9 +9,8 @@ export const BATCH_GRACE = 0.25;
 export class SlowStartBatches {
 	private batch = 0;
 	private outstanding = 0;
-	/** When the batch's first answer came back: from then on it only closes. */
-	private closingSince: number | undefined;
-	private graceMs = 0;
+	/** Set by the batch's first answer (from then on it only closes): when it gives way, stragglers or not. */
+	private graceEndsAt: number | undefined;
 
 	/** A send goes out in the current batch; returns the batch, to give back with its answer. */
 	sent(): number {
@@ -24,25 +22,22 @@ export class SlowStartBatches {
 	answered(batch: number, now: number, latencyMs: number): void {
 		if (batch !== this.batch) return;
 		this.outstanding--;
-		if (this.closingSince === undefined) {
-			this.closingSince = now;
-			this.graceMs = Math.max(0, latencyMs) * BATCH_GRACE;
-		}
+		this.graceEndsAt ??= now + Math.max(0, latencyMs) * BATCH_GRACE;
 	}
 
 	/** Whether a send may go out now; a batch whose answers are all in (or whose grace is over) gives way to the next. */
 	open(now: number): boolean {
-		if (this.closingSince === undefined) return true;
-		if (this.outstanding > 0 && now < this.closingSince + this.graceMs) return false;
+		if (this.graceEndsAt === undefined) return true;
+		if (this.outstanding > 0 && now < this.graceEndsAt) return false;
 		this.batch++;
 		this.outstanding = 0;
-		this.closingSince = undefined;
+		this.graceEndsAt = undefined;
 		return true;
 	}
 
 	/** When the next batch may go out without another answer: now when one may, else the end of the grace. */
 	opensAt(now: number): number {
-		if (this.closingSince === undefined || this.outstanding === 0) return now;
-		return Math.max(now, this.closingSince + this.graceMs);
+		if (this.graceEndsAt === undefined || this.outstanding === 0) return now;
+		return Math.max(now, this.graceEndsAt);
 	}
 }

@@ -24,17 +24,13 @@ export const SMALL_BODY_BYTES = 64 * 1024;
 export const RESERVED_SHARE = 1 / 8;
 
 export class ByteBudget {
-	private held = 0;
+	bytesInFlight = 0;
 	/** Bytes of bodies of SMALL_BODY_BYTES or more: what a large body waits for. */
 	private heldLarge = 0;
 	/** Who to tell when bytes come free (each told once). */
-	private readonly onFreed = new Set<() => void>();
+	readonly onFreed = new Set<() => void>();
 
 	constructor(readonly maxBytes: number = MAX_BODY_BYTES_IN_FLIGHT) {}
-
-	get bytesInFlight(): number {
-		return this.held;
-	}
 
 	/** Whether `bytes` may be taken now, leaving the reserve if `reserve`; one body larger than the budget goes alone. */
 	fits(bytes: number, reserve = false): boolean {
@@ -42,23 +38,17 @@ export class ByteBudget {
 		return bytes < SMALL_BODY_BYTES || this.heldLarge === 0 || this.heldLarge + bytes <= room;
 	}
 
-	/** Takes `bytes` and returns their release (acts once). */
 	take(bytes: number): () => void {
 		const large = bytes >= SMALL_BODY_BYTES ? bytes : 0;
-		this.held += bytes;
+		this.bytesInFlight += bytes;
 		this.heldLarge += large;
 		return once(() => {
-			this.held -= bytes;
+			this.bytesInFlight -= bytes;
 			this.heldLarge -= large;
 			const waiting = [...this.onFreed];
 			this.onFreed.clear();
 			for (const wake of waiting) wake();
 		});
-	}
-
-	/** `wake` runs once, the next time bytes come free. */
-	whenFreed(wake: () => void): void {
-		this.onFreed.add(wake);
 	}
 }
 

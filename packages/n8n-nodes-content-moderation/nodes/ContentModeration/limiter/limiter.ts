@@ -32,10 +32,7 @@ export interface LimiterShare {
 }
 
 /** What an admission hands the waiter: for an adaptive send, what the limit gets back with its answer. */
-interface Admission {
-	sent: SentAt | undefined;
-	releaseBytes: () => void;
-}
+type Admission = { sent: SentAt | undefined; releaseBytes: () => void };
 
 interface Share extends ShareSettings {
 	readonly queue: Array<Waiter<Admission>>;
@@ -51,13 +48,11 @@ export class ServiceLimiter {
 	private readonly turns = new Turns<Admission, Share>();
 	private admissionScheduled = false;
 	private wakeAt: number | undefined;
-	/** The last time anything was sent or answered. */
 	lastActiveAt: number;
 
 	constructor(
 		private readonly clock: Clock,
 		private readonly settings: LimiterSettings,
-		/** The process's byte budget (the registry's). */
 		private readonly bytes = new ByteBudget(),
 	) {
 		this.lastActiveAt = clock.now();
@@ -71,12 +66,12 @@ export class ServiceLimiter {
 	/** `pausedUntil`: epoch ms until which no new send starts (0: none). */
 	snapshot() {
 		const { limit, pausedUntilMs: pausedUntil } = this;
-		return { limit, inFlight: this.adaptiveLimit.inFlight, waiting: this.turns.waiting, pausedUntil };
+		return { limit, inFlight: this.adaptiveLimit.places.inFlight, waiting: this.turns.waiting, pausedUntil };
 	}
 
 	/** Nothing in flight or waiting, and nothing sent or answered for `idleMs`. */
 	isIdle(now: number, idleMs: number): boolean {
-		return this.turns.waiting === 0 && now - this.lastActiveAt >= idleMs && this.adaptiveLimit.isIdle(now);
+		return this.turns.waiting === 0 && now - this.lastActiveAt >= idleMs && this.adaptiveLimit.places.taken(now) === 0;
 	}
 
 	/** A node run joins; when `signal` aborts, its waiters leave. Its sends in flight keep places and bytes till released. */
@@ -105,7 +100,6 @@ export class ServiceLimiter {
 		return !share.adaptive || (this.adaptiveLimit.mayStart(now) && pass.mayTake(bytes, share.inFlight > 0));
 	}
 
-	/** Takes a place (and an adaptive send's bytes) for `share`. */
 	private start(share: Share, bytes: number): Admission {
 		const now = this.clock.now();
 		share.inFlight++;
@@ -136,7 +130,7 @@ export class ServiceLimiter {
 	private nextWaiter() {
 		const pass = bytesInTurn(this.bytes);
 		const next = this.turns.next((share, head) => this.mayStart(share, head.bytes, pass));
-		if (pass.waits) this.bytes.whenFreed(this.wake);
+		if (pass.waits) this.bytes.onFreed.add(this.wake);
 		return next;
 	}
 

@@ -3,37 +3,30 @@
  * trip after it went out (the service said it is full). Pure: the caller gives the time.
  */
 export class Places {
-	private inFlightCount = 0;
+	inFlight = 0;
 	/** When the places of refused sends come free. */
 	private heldUntil: number[] = [];
 
-	get inFlight(): number {
-		return this.inFlightCount;
-	}
-
-	/** Places taken now: in flight plus held. */
 	taken(now: number): number {
 		if (this.heldUntil.length > 0) this.heldUntil = this.heldUntil.filter((until) => until > now);
-		return this.inFlightCount + this.heldUntil.length;
+		return this.inFlight + this.heldUntil.length;
 	}
 
-	/** A send starts; returns how many are in flight with it. */
 	take(): number {
-		return ++this.inFlightCount;
+		return ++this.inFlight;
 	}
 
 	/** A send came back; a refused one keeps its place until `holdUntil`. */
 	free(now: number, holdUntil?: number): void {
-		this.inFlightCount--;
+		this.inFlight--;
 		if (holdUntil !== undefined && holdUntil > now) this.heldUntil.push(holdUntil);
 	}
 
 	/** The earliest time one more send fits under `limit` if no answer comes first; undefined: only an answer makes room. */
 	freeAt(now: number, limit: number): number | undefined {
-		const held = this.heldUntil.filter((until) => until > now).sort((a, b) => a - b);
 		// Places that must come free before one is under the limit.
-		const over = this.inFlightCount + held.length - limit + 1;
-		if (over > held.length) return undefined;
-		return over <= 0 ? now : held[over - 1];
+		const over = this.taken(now) - limit + 1;
+		if (over > this.heldUntil.length) return undefined;
+		return over <= 0 ? now : [...this.heldUntil].sort((a, b) => a - b)[over - 1];
 	}
 }

@@ -12,6 +12,9 @@ export const SPORADIC_SHARE = 0.1;
 export const OVERLOAD_Z = 3;
 /** Of the r sends with the highest load (r = refusals in the sample), this share refused is overload. */
 export const TOP_SHARE = 0.75;
+/** How long the first hold after a decrease for refusals lasts, and the longest hold. */
+export const HOLD_MS = 10_000;
+export const MAX_HOLD_MS = 60_000;
 
 /** Whether `refused` of `answers` is more than sporadic faults explain, whatever the load. */
 export function tooManyRefused(refused: number, answers: number): boolean {
@@ -21,29 +24,22 @@ export function tooManyRefused(refused: number, answers: number): boolean {
 
 /** One sample of answers: the load (this process's sends in flight) each went out at, and whether it was refused. */
 export class AnswerSample {
-	private answers: Array<{ load: number; refused: boolean }> = [];
-	private refusedCount = 0;
-
-	get size(): number {
-		return this.answers.length;
-	}
+	answers: Array<{ load: number; refused: boolean }> = [];
 
 	add(load: number, refused: boolean): void {
 		this.answers.push({ load, refused });
-		if (refused) this.refusedCount++;
 	}
 
-	/** Judges the sample and empties it. */
 	close() {
 		const verdict = this.judge();
 		this.answers = [];
-		this.refusedCount = 0;
 		return verdict;
 	}
 
 	/** The verdict on the answers so far (the sample goes on): overloaded, and how many were served and refused. */
 	judge() {
-		const { answers, refusedCount: refused } = this;
+		const { answers } = this;
+		const refused = answers.filter((a) => a.refused).length;
 		const served = answers.length - refused;
 		if (refused < MIN_REFUSED) return { overloaded: false, served, refused };
 		if (tooManyRefused(refused, answers.length)) return { overloaded: true, served, refused };
@@ -61,20 +57,12 @@ export class AnswerSample {
  */
 export class RefusalJudge {
 	private sample = new AnswerSample();
-	private suspect = false;
-	private pending = 0;
+	/** Whether slow start's growth waits (added to `pending`). */
+	holdsGrowth = false;
+	pending = 0;
 
-	/** `sampleSize`: answers per sample, the limit when the sample began. */
-	constructor(private sampleSize: number) {}
-
-	/** Whether slow start's growth waits (`defer` it). */
-	get holdsGrowth(): boolean {
-		return this.suspect;
-	}
-
-	defer(step: number): void {
-		this.pending += step;
-	}
+	/** `sampleSize`: answers per sample, the limit when the sample began (or after a decrease). */
+	constructor(public sampleSize: number) {}
 
 	/**
 	 * Counts one answer (a success or a refusal); returns the growth to give now, or, when its sample
@@ -82,25 +70,42 @@ export class RefusalJudge {
 	 */
 	answered(load: number, refused: boolean, limit: number): { grow: number } | { full: number } {
 		this.sample.add(load, refused);
-		if (this.sample.size < this.sampleSize) {
-			if (refused) this.suspect = this.sample.judge().overloaded;
-			return { grow: this.suspect ? 0 : this.takePending() };
-		}
+		const sampling = this.sample.answers.length < this.sampleSize;
+		if (sampling && refused) this.holdsGrowth = this.sample.judge().overloaded;
+		if (sampling && this.holdsGrowth) return { grow: 0 };
+		const grow = this.pending;
+		this.pending = 0;
+		if (sampling) return { grow };
 		const verdict = this.sample.close();
 		this.sampleSize = limit;
-		this.suspect = false;
-		const grow = this.takePending();
+		this.holdsGrowth = false;
 		return verdict.overloaded ? { full: Math.max(1, verdict.served) } : { grow };
 	}
+}
 
-	/** A new sample of `sampleSize` answers starts (after a decrease). */
-	restart(sampleSize: number): void {
-		this.sampleSize = sampleSize;
+/**
+ * After a decrease for refusals the limit stays at most one above the new level for a while (twice as
+ * long after each further refusal): a steady rate limit costs one refusal per hold, not one per sawtooth.
+ */
+export class RefusalHold {
+	private ceiling = Infinity;
+	private until = 0;
+	private ms = HOLD_MS;
+	/** The limit the last refused send went out under; passing it without a refusal resets the hold's length. */
+	private refusedLevel = Infinity;
+
+	/** A decrease for refusals left the limit at `limit`; the refused send went out under `refusedLevel`. */
+	start(now: number, limit: number, refusedLevel: number): void {
+		if (this.until > 0) this.ms = Math.min(MAX_HOLD_MS, this.ms * 2);
+		this.ceiling = limit + 1;
+		this.refusedLevel = refusedLevel;
+		this.until = now + this.ms;
 	}
 
-	private takePending(): number {
-		const pending = this.pending;
-		this.pending = 0;
-		return pending;
+	/** What the limit may grow to now: `next`, or no more than the hold's ceiling (and never below `current`). */
+	allow(now: number, current: number, next: number): number {
+		const allowed = now < this.until ? Math.min(next, Math.max(current, this.ceiling)) : next;
+		if (allowed >= this.refusedLevel + 2) this.ms = HOLD_MS;
+		return allowed;
 	}
 }

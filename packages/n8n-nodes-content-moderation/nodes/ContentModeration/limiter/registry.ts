@@ -1,14 +1,11 @@
 /**
- * One limiter per service per n8n process: the registry that finds it. A service is its base URL and
- * access token (two credentials with the same token share one quota); the token (and a user:password in
- * the base URL) is kept only as a hash. Its store and its bounds (idle limiters are forgotten with what
- * they learned): helpers/processState.ts.
+ * One limiter per service per n8n process: the registry that finds it. A service is its base URL and access token (two
+ * credentials with the same token share one quota); the token (and a user:password in the base URL) is kept only as its
+ * digest. Its store and its bounds (idle limiters are forgotten with what they learned): helpers/processState.ts.
  */
-import { createHash } from 'crypto';
-
 import { BoundedMap } from '../helpers/boundedMap';
 import { systemClock, type Clock } from '../helpers/clock';
-import { PROCESS_STATE, processStore } from '../helpers/processState';
+import { PROCESS_STATE, processStore, secretDigest } from '../helpers/processState';
 import { DEFAULT_RETRY_SETTINGS } from '../retry/policy';
 import { ByteBudget } from './bytes';
 import { ServiceLimiter, type LimiterSettings } from './limiter';
@@ -20,9 +17,7 @@ export function serviceKey(baseUrl: string, accessToken: unknown): string {
 	const userinfo = `${url.username}:${url.password}`;
 	url.username = '';
 	url.password = '';
-	const secretHash = createHash('sha256')
-		.update(`${userinfo} ${String(accessToken ?? '')}`)
-		.digest('hex');
+	const secretHash = secretDigest(`${userinfo} ${String(accessToken ?? '')}`).toString('hex');
 	return `${url.href.replace(/\/+$/, '')} ${secretHash}`;
 }
 

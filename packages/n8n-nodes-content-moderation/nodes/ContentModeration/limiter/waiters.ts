@@ -5,7 +5,6 @@ export class AbortedWait extends Error {}
 /** One waiting caller; `T` is what its admission hands it. */
 export interface Waiter<T = void> {
 	resolve: (value: T) => void;
-	reject: (error: unknown) => void;
 	/** Body bytes it waits for besides its place (0: none). */
 	bytes: number;
 }
@@ -14,11 +13,7 @@ export interface Waiter<T = void> {
 export class Turns<T, P extends { readonly queue: Array<Waiter<T>> }> {
 	/** Parties with waiters, in turn order. */
 	private readonly parties: P[] = [];
-	private count = 0;
-
-	get waiting(): number {
-		return this.count;
-	}
+	waiting = 0;
 
 	/** Puts a waiter at the end of `party`'s queue; if `signal` aborts first it leaves, rejects (AbortedWait), then `onCancelled` runs. */
 	enqueue(party: P, bytes: number, signal: AbortSignal | undefined, onCancelled: () => void): Promise<T> {
@@ -34,12 +29,11 @@ export class Turns<T, P extends { readonly queue: Array<Waiter<T>> }> {
 					signal?.removeEventListener('abort', onAbort);
 					resolve(value);
 				},
-				reject,
 				bytes,
 			};
 			signal?.addEventListener('abort', onAbort, { once: true });
 			party.queue.push(waiter);
-			this.count++;
+			this.waiting++;
 			if (party.queue.length === 1) this.parties.push(party);
 		});
 	}
@@ -50,7 +44,7 @@ export class Turns<T, P extends { readonly queue: Array<Waiter<T>> }> {
 			const party = this.parties[i];
 			if (!mayStart(party, party.queue[0])) continue;
 			const waiter = party.queue.shift()!;
-			this.count--;
+			this.waiting--;
 			this.parties.splice(i, 1);
 			if (party.queue.length > 0) this.parties.push(party);
 			return { party, waiter };
@@ -62,12 +56,11 @@ export class Turns<T, P extends { readonly queue: Array<Waiter<T>> }> {
 		const at = party.queue.indexOf(waiter);
 		if (at < 0) return;
 		party.queue.splice(at, 1);
-		this.count--;
+		this.waiting--;
 		if (party.queue.length === 0) this.parties.splice(this.parties.indexOf(party), 1);
 	}
 }
 
-/** A release that acts once, however often it is called. */
 export function once<A extends unknown[]>(act: (...args: A) => void): (...args: A) => void {
 	let done = false;
 	return (...args) => {

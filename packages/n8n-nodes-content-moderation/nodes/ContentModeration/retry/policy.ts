@@ -4,8 +4,6 @@
  * Retry-After or a JSON body (the service refusing; a bare 503 may be a proxy's after the service read the
  * request), or connection refused. Reads are also retried on any 5xx and transient network errors.
  */
-const READ_METHODS = new Set(['GET', 'HEAD']);
-
 export interface RetrySettings {
 	maxRetries: number;
 	/** First backoff step; step n is drawn uniformly from [0, baseDelayMs * 2^n] (full jitter). */
@@ -62,7 +60,6 @@ export function parseRetryAfter(value: unknown, nowMs: number = Date.now()): num
 	if (typeof raw === 'number') return Number.isFinite(raw) && raw >= 0 ? Math.round(raw * 1000) : undefined;
 	if (typeof raw !== 'string') return undefined;
 	const text = raw.trim();
-	if (text === '') return undefined;
 	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
 	// An HTTP-date always names a weekday or month; this keeps numbers like "-1" from parsing as dates.
 	if (!/[a-z]/i.test(text)) return undefined;
@@ -77,24 +74,20 @@ export function backoffDelay(retryIndex: number, settings: RetrySettings, random
 }
 
 export function isReadMethod(method: string): boolean {
-	return READ_METHODS.has(method.toUpperCase());
+	return ['GET', 'HEAD'].includes(method.toUpperCase());
 }
 
 /** Whether this outcome may be retried for this method, however many tries are left. */
 export function isRetryable(method: string, outcome: TryOutcome): boolean {
 	const read = isReadMethod(method);
 	if (outcome.kind === 'network') {
-		if (outcome.code === 'ECONNREFUSED') return true;
-		return read && outcome.code !== undefined && TRANSIENT_NETWORK_CODES.has(outcome.code);
+		return outcome.code === 'ECONNREFUSED' || (read && TRANSIENT_NETWORK_CODES.has(outcome.code ?? ''));
 	}
 	const { statusCode } = outcome;
-	if (statusCode === 429 || (statusCode === 503 && isRefusal(outcome))) return true;
+	// A 503 with a Retry-After or a JSON body is the service refusing (it did not act).
+	const refused = outcome.jsonBody === true || parseRetryAfter(outcome.retryAfter) !== undefined;
+	if (statusCode === 429 || (statusCode === 503 && refused)) return true;
 	return read && statusCode >= 500 && statusCode <= 599;
-}
-
-/** Whether a 503 says the service refused (not acted on): it carries a Retry-After or a JSON body. */
-export function isRefusal(outcome: TryOutcome): boolean {
-	return outcome.kind === 'status' && (outcome.jsonBody === true || parseRetryAfter(outcome.retryAfter) !== undefined);
 }
 
 /** After try number `retryIndex + 1` failed with `outcome`: wait and try again, or stop. */
