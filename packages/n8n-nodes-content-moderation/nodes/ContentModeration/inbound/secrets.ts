@@ -73,7 +73,7 @@ export class SecretCache {
 		return this.credentials.size;
 	}
 
-	/** Checks the tokens a call carries (`givenTokens`) against `trigger`'s credential; a failed read rejects. */
+	/** Checks the tokens a call carries (`given`) against `trigger`'s credential; a failed read rejects. */
 	async check(
 		trigger: string,
 		given: readonly unknown[],
