@@ -107,22 +107,18 @@ export async function completeResult(
 		return reading.done ? { result: { ...body, ...reading.result } } : { unfinished: reading.message };
 	} catch (error) {
 		// The transport's errors carry the status and the service's message, never a secret.
-		const failure = error as { message?: string; httpCode?: string | null; description?: string | null };
+		const { message, httpCode, description } = error as { message?: string; httpCode?: string; description?: string };
 		// No answer, a refusal or a server error says nothing of the result: like an unfinished one, not a completion.
-		const status = failure.httpCode ? Number(failure.httpCode) : Number.NaN;
+		const status = httpCode ? Number(httpCode) : Number.NaN;
 		if (!Number.isInteger(status) || status === 429 || status >= 500) {
-			return {
-				unfinished: `Reading moderation ${body.id} failed (${Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time'})`,
-			};
+			const failed = Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time';
+			return { unfinished: `Reading moderation ${body.id} failed (${failed})` };
 		}
-		const { message, httpCode, description } = failure;
-		return {
-			result: body,
-			error: {
-				message: message ?? 'Could not read the full result',
-				httpCode: httpCode ?? null,
-				description: description ?? null,
-			},
+		const failure = {
+			message: message ?? 'Could not read the full result',
+			httpCode,
+			description: description ?? null,
 		};
+		return { result: body, error: failure };
 	}
 }

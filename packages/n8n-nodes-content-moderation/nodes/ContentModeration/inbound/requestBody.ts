@@ -5,10 +5,8 @@ export type CallbackRequestBody = { body: unknown; parsedJson: boolean };
 
 /** The media type of a Content-Type header value ("application/json; charset=utf-8" -> "application/json"). */
 export function mediaType(value: unknown): string {
-	return String(value ?? '')
-		.split(';')[0]
-		.trim()
-		.toLowerCase();
+	const [type] = String(value ?? '').split(';');
+	return type.trim().toLowerCase();
 }
 
 /**

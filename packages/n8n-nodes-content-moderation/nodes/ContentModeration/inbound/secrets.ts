@@ -49,7 +49,6 @@ function checkAgainst(credential: TriggerCredential, given: readonly unknown[]):
 	return { credential, check: credential.hasSecret ? checkGivenToken(credential.accepts, given) : { ok: true } };
 }
 
-/** What a failed read answers its callers. */
 export class CredentialReadError extends Error {
 	constructor() {
 		super('The Content Moderation API credential could not be read');
@@ -112,5 +111,4 @@ export class SecretCache {
 	}
 }
 
-/** The cache of this process. */
 export const secretCache = new SecretCache();
