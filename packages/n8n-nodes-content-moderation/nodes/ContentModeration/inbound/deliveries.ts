@@ -80,12 +80,10 @@ export class DeliveryRegistry {
 		this.clock = this.started.clock;
 	}
 
-	/** Completions remembered as started. */
 	get size(): number {
 		return this.started.size;
 	}
 
-	/** Deliveries being handled now. */
 	get inFlight(): number {
 		return this.underWay.size;
 	}

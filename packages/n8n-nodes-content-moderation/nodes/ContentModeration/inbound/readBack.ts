@@ -11,12 +11,11 @@ import type { RetrySettings } from '../retry/policy';
 import type { ApiClient } from '../transport/client';
 import { getImage, getText } from '../transport/endpoints';
 import { hasAnalysis } from '../verdict/rules';
-import { IMAGE_RESULT_FIELDS, kindOf, TEXT_RESULT_FIELDS, type CallbackBody, type DataKind } from './envelope';
+import { IMAGE_RESULT_FIELDS, TEXT_RESULT_FIELDS, type CallbackBody, type DataKind } from './envelope';
 
 /** Retries of one callback read (429/503, network): once, briefly, as the sender waits for the answer. */
 export const CALLBACK_READ_RETRY: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
 
-/** Pauses before reading an unfinished result again. */
 export const READ_AGAIN_DELAYS_MS: readonly number[] = [300, 700, 1_500];
 /** All reads and pauses end within this (a read counted as long as the last one took): the answer stays within a sender's 5 s. */
 export const READ_BACK_BUDGET_MS = 3_000;
@@ -87,9 +86,8 @@ export type CompletedResult =
 export async function completeResult(
 	body: CallbackBody,
 	client: ApiClient | undefined,
-	kind = kindOf(body),
-	repeatNote = '',
-	distrust = false,
+	kind: DataKind | undefined,
+	distrust: boolean,
 ): Promise<CompletedResult> {
 	if (distrust && kind !== 'queueItem')
 		body = { id: body.id, ...(body.warning === undefined ? {} : { warning: body.warning }) };
@@ -98,7 +96,7 @@ export async function completeResult(
 		const missing = full
 			? ''
 			: `, and the result fields it misses could not be read with GET /${kind === 'text' ? 'text' : 'image'}/{id}`;
-		const warning = `${String(body.warning)}, so it cannot be matched to its submission${missing}.${repeatNote} Its fields are as the service sent them.`;
+		const warning = `${String(body.warning)}, so it cannot be matched to its submission${missing}. A delivery of it again starts the workflow again. Its fields are as the service sent them.`;
 		return { result: { ...body, warning } };
 	}
 	if (full || client === undefined) return { result: body };

@@ -67,7 +67,6 @@ export class SecretCache {
 		this.reading = stores<Promise<TriggerCredential>>('credentialReadsUnderWay');
 	}
 
-	/** Triggers cached now. */
 	get size(): number {
 		return this.credentials.size;
 	}

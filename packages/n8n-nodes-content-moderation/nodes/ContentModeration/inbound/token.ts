@@ -8,7 +8,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { secretDigest, type SecretDigest } from '../helpers/processState';
 
-/** Where the trigger looks for the secret: `?token=` or this header. */
 export const TOKEN_QUERY_PARAMETER = 'token';
 export const TOKEN_HEADER = 'x-callback-token';
 

@@ -26,7 +26,6 @@ function triggerScope(ctx: IWebhookFunctions): string[] {
 	return [String(ctx.getWorkflow().id ?? ''), node.webhookId ?? node.id];
 }
 
-/** Whose credential an entry of the secret cache is: this trigger with its credential. */
 function secretOwner(ctx: IWebhookFunctions): string {
 	const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '';
 	return deliveryKey([...triggerScope(ctx), String(credential)]);
@@ -85,13 +84,7 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		// Only results are read back; a review decision (a queue item) or another event passes as it came.
 		const kind = distrust ? resultKind(body) : event === RESULT_EVENT ? kindOf(body) : 'queueItem';
 		const fetchFullResult = distrust || (this.getNodeParameter('fetchFullResult', true) as boolean);
-		const completed = await completeResult(
-			body,
-			fetchFullResult ? client : undefined,
-			kind,
-			' A delivery of it again starts the workflow again.',
-			distrust,
-		);
+		const completed = await completeResult(body, fetchFullResult ? client : undefined, kind, distrust);
 		// Not finished yet: nothing starts and nothing is recorded; a non-2xx answer makes the sender try again.
 		if ('unfinished' in completed) return refuse(this, 503, `${completed.unfinished}; try this callback again`);
 		const { result, error } = completed;
