@@ -14,13 +14,11 @@ import { checkGivenToken, sameSecret, type TokenCheck } from './token';
 /** What one credential read gives: the Callback Secret ('' when none) and every secret of the credential. */
 export type CredentialSecrets = { callbackSecret: string; secrets: readonly string[] };
 
-/** A trigger's credential as last read. */
 export interface TriggerCredential {
-	hasSecret: boolean;
 	/** A Callback Secret long enough to accept callbacks in production (inbound/secretRule.ts). */
 	strong: boolean;
-	/** Constant time for a token of any length (sameSecret). */
-	accepts(token: string): boolean;
+	/** The tokens a call carries against the Callback Secret (sameSecret); without one every call is accepted. */
+	check(given: readonly unknown[]): TokenCheck;
 	/** The redaction of the credential's secrets plus the tokens the call carried. */
 	redaction(callerTokens: readonly string[]): Redaction;
 }
@@ -33,20 +31,14 @@ function credentialFrom(read: CredentialSecrets): TriggerCredential {
 	const secrets = [...read.secrets, read.callbackSecret].filter((value) => value !== '');
 	let own: Redaction | undefined;
 	return {
-		hasSecret: digest !== undefined,
 		strong: isStrongSecret(read.callbackSecret),
-		accepts: (token) => digest !== undefined && sameSecret(token, digest),
+		check: (given) => (digest === undefined ? { ok: true } : checkGivenToken((t) => sameSecret(t, digest), given)),
 		redaction: (callerTokens) => {
 			if (callerTokens.every((value) => value === '' || secrets.includes(value)))
 				return (own ??= redactionFor(secrets));
 			return redactionFor([...secrets, ...callerTokens]);
 		},
 	};
-}
-
-/** Without a Callback Secret every call is accepted. */
-function checkAgainst(credential: TriggerCredential, given: readonly unknown[]): SecretCheck {
-	return { credential, check: credential.hasSecret ? checkGivenToken(credential.accepts, given) : { ok: true } };
 }
 
 export class CredentialReadError extends Error {
@@ -78,11 +70,13 @@ export class SecretCache {
 		read: () => Promise<CredentialSecrets>,
 	): Promise<SecretCheck> {
 		const cached = this.credentials.get(trigger);
-		const first = checkAgainst(cached ?? (await this.read(trigger, read)), given);
+		const credential = cached ?? (await this.read(trigger, read));
+		const check = credential.check(given);
 		// The right token, no token at all, or a wrong one against a read made for this call: decided.
-		if (first.check.ok || given.length === 0 || cached === undefined) return first;
+		if (check.ok || given.length === 0 || cached === undefined) return { credential, check };
 		// A wrong token against the cache: the next read decides (the secret may have changed).
-		return checkAgainst(await this.read(trigger, read), given);
+		const reread = await this.read(trigger, read);
+		return { credential: reread, check: reread.check(given) };
 	}
 
 	/** One read for `trigger`, no sooner than a reread interval after the last, or the one under way, joined. */
