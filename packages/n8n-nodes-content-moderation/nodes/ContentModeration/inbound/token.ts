@@ -48,7 +48,7 @@ export function givenTokens(query: IDataObject, headers: IDataObject): unknown[]
 /** The given token values as strings, repeated parameters included: all must be redacted. */
 export function givenTokenStrings(query: IDataObject, headers: IDataObject): string[] {
 	return givenTokens(query, headers)
-		.flatMap((value) => (Array.isArray(value) ? value : [value]))
+		.flat()
 		.filter((value): value is string => typeof value === 'string');
 }
 

@@ -1,9 +1,7 @@
 /**
- * The trigger's Callback Secret, by the rule of inbound/secretRule.ts: a published trigger without a strong
- * secret refuses, unless Accept Callbacks Without a Secret is on (results are then read back). Checked when
- * n8n sets the webhook up (publishing, an update, n8n starting: n8n calls `checkExists` and fails publishing
- * with the error's message; the editor's test URL, mode 'manual', is set up without it) and on every call:
- * its token against the credential's secret, through the secret cache (inbound/secrets.ts).
+ * The trigger's Callback Secret (the rule: inbound/secretRule.ts), checked when n8n sets the webhook up
+ * (publishing, an update, n8n starting: n8n calls `checkExists` and fails publishing with the error's message;
+ * the editor's test URL, mode 'manual', is set up without it) and on every call, through inbound/secrets.ts.
  */
 import type { IDataObject, IHookFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
