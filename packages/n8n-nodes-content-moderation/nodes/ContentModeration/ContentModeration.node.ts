@@ -1,11 +1,4 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as callback from './actions/callback';
@@ -14,7 +7,7 @@ import * as queue from './actions/queue';
 import * as text from './actions/text';
 import { resources } from './actions/resources';
 import { router } from './actions/router';
-import { waitCallbackWebhook, webhook } from './actions/waitForCallback';
+import { waitCallbackWebhook, webhook as waitForCallbackWebhook } from './actions/waitForCallback';
 import { toolDescriptionProperties } from './descriptions/toolDescription';
 import { CREDENTIAL_TYPE } from './transport/client';
 import { verdictOutputs } from './verdict/description';
@@ -68,14 +61,10 @@ export class ContentModeration implements INodeType {
 		],
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
-	}
+	execute = router;
 
 	// n8n never registers a restart webhook (WebhookService.getNodeWebhooks skips them on publish).
 	webhookMethods = unregisteredWebhookMethods;
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await webhook.call(this);
-	}
+	webhook = waitForCallbackWebhook;
 }

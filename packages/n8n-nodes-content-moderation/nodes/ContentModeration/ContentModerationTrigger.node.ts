@@ -1,4 +1,4 @@
-import type { INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './transport/client';
@@ -95,7 +95,5 @@ export class ContentModerationTrigger implements INodeType {
 	// Nothing to register (the user pastes the URL); publishing is refused without a Callback Secret.
 	webhookMethods = triggerWebhookMethods;
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await handleCallback.call(this);
-	}
+	webhook = handleCallback;
 }

@@ -8,11 +8,11 @@ import type { AddressInfo } from 'node:net';
 
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { readCallbackBody, type CallbackRequestBody } from '@package/nodes/ContentModeration/inbound/requestBody';
+import { readCallbackBody } from '@package/nodes/ContentModeration/inbound/requestBody';
 import { parseRequestBody, readableRequest } from '@test/helpers/engine/n8nBodyParsing';
 
 interface Seen {
-	read: CallbackRequestBody;
+	read: Awaited<ReturnType<typeof readCallbackBody>>;
 	/** Whether n8n had read the bytes before the node ran */
 	readByN8n: boolean;
 }

@@ -68,7 +68,6 @@ type Handling = { handled: Promise<void>; finish: (started: boolean) => void; un
 export class DeliveryRegistry {
 	/** Completions remembered as started (or passed on): their keys' hashes. */
 	private readonly started;
-	/** Completions handled now. */
 	private readonly underWay;
 	readonly clock: Clock;
 
@@ -81,12 +80,10 @@ export class DeliveryRegistry {
 		this.clock = this.started.clock;
 	}
 
-	/** Completions remembered as started. */
 	get size(): number {
 		return this.started.size;
 	}
 
-	/** Deliveries being handled now. */
 	get inFlight(): number {
 		return this.underWay.size;
 	}
@@ -113,14 +110,13 @@ export class DeliveryRegistry {
 		};
 		const entry: Handling = { handled: new Promise((resolve) => (ended = resolve)), finish };
 		this.underWay.set(key, entry);
+		const end = (started: boolean) => () => {
+			if (entry.until === undefined) finish(started);
+		};
 		return {
 			kind: 'held',
-			commit: () => {
-				if (entry.until === undefined) finish(true);
-			},
-			release: () => {
-				if (entry.until === undefined) finish(false);
-			},
+			commit: end(true),
+			release: end(false),
 			commitWhen: (started) => {
 				if (done || entry.until !== undefined) return;
 				entry.until = this.clock.now() + this.outcomeWaitMs;
@@ -146,5 +142,4 @@ export class DeliveryRegistry {
 	}
 }
 
-/** The registry of this process. */
 export const deliveries = new DeliveryRegistry();

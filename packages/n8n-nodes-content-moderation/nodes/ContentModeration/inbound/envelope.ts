@@ -7,47 +7,18 @@ import { segmentProblem } from '../transport/baseUrl';
 export const RESULT_EVENT = 'moderation.completed';
 export const REVIEW_EVENT = 'queue.review.completed';
 
-export function isKnownEvent(event: string): boolean {
-	return event === RESULT_EVENT || event === REVIEW_EVENT;
-}
-
 /** Longest event name read: the service's are about 22 characters; an event name is echoed in answers. */
 export const MAX_EVENT_LENGTH = 100;
 /** Longest id read (the service's are UUIDs, 36 characters); an id is echoed in answers and read back. */
 export const MAX_ID_LENGTH = 200;
 
 /** Fields of an image result (spec 2.2) and of a text result (vendor SDK `TextModerationResponse`). */
-export const IMAGE_RESULT_FIELDS = [
-	'summary',
-	'isSafe',
-	'confidence',
-	'description',
-	'riskScores',
-	'topics',
-	'nsfwCategories',
-	'suggestedActions',
-	'hash',
-];
-export const TEXT_RESULT_FIELDS = [
-	'summary',
-	'isSafe',
-	'confidence',
-	'riskScores',
-	'topics',
-	'nsfwCategories',
-	'suggestedActions',
-	'filteredContent',
-];
+const SHARED_FIELDS = ['summary', 'isSafe', 'confidence', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions'];
+export const IMAGE_RESULT_FIELDS = [...SHARED_FIELDS, 'description', 'hash'];
+export const TEXT_RESULT_FIELDS = [...SHARED_FIELDS, 'filteredContent'];
 /** Fields that make data a moderation result worth a workflow: a result with none of them and no id is refused. */
-const ANY_RESULT_FIELDS = [
-	...IMAGE_RESULT_FIELDS,
-	'meta',
-	'sentiment',
-	'sentimentScore',
-	'request',
-	'filteredContent',
-	'content',
-];
+const OTHER_FIELDS = ['meta', 'sentiment', 'sentimentScore', 'request', 'filteredContent', 'content'];
+const ANY_RESULT_FIELDS = [...IMAGE_RESULT_FIELDS, ...OTHER_FIELDS];
 
 /** A callback's data accepted; `id` is null when it carries no usable id (`warning` then says why). */
 export type CallbackBody = IDataObject & { id: string | null };
@@ -120,12 +91,8 @@ export function parseCallback(body: unknown, parsedJson = false): ParsedCallback
 	const { error, ...data } = parsed.data;
 	if (error !== undefined) data.callbackError = error;
 
-	const given =
-		typeof data.id === 'number' && Number.isFinite(data.id)
-			? String(data.id)
-			: typeof data.id === 'string'
-				? data.id.trim()
-				: data.id;
+	const id = typeof data.id === 'number' && Number.isFinite(data.id) ? String(data.id) : data.id;
+	const given = typeof id === 'string' ? id.trim() : id;
 	const warning = idProblem(given);
 	if (warning === undefined) return { ok: true, event, body: { ...data, id: given as string } };
 	if (event === RESULT_EVENT && !ANY_RESULT_FIELDS.some((field) => data[field] !== undefined)) {

@@ -11,12 +11,11 @@ import type { RetrySettings } from '../retry/policy';
 import type { ApiClient } from '../transport/client';
 import { getImage, getText } from '../transport/endpoints';
 import { hasAnalysis } from '../verdict/rules';
-import { IMAGE_RESULT_FIELDS, kindOf, TEXT_RESULT_FIELDS, type CallbackBody, type DataKind } from './envelope';
+import { IMAGE_RESULT_FIELDS, TEXT_RESULT_FIELDS, type CallbackBody, type DataKind } from './envelope';
 
 /** Retries of one callback read (429/503, network): once, briefly, as the sender waits for the answer. */
 export const CALLBACK_READ_RETRY: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
 
-/** Pauses before reading an unfinished result again. */
 export const READ_AGAIN_DELAYS_MS: readonly number[] = [300, 700, 1_500];
 /** All reads and pauses end within this (a read counted as long as the last one took): the answer stays within a sender's 5 s. */
 export const READ_BACK_BUDGET_MS = 3_000;
@@ -87,9 +86,8 @@ export type CompletedResult =
 export async function completeResult(
 	body: CallbackBody,
 	client: ApiClient | undefined,
-	kind = kindOf(body),
-	repeatNote = '',
-	distrust = false,
+	kind: DataKind | undefined,
+	distrust: boolean,
 ): Promise<CompletedResult> {
 	if (distrust && kind !== 'queueItem')
 		body = { id: body.id, ...(body.warning === undefined ? {} : { warning: body.warning }) };
@@ -98,7 +96,7 @@ export async function completeResult(
 		const missing = full
 			? ''
 			: `, and the result fields it misses could not be read with GET /${kind === 'text' ? 'text' : 'image'}/{id}`;
-		const warning = `${String(body.warning)}, so it cannot be matched to its submission${missing}.${repeatNote} Its fields are as the service sent them.`;
+		const warning = `${String(body.warning)}, so it cannot be matched to its submission${missing}. A delivery of it again starts the workflow again. Its fields are as the service sent them.`;
 		return { result: { ...body, warning } };
 	}
 	if (full || client === undefined) return { result: body };
@@ -107,22 +105,18 @@ export async function completeResult(
 		return reading.done ? { result: { ...body, ...reading.result } } : { unfinished: reading.message };
 	} catch (error) {
 		// The transport's errors carry the status and the service's message, never a secret.
-		const failure = error as { message?: string; httpCode?: string | null; description?: string | null };
+		const { message, httpCode, description } = error as { message?: string; httpCode?: string; description?: string };
 		// No answer, a refusal or a server error says nothing of the result: like an unfinished one, not a completion.
-		const status = failure.httpCode ? Number(failure.httpCode) : Number.NaN;
+		const status = httpCode ? Number(httpCode) : Number.NaN;
 		if (!Number.isInteger(status) || status === 429 || status >= 500) {
-			return {
-				unfinished: `Reading moderation ${body.id} failed (${Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time'})`,
-			};
+			const failed = Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time';
+			return { unfinished: `Reading moderation ${body.id} failed (${failed})` };
 		}
-		const { message, httpCode, description } = failure;
-		return {
-			result: body,
-			error: {
-				message: message ?? 'Could not read the full result',
-				httpCode: httpCode ?? null,
-				description: description ?? null,
-			},
+		const failure = {
+			message: message ?? 'Could not read the full result',
+			httpCode,
+			description: description ?? null,
 		};
+		return { result: body, error: failure };
 	}
 }

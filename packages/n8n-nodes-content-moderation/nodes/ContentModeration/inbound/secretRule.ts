@@ -6,7 +6,6 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-/** The shortest Callback Secret callbacks are accepted with in production. */
 export const MIN_CALLBACK_SECRET_LENGTH = 16;
 
 export const ACCEPT_WITHOUT_SECRET = 'acceptWithoutSecret';
@@ -34,7 +33,6 @@ export function secretRequiredMessage(hasCredential = true): string {
 
 export const SECRET_REQUIRED_DESCRIPTION = `Whoever learns a callback URL without a secret could send any verdict. The Content Moderation node adds the Callback Secret to the Callback URLs it sends (?token=…); give the same secret in the account webhook's URL. The editor's test URL works without one.`;
 
-/** What the item of a call accepted without a secret on the test URL says. */
 export const TEST_URL_NOTE = `Accepted without a Callback Secret because this is a test call. In production, callbacks are refused until the Content Moderation API credential has a Callback Secret of ${MIN_CALLBACK_SECRET_LENGTH} or more characters.`;
 
 /**

@@ -14,13 +14,11 @@ import { checkGivenToken, sameSecret, type TokenCheck } from './token';
 /** What one credential read gives: the Callback Secret ('' when none) and every secret of the credential. */
 export type CredentialSecrets = { callbackSecret: string; secrets: readonly string[] };
 
-/** A trigger's credential as last read. */
 export interface TriggerCredential {
-	hasSecret: boolean;
 	/** A Callback Secret long enough to accept callbacks in production (inbound/secretRule.ts). */
 	strong: boolean;
-	/** Constant time for a token of any length (sameSecret). */
-	accepts(token: string): boolean;
+	/** The tokens a call carries against the Callback Secret (sameSecret); without one every call is accepted. */
+	check(given: readonly unknown[]): TokenCheck;
 	/** The redaction of the credential's secrets plus the tokens the call carried. */
 	redaction(callerTokens: readonly string[]): Redaction;
 }
@@ -33,9 +31,8 @@ function credentialFrom(read: CredentialSecrets): TriggerCredential {
 	const secrets = [...read.secrets, read.callbackSecret].filter((value) => value !== '');
 	let own: Redaction | undefined;
 	return {
-		hasSecret: digest !== undefined,
 		strong: isStrongSecret(read.callbackSecret),
-		accepts: (token) => digest !== undefined && sameSecret(token, digest),
+		check: (given) => (digest === undefined ? { ok: true } : checkGivenToken((t) => sameSecret(t, digest), given)),
 		redaction: (callerTokens) => {
 			if (callerTokens.every((value) => value === '' || secrets.includes(value)))
 				return (own ??= redactionFor(secrets));
@@ -44,12 +41,6 @@ function credentialFrom(read: CredentialSecrets): TriggerCredential {
 	};
 }
 
-/** Without a Callback Secret every call is accepted. */
-function checkAgainst(credential: TriggerCredential, given: readonly unknown[]): SecretCheck {
-	return { credential, check: credential.hasSecret ? checkGivenToken(credential.accepts, given) : { ok: true } };
-}
-
-/** What a failed read answers its callers. */
 export class CredentialReadError extends Error {
 	constructor() {
 		super('The Content Moderation API credential could not be read');
@@ -68,23 +59,24 @@ export class SecretCache {
 		this.reading = stores<Promise<TriggerCredential>>('credentialReadsUnderWay');
 	}
 
-	/** Triggers cached now. */
 	get size(): number {
 		return this.credentials.size;
 	}
 
-	/** Checks the tokens a call carries (`givenTokens`) against `trigger`'s credential; a failed read rejects. */
+	/** Checks the tokens a call carries (`given`) against `trigger`'s credential; a failed read rejects. */
 	async check(
 		trigger: string,
 		given: readonly unknown[],
 		read: () => Promise<CredentialSecrets>,
 	): Promise<SecretCheck> {
 		const cached = this.credentials.get(trigger);
-		const first = checkAgainst(cached ?? (await this.read(trigger, read)), given);
+		const credential = cached ?? (await this.read(trigger, read));
+		const check = credential.check(given);
 		// The right token, no token at all, or a wrong one against a read made for this call: decided.
-		if (first.check.ok || given.length === 0 || cached === undefined) return first;
+		if (check.ok || given.length === 0 || cached === undefined) return { credential, check };
 		// A wrong token against the cache: the next read decides (the secret may have changed).
-		return checkAgainst(await this.read(trigger, read), given);
+		const reread = await this.read(trigger, read);
+		return { credential: reread, check: reread.check(given) };
 	}
 
 	/** One read for `trigger`, no sooner than a reread interval after the last, or the one under way, joined. */
@@ -112,5 +104,4 @@ export class SecretCache {
 	}
 }
 
-/** The cache of this process. */
 export const secretCache = new SecretCache();

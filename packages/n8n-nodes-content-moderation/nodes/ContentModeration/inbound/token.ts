@@ -8,7 +8,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { secretDigest, type SecretDigest } from '../helpers/processState';
 
-/** Where the trigger looks for the secret: `?token=` or this header. */
 export const TOKEN_QUERY_PARAMETER = 'token';
 export const TOKEN_HEADER = 'x-callback-token';
 
@@ -49,7 +48,7 @@ export function givenTokens(query: IDataObject, headers: IDataObject): unknown[]
 /** The given token values as strings, repeated parameters included: all must be redacted. */
 export function givenTokenStrings(query: IDataObject, headers: IDataObject): string[] {
 	return givenTokens(query, headers)
-		.flatMap((value) => (Array.isArray(value) ? value : [value]))
+		.flat()
 		.filter((value): value is string => typeof value === 'string');
 }
 

@@ -1,9 +1,7 @@
 /**
- * The trigger's Callback Secret, by the rule of inbound/secretRule.ts: a published trigger without a strong
- * secret refuses, unless Accept Callbacks Without a Secret is on (results are then read back). Checked when
- * n8n sets the webhook up (publishing, an update, n8n starting: n8n calls `checkExists` and fails publishing
- * with the error's message; the editor's test URL, mode 'manual', is set up without it) and on every call:
- * its token against the credential's secret, through the secret cache (inbound/secrets.ts).
+ * The trigger's Callback Secret (the rule: inbound/secretRule.ts), checked when n8n sets the webhook up
+ * (publishing, an update, n8n starting: n8n calls `checkExists` and fails publishing with the error's message;
+ * the editor's test URL, mode 'manual', is set up without it) and on every call, through inbound/secrets.ts.
  */
 import type { IDataObject, IHookFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -22,13 +20,18 @@ import {
 } from '../inbound/secretRule';
 import { givenTokens } from '../inbound/token';
 
+/** How a call in `ctx` stands with a Callback Secret that is `strong` (undefined: no credential selected). */
+function standingIn(ctx: IHookFunctions | IWebhookFunctions, strong: boolean | undefined): SecretStanding {
+	const accept = ctx.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, false) === true;
+	return secretStanding(strong, ctx.getMode() === 'manual', accept);
+}
+
 async function refuseWithoutSecret(this: IHookFunctions): Promise<boolean> {
 	const hasCredential = this.getNode().credentials?.[CREDENTIAL_TYPE] !== undefined;
 	const strong = hasCredential
 		? isStrongSecret(String((await this.getCredentials(CREDENTIAL_TYPE)).callbackSecret ?? ''))
 		: undefined;
-	const accept = this.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, false) === true;
-	if (secretStanding(strong, this.getMode() === 'manual', accept) === 'refused') {
+	if (standingIn(this, strong) === 'refused') {
 		throw new NodeOperationError(this.getNode(), secretRequiredMessage(hasCredential), {
 			description: SECRET_REQUIRED_DESCRIPTION,
 		});
@@ -40,11 +43,6 @@ export const triggerWebhookMethods = {
 	default: { ...unregisteredWebhookMethods.default, checkExists: refuseWithoutSecret },
 };
 
-/** The call's standing (and the credential's secret when read), or the refusal already written. */
-export type SecretCheckOutcome =
-	| { credential?: TriggerCredential; standing: SecretStanding }
-	| { refused: IWebhookResponseData };
-
 /** `owner`: whose credential the cache entry is (the trigger with its credential). */
 export async function checkSecret(
 	ctx: IWebhookFunctions,
@@ -52,29 +50,24 @@ export async function checkSecret(
 	owner: string,
 	query: IDataObject,
 	headers: IDataObject,
-): Promise<SecretCheckOutcome> {
-	const standing = (strong: boolean | undefined) =>
-		secretStanding(
-			strong,
-			ctx.getMode() === 'manual',
-			ctx.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, false) === true,
-		);
-	// The credential was changed after publishing (publishing checks it too): 503, the sender may try again.
-	const refused = () => ({ refused: refuse(ctx, 503, secretRequiredMessage(client !== undefined)) });
-	if (client === undefined) return standing(undefined) === 'refused' ? refused() : { standing: standing(undefined) };
-	let credential: TriggerCredential;
-	try {
-		const read = async () => ({
-			callbackSecret: await client.callbackSecret(),
-			secrets: await client.credentialSecrets(),
-		});
-		const { check, ...rest } = await secretCache.check(owner, givenTokens(query, headers), read);
-		if (!check.ok) return { refused: refuse(ctx, 401, check.message) };
-		credential = rest.credential;
-	} catch {
-		// Without the credential its secret cannot be checked: refuse rather than let anyone in.
-		return { refused: refuse(ctx, 500, 'The Content Moderation API credential of this trigger could not be read') };
+): Promise<{ credential?: TriggerCredential; standing: SecretStanding } | { refused: IWebhookResponseData }> {
+	let credential: TriggerCredential | undefined;
+	if (client !== undefined) {
+		try {
+			const read = async () => ({
+				callbackSecret: await client.callbackSecret(),
+				secrets: await client.credentialSecrets(),
+			});
+			const { check, ...rest } = await secretCache.check(owner, givenTokens(query, headers), read);
+			if (!check.ok) return { refused: refuse(ctx, 401, check.message) };
+			credential = rest.credential;
+		} catch {
+			// Without the credential its secret cannot be checked: refuse rather than let anyone in.
+			return { refused: refuse(ctx, 500, 'The Content Moderation API credential of this trigger could not be read') };
+		}
 	}
-	const verdict = standing(credential.strong);
-	return verdict === 'refused' ? refused() : { credential, standing: verdict };
+	const standing = standingIn(ctx, credential?.strong);
+	// The credential was changed after publishing (publishing checks it too): 503, the sender may try again.
+	if (standing === 'refused') return { refused: refuse(ctx, 503, secretRequiredMessage(client !== undefined)) };
+	return { credential, standing };
 }

@@ -1,14 +1,14 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { createApiClient, CREDENTIAL_TYPE, type ApiClient } from '../transport/client';
+import { createApiClient, CREDENTIAL_TYPE } from '../transport/client';
 import { redactionFor, type Redaction } from '../redaction/redact';
 
-import { isKnownEvent, kindOf, parseCallback, RESULT_EVENT, resultKind, type CallbackBody } from '../inbound/envelope';
+import { kindOf, parseCallback, RESULT_EVENT, resultKind, REVIEW_EVENT } from '../inbound/envelope';
 import { completionKey, deliveries, deliveryKey, type Claim, type Taken } from '../inbound/deliveries';
 import { CALLBACK_READ_RETRY, CALLBACK_READS_END_MS, completeResult } from '../inbound/readBack';
 import { refuse } from '../inbound/refusal';
 import { readCallbackBody } from '../inbound/requestBody';
-import { TEST_URL_NOTE, type SecretStanding } from '../inbound/secretRule';
+import { TEST_URL_NOTE } from '../inbound/secretRule';
 import { tokensInUrl } from '../helpers/urlTokens';
 import { givenTokenStrings, redactHeaders, redactQuery } from '../inbound/token';
 
@@ -26,7 +26,6 @@ function triggerScope(ctx: IWebhookFunctions): string[] {
 	return [String(ctx.getWorkflow().id ?? ''), node.webhookId ?? node.id];
 }
 
-/** Whose credential an entry of the secret cache is: this trigger with its credential. */
 function secretOwner(ctx: IWebhookFunctions): string {
 	const credential = ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '';
 	return deliveryKey([...triggerScope(ctx), String(credential)]);
@@ -34,18 +33,6 @@ function secretOwner(ctx: IWebhookFunctions): string {
 
 const UNREADABLE_WITHOUT_SECRET =
 	'Accepted without a Callback Secret, only a moderation result with an id is taken (it is read back from the service); review decisions and other events need the Callback Secret';
-
-/**
- * A call past the secret check: what it brought, and what it may use: the client (when a credential is
- * selected), the redaction of the credential's secrets, the call's tokens and `extraSecrets`.
- */
-type CheckedCall = {
-	client?: ApiClient;
-	headers: IDataObject;
-	query: IDataObject;
-	redaction: (extraSecrets?: string[]) => Redaction;
-	standing: SecretStanding;
-};
 
 /**
  * Handles one completion callback: the caller is authenticated first; a completion already started in this
@@ -71,7 +58,7 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 	const parsed = parseCallback(received.body, received.parsedJson);
 	if (!parsed.ok) {
 		// An unknown event without a data object is acknowledged; it starts nothing, even under Every Event.
-		if (parsed.event !== undefined && !isKnownEvent(parsed.event)) {
+		if (parsed.event !== undefined && parsed.event !== RESULT_EVENT && parsed.event !== REVIEW_EVENT) {
 			const ignored = `event "${parsed.event}" carries no data object`;
 			return { webhookResponse: redaction().value({ received: true, event: parsed.event, ignored }) };
 		}
@@ -90,72 +77,48 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		if (claim?.kind === 'busy')
 			return refuse(this, 503, 'Another delivery of this completion is being handled; try this callback again');
 		if (claim?.kind === 'duplicate') return { webhookResponse: redaction().value({ ...ack, duplicate: true }) };
-		const answer = await startWorkflow.call(
-			this,
-			{ client, headers, query, redaction, standing: checked.standing },
-			event,
-			body,
-			ack,
-		);
+
+		// Accepted without a secret by the option: only a result can be read back instead of trusted from the call.
+		const distrust = checked.standing === 'readBack';
+		if (distrust && (event !== RESULT_EVENT || body.id === null)) return refuse(this, 401, UNREADABLE_WITHOUT_SECRET);
+		// Only results are read back; a review decision (a queue item) or another event passes as it came.
+		const kind = distrust ? resultKind(body) : event === RESULT_EVENT ? kindOf(body) : 'queueItem';
+		const fetchFullResult = distrust || (this.getNodeParameter('fetchFullResult', true) as boolean);
+		const completed = await completeResult(body, fetchFullResult ? client : undefined, kind, distrust);
+		// Not finished yet: nothing starts and nothing is recorded; a non-2xx answer makes the sender try again.
+		if ('unfinished' in completed) return refuse(this, 503, `${completed.unfinished}; try this callback again`);
+		const { result, error } = completed;
+		// A read this call made knows the credential as it is now (a Secret Key changed since the cache's read).
+		const extraSecrets = [...(client?.secrets ?? [])];
+
+		// The verdict filter judges results; a review decision is a person's verdict and always passes.
+		const ignored =
+			event === RESULT_EVENT ? ignoreReason(this.getNodeParameter('events', 'all') as EventFilter, result) : undefined;
+		if (ignored !== undefined) return { webhookResponse: redaction(extraSecrets).value({ ...ack, ignored }) };
+		if (distrust && error !== undefined) return refuse(this, 404, `The service has no result ${body.id} to read back`);
+		// A read refused for good (4xx) acknowledges and starts the workflow with `error`: a 5xx would only repeat it.
+		const item: IDataObject = { ...result, receivedAt: new Date().toISOString(), event };
+		if (error !== undefined) item.error = error;
+		if (checked.standing === 'testUrl') item.callbackSecretNotice = TEST_URL_NOTE;
+		if (body.id === null) ack.warning = 'No id: a delivery of this completion again starts the workflow again';
+
+		if ((this.getNodeParameter('options', {}) as { includeRequest?: boolean }).includeRequest === true) {
+			// A proxy may have copied a ?token= the query no longer shows into a header.
+			for (const value of Object.values(headers)) {
+				if (typeof value === 'string') extraSecrets.push(...tokensInUrl(value));
+			}
+			item.headers = redactHeaders(headers);
+			item.query = redactQuery(query);
+		}
+		// Over everything that leaves: the answer and the item (body, error, headers, query).
+		const redact = redaction(extraSecrets);
+		// One item as built: returnJsonArray would take a body field `json` for the item itself.
+		const answer = { webhookResponse: redact.value(ack), workflowData: [[{ json: redact.value(item) }]] };
 		// Started only once n8n has created the execution: until n8n answers, a repeat of it waits.
-		if (answer.workflowData !== undefined && claim?.kind === 'held')
-			claim.commitWhen(executionStarted(this.getResponseObject()));
+		if (claim?.kind === 'held') claim.commitWhen(executionStarted(this.getResponseObject()));
 		return answer;
 	} finally {
 		// Ignored or failed: a later delivery of the completion may start it.
 		if (claim?.kind === 'held') claim.release();
 	}
-}
-
-/** The completion read back when needed, filtered by verdict, and returned as the workflow's one item. */
-async function startWorkflow(
-	this: IWebhookFunctions,
-	call: CheckedCall,
-	event: string,
-	body: CallbackBody,
-	ack: IDataObject,
-): Promise<IWebhookResponseData> {
-	const { client, headers, query, redaction, standing } = call;
-	// Accepted without a secret by the option: only a result can be read back instead of trusted from the call.
-	const distrust = standing === 'readBack';
-	if (distrust && (event !== RESULT_EVENT || body.id === null)) return refuse(this, 401, UNREADABLE_WITHOUT_SECRET);
-	// Only results are read back; a review decision (a queue item) or another event passes as it came.
-	const kind = distrust ? resultKind(body) : event === RESULT_EVENT ? kindOf(body) : 'queueItem';
-	const fetchFullResult = distrust || (this.getNodeParameter('fetchFullResult', true) as boolean);
-	const completed = await completeResult(
-		body,
-		fetchFullResult ? client : undefined,
-		kind,
-		' A delivery of it again starts the workflow again.',
-		distrust,
-	);
-	// Not finished yet: nothing starts and nothing is recorded; a non-2xx answer makes the sender try again.
-	if ('unfinished' in completed) return refuse(this, 503, `${completed.unfinished}; try this callback again`);
-	const { result, error } = completed;
-	// A read this call made knows the credential as it is now (a Secret Key changed since the cache's read).
-	const extraSecrets = [...(client?.secrets ?? [])];
-
-	// The verdict filter judges results; a review decision is a person's verdict and always passes.
-	const ignored =
-		event === RESULT_EVENT ? ignoreReason(this.getNodeParameter('events', 'all') as EventFilter, result) : undefined;
-	if (ignored !== undefined) return { webhookResponse: redaction(extraSecrets).value({ ...ack, ignored }) };
-	if (distrust && error !== undefined) return refuse(this, 404, `The service has no result ${body.id} to read back`);
-	// A read refused for good (4xx) acknowledges and starts the workflow with `error`: a 5xx would only repeat it.
-	const item: IDataObject = { ...result, receivedAt: new Date().toISOString(), event };
-	if (error !== undefined) item.error = error;
-	if (standing === 'testUrl') item.callbackSecretNotice = TEST_URL_NOTE;
-	if (body.id === null) ack.warning = 'No id: a delivery of this completion again starts the workflow again';
-
-	if ((this.getNodeParameter('options', {}) as { includeRequest?: boolean }).includeRequest === true) {
-		// A proxy may have copied a ?token= the query no longer shows into a header.
-		for (const value of Object.values(headers)) {
-			if (typeof value === 'string') extraSecrets.push(...tokensInUrl(value));
-		}
-		item.headers = redactHeaders(headers);
-		item.query = redactQuery(query);
-	}
-	// Over everything that leaves: the answer and the item (body, error, headers, query).
-	const redact = redaction(extraSecrets);
-	// One item as built: returnJsonArray would take a body field `json` for the item itself.
-	return { webhookResponse: redact.value(ack), workflowData: [[{ json: redact.value(item) }]] };
 }
