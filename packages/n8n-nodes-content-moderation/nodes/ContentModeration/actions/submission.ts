@@ -15,38 +15,31 @@ import type { Operation } from './operation';
 import { pauseForCallbacks } from './waitForCallback/pause';
 import { callbackUrl as waitCallbackUrl, resumeSecrets, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 
-export interface SubmissionSettings {
-	mode: string;
-	/** Whether the service is to answer with the id only (every mode but Immediate). */
-	deferred: boolean;
-	/** Already checked by the operation (its rule differs per operation). */
-	meta: JsonValue | IDataObject | undefined;
-}
-
-export interface Submission {
-	options: IDataObject;
-	/** The Wait for Callback URL's item key and resume token: they open the waiting execution, never an error. */
-	secrets?: string[];
-}
-
+/**
+ * The request's `options`, and `secrets`: the Wait for Callback URL's item key and resume token, which open
+ * the waiting execution and never appear in an error. `meta` is checked by the operation (its rule differs).
+ */
 export async function submissionOptions(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	client: ApiClient,
 	fields: IDataObject,
-	settings: SubmissionSettings,
-): Promise<Submission> {
+	meta: JsonValue | IDataObject | undefined,
+): Promise<{ options: IDataObject; secrets?: string[] }> {
+	const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
+	// Every mode but Immediate has the service answer with the id only.
+	const deferred = mode !== 'immediate';
 	const options: IDataObject = {};
-	if (settings.meta !== undefined) putMetadata(options, settings.meta);
+	if (meta !== undefined) putMetadata(options, meta);
 	const actorId = getActorId(this, itemIndex, fields);
 	if (actorId !== undefined) options.actorId = actorId;
 
 	let secrets: string[] | undefined;
-	if (settings.mode === WAIT_CALLBACK_MODE) {
+	if (mode === WAIT_CALLBACK_MODE) {
 		const url = waitCallbackUrl(this, itemIndex);
 		options.callbackUrl = url;
 		secrets = resumeSecrets(url);
-	} else if (settings.deferred) {
+	} else if (deferred) {
 		// A callback URL makes the service answer with the id only, so Immediate never sends one.
 		const url = ensure(this, itemIndex, optionalText(fields.callbackUrl, 'Callback URL', '{{ $json.callbackUrl }}'));
 		if (url !== undefined) {
@@ -57,7 +50,7 @@ export async function submissionOptions(
 			options.callbackUrl = withCallbackSecret(checked, await client.callbackSecret());
 		}
 	}
-	if (settings.deferred) options.defer = true;
+	if (deferred) options.defer = true;
 	return { options, secrets };
 }
 

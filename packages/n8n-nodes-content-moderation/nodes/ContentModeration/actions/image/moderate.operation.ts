@@ -7,15 +7,11 @@ import type { NodeRun } from '../operation';
 import { moderateImage } from '../../transport/endpoints';
 import { parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, imageInput, withImage } from '../../validation/parameters';
-import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
+import { verdictProperties } from '../../verdict/description';
 import { noIdError, waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/pause';
 import { submissionOptions, submissionSteps } from '../submission';
 import { MIN_POLL_INTERVAL_SECONDS } from '../poll';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, pollResult } from './pollResult';
-
-type ModerationMode = 'immediate' | 'deferred' | 'deferredWait' | typeof WAIT_CALLBACK_MODE;
-
-const deferredModes = ['deferred', 'deferredWait', WAIT_CALLBACK_MODE];
 
 export const description: INodeProperties[] = [
 	...imageInputProperties,
@@ -106,17 +102,10 @@ export const { verdict, finishRun } = submissionSteps('the request id', '"Immedi
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject> {
 	const { client } = run;
-	const mode = this.getNodeParameter('mode', itemIndex, 'immediate') as ModerationMode;
+	const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
 	const options = getOptions(this, itemIndex);
 	const meta = ensure(this, itemIndex, parseMetaJson(options.meta, 'Metadata (JSON)'));
-	const submission = { mode, deferred: deferredModes.includes(mode), meta };
-	const { options: requestOptions, secrets } = await submissionOptions.call(
-		this,
-		itemIndex,
-		client,
-		options,
-		submission,
-	);
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, meta);
 
 	// The image is read only once its request may go out (the process's byte budget has room for it).
 	const body = withImage(await imageInput(this, itemIndex, run.maxImageBytes), (image) =>

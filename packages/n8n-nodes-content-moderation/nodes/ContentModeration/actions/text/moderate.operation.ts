@@ -8,12 +8,10 @@ import { checkMetadataObject } from '../../validation/metadata';
 import { moderateText } from '../../transport/endpoints';
 import { InputProblem } from '../../validation/checks';
 import { ensure, getOptions, getText } from '../../validation/parameters';
-import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
+import { verdictProperties } from '../../verdict/description';
 import type { NodeRun } from '../operation';
 import { waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/pause';
 import { submissionOptions, submissionSteps } from '../submission';
-
-type TextMode = 'immediate' | 'deferred' | typeof WAIT_CALLBACK_MODE;
 
 const ownOptions: INodeProperties[] = [
 	{
@@ -115,18 +113,10 @@ export function parseBannedWords(value: unknown): string[] | undefined | InputPr
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
 	const text = getText(this, itemIndex);
-	const mode = this.getNodeParameter('mode', itemIndex, 'immediate') as TextMode;
 	const options = getOptions(this, itemIndex);
 	const meta = ensure(this, itemIndex, checkMetadataObject(options.meta, 'Metadata (JSON)'));
 	const bannedWords = ensure(this, itemIndex, parseBannedWords(options.bannedWords));
-	const submission = { mode, deferred: mode !== 'immediate', meta };
-	const { options: requestOptions, secrets } = await submissionOptions.call(
-		this,
-		itemIndex,
-		client,
-		options,
-		submission,
-	);
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, meta);
 	if (bannedWords !== undefined) requestOptions.bannedWords = bannedWords;
 
 	const body: IDataObject = { text };
