@@ -7,19 +7,19 @@ import type { WaitState } from './state';
 
 /**
  * One item per input item, in input order, paired to it: the result, or the error item kept when its
- * submission failed under On Error: Continue. `results` holds the results read back, by item index.
+ * submission failed under On Error: Continue. `resultOf` gives a result read back.
  */
 export function finalOutputs(
 	node: INode,
 	facts: VerdictFacts,
 	state: WaitState,
-	results: Map<number, IDataObject>,
+	resultOf: (itemIndex: number, id: string) => IDataObject | undefined,
 	inputs: INodeExecutionData[],
 ): INodeExecutionData[][] {
 	const items = state.items.map((item, itemIndex): INodeExecutionData => {
 		const pairedItem = { item: itemIndex };
 		if ('error' in item) return { json: item.error, pairedItem };
-		const json = 'result' in item ? item.result : results.get(itemIndex);
+		const json = 'result' in item ? item.result : resultOf(itemIndex, item.id);
 		return { json: json ?? {}, pairedItem };
 	});
 	if (!state.routing) return [items];

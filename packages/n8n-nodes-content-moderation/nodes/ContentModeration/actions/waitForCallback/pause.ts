@@ -91,7 +91,7 @@ export async function pauseForCallbacks(
 
 	// Nothing to wait for (every answer already final, or no input): output now.
 	if (!state.items.some((item) => 'id' in item)) {
-		return finalOutputs(this.getNode(), facts, state, new Map(), this.getInputData());
+		return finalOutputs(this.getNode(), facts, state, () => undefined, this.getInputData());
 	}
 
 	// n8n 2.x claims a waiting execution atomically (a second resume gets ExecutionAlreadyResumingError).

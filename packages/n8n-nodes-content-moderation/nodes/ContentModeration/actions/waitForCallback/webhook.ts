@@ -144,14 +144,8 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 		return { webhookResponse: { received: true, resumed: false, waitingFor: unknown[0][1] } };
 	}
 
-	const results = new Map<number, IDataObject>();
-	state.items.forEach((item, index) => {
-		const id = waitingId(item);
-		const result = id === undefined ? undefined : memory.result(index, id);
-		if (result !== undefined) results.set(index, result);
-	});
 	const secrets = [...credentialSecrets, query[KEY_PARAM], query[N8N_SIGNATURE_PARAM]];
-	const outputs = finalOutputs(this.getNode(), facts, state, results, inputItems(this));
+	const outputs = finalOutputs(this.getNode(), facts, state, (index, id) => memory.result(index, id), inputItems(this));
 	waitMemory.resume(key);
 	return {
 		webhookResponse: { received: true, resumed: true },
