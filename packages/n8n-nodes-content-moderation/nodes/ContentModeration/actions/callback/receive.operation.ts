@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { checkToken } from '../../inbound/token';
 import { kindOf, parseCallback, RESULT_EVENT, resultKind } from '../../inbound/envelope';
@@ -20,7 +20,7 @@ import { isObject } from '../../helpers/json';
 import { NO_ITEM, type NodeRun } from '../operation';
 import { isRepeatElseClaim, repeatKey } from './repeats';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName:
 			"Put n8n's Webhook node (HTTP Method POST, Respond Immediately) before this node. Give ContentMod the Webhook's Production URL followed by ?token= and the credential's Callback Secret (16 or more characters).",
@@ -44,6 +44,7 @@ const properties: INodeProperties[] = [
 		description:
 			"Whether a completion this n8n process already passed on is output again, marked duplicate: true. Off: a sender's repeated delivery outputs nothing in a published workflow. Manual executions always output.",
 	},
+	...requestSettingsCollection([acceptWithoutSecretOption]),
 ];
 
 export const toolDescription =
@@ -56,11 +57,6 @@ export const option: INodePropertyOptions = {
 	description:
 		"Check and complete a moderation callback received by n8n's Webhook node: verifies the Callback Secret, unwraps {event, data}, reads the full result when only an ID came",
 };
-
-export const description = updateDisplayOptions({ show: { resource: ['callback'], operation: ['receive'] } }, [
-	...properties,
-	...requestSettingsCollection([acceptWithoutSecretOption]),
-]);
 
 const WEBHOOK_HINT =
 	"Connect n8n's Webhook node (HTTP Method POST) directly before this node: its output item carries the callback's body, headers and query.";
