@@ -10,8 +10,7 @@ import { ensure, getOptions, imageInput, withImage } from '../../validation/para
 import { verdictProperties } from '../../verdict/description';
 import { noIdError, waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/pause';
 import { submissionOptions, submissionSteps } from '../submission';
-import { MIN_POLL_INTERVAL_SECONDS } from '../poll';
-import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, pollResult } from './pollResult';
+import { pollProperties, pollResult } from './pollResult';
 
 export const description: INodeProperties[] = [
 	...imageInputProperties,
@@ -43,25 +42,7 @@ export const description: INodeProperties[] = [
 		default: 'immediate',
 		description: 'Whether to wait for the result or only queue the image',
 	},
-	{
-		displayName: 'Poll Interval (Seconds)',
-		name: 'pollInterval',
-		type: 'number',
-		typeOptions: { minValue: MIN_POLL_INTERVAL_SECONDS, numberPrecision: 1 },
-		default: DEFAULT_POLL_INTERVAL_SECONDS,
-		description: 'How long to wait between two checks of the result',
-		displayOptions: { show: { mode: ['deferredWait'] } },
-	},
-	{
-		displayName: 'Wait Timeout (Seconds)',
-		name: 'waitTimeout',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: DEFAULT_WAIT_TIMEOUT_SECONDS,
-		description:
-			'How long to wait for the result in total. When it passes, the item fails with the moderation ID so that you can read the result later with Image > Get.',
-		displayOptions: { show: { mode: ['deferredWait'] } },
-	},
+	...pollProperties,
 	waitCallbackTimeoutProperty,
 	...optionsCollection(
 		[

@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { ApiClient, ApiResponse } from '../../transport/client';
 import { isCompletion } from '../../inbound/readBack';
-import { isNotFound } from '../poll';
+import { isNotFound } from '../image/pollResult';
 import type { Outcome } from './memory';
 
 export type ResultReader = (client: ApiClient, id: string, itemIndex?: number) => Promise<ApiResponse<IDataObject>>;
