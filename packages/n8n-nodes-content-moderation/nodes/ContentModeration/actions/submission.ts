@@ -1,6 +1,5 @@
 /** The `options` both moderation requests carry (POST /image, POST /text), checked before the one POST. */
-import type { IDataObject, IExecuteFunctions, JsonValue } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type JsonValue } from 'n8n-workflow';
 
 import { tokensInUrl } from '../helpers/urlTokens';
 import { withCallbackSecret } from '../inbound/token';

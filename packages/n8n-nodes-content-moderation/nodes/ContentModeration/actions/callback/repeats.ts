@@ -4,8 +4,7 @@
  * passes on marked `duplicate: true` when the option says so. Manual executions always pass on. Whether
  * a completion counts as passed on is decided when the node run ends, by the router (inbound/runClaims.ts).
  */
-import type { IDataObject, IExecuteFunctions, WorkflowExecuteMode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type WorkflowExecuteMode } from 'n8n-workflow';
 
 import { completionKey } from '../../inbound/deliveries';
 import type { RunClaims } from '../../inbound/runClaims';

@@ -1,8 +1,7 @@
 /** The node's final outputs in Wait for Callback mode, from the saved state and every item's result. */
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import type { VerdictFacts } from '../../verdict/outputs';
-import { routeResults } from '../../verdict/outputs';
+import { routeResults, type VerdictFacts } from '../../verdict/outputs';
 import type { WaitState } from './state';
 
 /**

@@ -1,6 +1,5 @@
 /** Reading one waiting item's result back from the service, by the callbacks' one rule (inbound/readBack.ts). */
-import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
 import type { ApiClient, ApiResponse } from '../../transport/client';
 import { isCompletion } from '../../inbound/readBack';

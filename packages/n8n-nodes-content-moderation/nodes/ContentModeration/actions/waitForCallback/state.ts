@@ -3,7 +3,7 @@
  * execution, since a callback may reach another n8n process or an n8n that restarted. Results are not
  * kept: the webhook cannot write anything durable without resuming, so they are read back.
  */
-import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { RoutingPlan } from '../../verdict/outputs';
 
@@ -24,11 +24,6 @@ export interface WaitState {
 	resumer?: number;
 	/** Present when Route by Verdict is on: the rules read per item when the items were submitted */
 	routing?: RoutingPlan;
-}
-
-/** The node context of an execute() run: the state is written there and saved with the execution. */
-export function nodeContext(ctx: IExecuteFunctions): IDataObject {
-	return ctx.getContext('node') as IDataObject;
 }
 
 /**

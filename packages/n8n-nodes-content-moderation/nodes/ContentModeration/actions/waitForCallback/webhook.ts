@@ -17,8 +17,7 @@ import type { VerdictFacts } from '../../verdict/outputs';
 import { runKey, waitMemory, type Outcome, type RunMemory } from './memory';
 import { finalOutputs } from './outputs';
 import { readResultOnce, type ResultReader } from './readResult';
-import type { WaitState } from './state';
-import { readState, waitingId } from './state';
+import { readState, waitingId, type WaitState } from './state';
 import { isItemKey, itemKey, ITEM_PARAM, KEY_PARAM, N8N_SIGNATURE_PARAM } from './urls';
 
 /** Answered while this process resumes the run; n8n answers 409 once it runs. */
