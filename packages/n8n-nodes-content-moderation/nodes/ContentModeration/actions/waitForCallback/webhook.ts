@@ -5,9 +5,10 @@
  * executeWebhook); refusals are written here and returned as `noWebhookResponse`.
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
-import { createApiClient } from '../../transport/client';
+import { createApiClient, type ApiClient, type ApiResponse } from '../../transport/client';
 import { parseEnvelope, RESULT_EVENT } from '../../inbound/envelope';
 import { readCallbackBody } from '../../inbound/requestBody';
 import { refuse } from '../../inbound/refusal';
@@ -16,17 +17,38 @@ import { CALLBACK_READ_RETRY, isCompletion } from '../../inbound/readBack';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { runKey, waitMemory, type Outcome, type RunMemory } from './memory';
 import { finalOutputs } from './outputs';
-import { readResultOnce, type ResultReader } from './readResult';
+import { isNotFound, withImageId } from '../image/pollResult';
 import { readState, waitingId, type WaitState } from './state';
 import { isItemKey, itemKey, ITEM_PARAM, KEY_PARAM, N8N_SIGNATURE_PARAM } from './urls';
 
 /** Answered while this process resumes the run; n8n answers 409 once it runs. */
 const RESUMING = 'This execution is being resumed; try this callback again';
 
+export type ResultReader = (client: ApiClient, id: string, itemIndex?: number) => Promise<ApiResponse<IDataObject>>;
+
 /** What a waiting node reads: its verdict facts, and the endpoint its results are read back from. */
 export interface WaitTarget {
 	facts: VerdictFacts;
 	read: ResultReader;
+}
+
+/** One read of moderation `id`, by the callbacks' one rule (inbound/readBack.ts); never throws. */
+export async function readResultOnce(
+	read: ResultReader,
+	client: ApiClient,
+	id: string,
+	itemIndex: number,
+): Promise<Outcome> {
+	try {
+		const response = await read(client, id, itemIndex);
+		if (!isCompletion(response.statusCode, response.body)) return { pending: true };
+		return { result: withImageId(id, response.body) };
+	} catch (error) {
+		// The id came from the service: a 404 means "not stored yet", as in Deferred and Wait.
+		if (isNotFound(error)) return { pending: true };
+		const status = error instanceof NodeApiError && error.httpCode ? `HTTP ${error.httpCode}` : 'no answer';
+		return { failed: `reading a result failed (${status})` };
+	}
 }
 
 /** The waiting items this process does not know the result of, in input order. */
