@@ -60,6 +60,10 @@ export const option: INodePropertyOptions = {
 
 const WEBHOOK_HINT =
 	"Connect n8n's Webhook node (HTTP Method POST) directly before this node: its output item carries the callback's body, headers and query.";
+const WRONG_TOKEN_HINT =
+	"The call does not carry the Callback Secret of the selected Content Moderation API credential. Add ?token=<Callback Secret> to the Webhook node's Production URL you gave the service, or select the credential whose secret that URL carries.";
+const PARTIAL_RESULT_HINT =
+	'The callback carried only part of the result and the service has no verdict for it yet. Nothing was passed on: a delivery of the callback again passes the verdict on. Route this error (On Error) to read the result later with Image > Get or Text > Get.';
 
 /** `id`: '' when the callback carries no usable id. */
 type Received = { event: string; data: IDataObject; id: string; standing: SecretStanding };
@@ -69,41 +73,22 @@ async function inspect(this: IExecuteFunctions, itemIndex: number, client: NodeR
 	const received = this.getInputData()[itemIndex].json;
 	const headers = isObject(received.headers) ? received.headers : {};
 	const query = isObject(received.query) ? received.query : {};
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(this.getNode(), message, { itemIndex, description });
 
 	const secret = await client.callbackSecret();
 	const accept = this.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, itemIndex, false) === true;
 	const standing = secretStanding(isStrongSecret(secret), this.getMode() === 'manual', accept);
-	if (standing === 'refused') {
-		throw new NodeOperationError(this.getNode(), secretRequiredMessage(), {
-			itemIndex,
-			description: SECRET_REQUIRED_DESCRIPTION,
-		});
-	}
+	if (standing === 'refused') throw fail(secretRequiredMessage(), SECRET_REQUIRED_DESCRIPTION);
 	if (secret !== '') {
 		const check = checkToken([secret], query, headers);
-		if (!check.ok) {
-			throw new NodeOperationError(this.getNode(), `Callback refused: ${check.message}`, {
-				itemIndex,
-				description:
-					"The call does not carry the Callback Secret of the selected Content Moderation API credential. Add ?token=<Callback Secret> to the Webhook node's Production URL you gave the service, or select the credential whose secret that URL carries.",
-			});
-		}
+		if (!check.ok) throw fail(`Callback refused: ${check.message}`, WRONG_TOKEN_HINT);
 	}
 
-	if (received.body === undefined) {
-		throw new NodeOperationError(this.getNode(), 'The input item has no body', {
-			itemIndex,
-			description: WEBHOOK_HINT,
-		});
-	}
+	if (received.body === undefined) throw fail('The input item has no body', WEBHOOK_HINT);
 	// The trigger's rules: what it refuses is refused here too. The Webhook node parsed a JSON body.
 	const parsed = parseCallback(received.body, mediaType(headers['content-type']) === 'application/json');
-	if (!parsed.ok) {
-		throw new NodeOperationError(this.getNode(), `Not a moderation callback: ${parsed.message}`, {
-			itemIndex,
-			description: WEBHOOK_HINT,
-		});
-	}
+	if (!parsed.ok) throw fail(`Not a moderation callback: ${parsed.message}`, WEBHOOK_HINT);
 	// No usable id: nothing to recognise a repeat by, and nothing to read back.
 	return { event: parsed.event, data: parsed.body, id: parsed.body.id ?? '', standing };
 }
@@ -167,11 +152,7 @@ async function complete(
 	const reading = await readBack(client, id, kind, itemIndex);
 	if (!reading.done) {
 		// Not a completion: the item fails (its claim is released), so a delivery of it again passes the verdict on.
-		throw new NodeOperationError(this.getNode(), reading.message, {
-			itemIndex,
-			description:
-				'The callback carried only part of the result and the service has no verdict for it yet. Nothing was passed on: a delivery of the callback again passes the verdict on. Route this error (On Error) to read the result later with Image > Get or Text > Get.',
-		});
+		throw new NodeOperationError(this.getNode(), reading.message, { itemIndex, description: PARTIAL_RESULT_HINT });
 	}
 	return distrust ? { ...reading.result, event } : { ...data, ...reading.result, event };
 }
