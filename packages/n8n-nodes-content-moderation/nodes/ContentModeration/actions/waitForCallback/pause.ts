@@ -19,8 +19,7 @@ import { WAIT_CALLBACK_MODE, WAIT_CALLBACK_OUTPUT } from '../../verdict/descript
 import { firstPairedIndex, isErrorItem, readRoutingPlan, type VerdictFacts } from '../../verdict/outputs';
 import { hasAnalysis } from '../../verdict/rules';
 import { runKey, waitMemory } from './memory';
-import { finalOutputs } from './outputs';
-import type { ItemState } from './state';
+import { finalOutputs, type ItemState } from './state';
 import { hasResumeToken, resumeUrl, runState } from './urls';
 
 export const DEFAULT_CALLBACK_TIMEOUT_SECONDS = 3600;

@@ -3,9 +3,9 @@
  * execution, since a callback may reach another n8n process or an n8n that restarted. Results are not
  * kept: the webhook cannot write anything durable without resuming, so they are read back.
  */
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import type { RoutingPlan } from '../../verdict/outputs';
+import { routeResults, type RoutingPlan, type VerdictFacts } from '../../verdict/outputs';
 
 export const STATE_KEY = 'waitForCallback';
 
@@ -42,4 +42,28 @@ export function readState(ctx: IWebhookFunctions): WaitState | undefined {
 
 export function waitingId(item: ItemState | undefined): string | undefined {
 	return item !== undefined && 'id' in item ? item.id : undefined;
+}
+
+/**
+ * The node's final outputs: one item per input item, in input order, paired to it: the result (`resultOf`
+ * gives one read back), or the error item kept when its submission failed under On Error: Continue.
+ */
+export function finalOutputs(
+	node: INode,
+	facts: VerdictFacts,
+	state: WaitState,
+	resultOf: (itemIndex: number, id: string) => IDataObject | undefined,
+	inputs: INodeExecutionData[],
+): INodeExecutionData[][] {
+	const items = state.items.map((item, itemIndex): INodeExecutionData => {
+		const pairedItem = { item: itemIndex };
+		if ('error' in item) return { json: item.error, pairedItem };
+		const json = 'result' in item ? item.result : resultOf(itemIndex, item.id);
+		return { json: json ?? {}, pairedItem };
+	});
+	if (!state.routing) return [items];
+	return routeResults(
+		{ node, facts, plan: state.routing, inputs, continueOnFail: state.continueOnFail === true },
+		items,
+	);
 }

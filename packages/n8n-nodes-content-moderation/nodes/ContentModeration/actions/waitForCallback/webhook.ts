@@ -16,9 +16,8 @@ import { redactValue } from '../../redaction/redact';
 import { CALLBACK_READ_RETRY, isCompletion } from '../../inbound/readBack';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { runKey, waitMemory, type Outcome, type RunMemory } from './memory';
-import { finalOutputs } from './outputs';
 import { isNotFound, withImageId } from '../image/pollResult';
-import { readState, waitingId, type WaitState } from './state';
+import { finalOutputs, readState, waitingId, type WaitState } from './state';
 import { isItemKey, itemKey, ITEM_PARAM, KEY_PARAM, N8N_SIGNATURE_PARAM } from './urls';
 
 /** Answered while this process resumes the run; n8n answers 409 once it runs. */
