@@ -17,7 +17,7 @@ import {
 } from '../../inbound/secretRule';
 import { requestSettingsCollection } from '../../descriptions/options';
 import { isObject } from '../../helpers/json';
-import { NO_ITEM, type NodeRun } from '../operation';
+import { NO_ITEM, type NodeRun, type Operation } from '../operation';
 import { isRepeatElseClaim, repeatKey } from './repeats';
 
 export const description: INodeProperties[] = [
@@ -94,25 +94,17 @@ async function inspect(this: IExecuteFunctions, itemIndex: number, client: NodeR
 }
 
 /** The item's completion, taken by the router for the whole run before any item runs. */
-export async function claimKey(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	{ client }: NodeRun,
-): Promise<string | undefined> {
+export const claimKey: Required<Operation>['claimKey'] = async function (itemIndex, { client }) {
 	const { event, data, id } = await inspect.call(this, itemIndex, client);
 	return repeatKey(this, event, { ...data, id });
-}
+};
 
 /**
  * One callback: the credential's Callback Secret checked, the `{event, data}` envelope unwrapped (flat
  * bodies read as results), a result missing its fields completed with a read (inbound/readBack.ts). The
  * output is the data with `event`; headers and query are not copied.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	{ client, claims }: NodeRun,
-): Promise<IDataObject | typeof NO_ITEM> {
+export const execute: Operation['execute'] = async function (itemIndex, { client, claims }) {
 	const received = await inspect.call(this, itemIndex, client);
 	const { event, data, id, standing } = received;
 	// Passed on once Receive outputs it in a run that succeeds: a later failure does not let a repeat through.
@@ -122,7 +114,7 @@ export async function execute(
 	}
 	const output = await complete.call(this, itemIndex, client, received, standing === 'readBack');
 	return standing === 'testUrl' ? { ...output, callbackSecretNotice: TEST_URL_NOTE } : output;
-}
+};
 
 /** The data with `event`, completed with a read when a result came without all its fields. */
 async function complete(
