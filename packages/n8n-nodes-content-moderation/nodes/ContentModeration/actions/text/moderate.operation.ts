@@ -86,28 +86,23 @@ export const { verdict, finishRun } = submissionSteps('the text moderation ID', 
 
 /** Banned Words: a comma-separated text, or a list from an expression; undefined when none. */
 export function parseBannedWords(value: unknown): string[] | undefined | InputProblem {
-	const field = 'Banned Words';
 	if (value === undefined || value === null || value === '') return undefined;
-	let parts: unknown[];
-	if (Array.isArray(value)) parts = value;
-	else if (typeof value === 'string') parts = value.split(',');
-	else {
+	const parts: unknown = typeof value === 'string' ? value.split(',') : value;
+	if (!Array.isArray(parts)) {
 		return new InputProblem(
-			`The ${field} must be a comma-separated text or a list of words`,
+			'The Banned Words must be a comma-separated text or a list of words',
 			'Enter words separated by commas, for example "spoiler, competitor", or an expression returning an array of strings.',
 		);
 	}
-	const words: string[] = [];
-	for (const part of parts) {
-		if (typeof part !== 'string' && !(typeof part === 'number' && Number.isSafeInteger(part))) {
-			return new InputProblem(
-				`The ${field} list holds something that is not a word`,
-				'Give only words (texts), for example ["spoiler", "competitor"].',
-			);
-		}
-		const word = String(part).trim();
-		if (word !== '' && !words.includes(word)) words.push(word);
+	const isWord = (part: unknown) =>
+		typeof part === 'string' || (typeof part === 'number' && Number.isSafeInteger(part));
+	if (!parts.every(isWord)) {
+		return new InputProblem(
+			'The Banned Words list holds something that is not a word',
+			'Give only words (texts), for example ["spoiler", "competitor"].',
+		);
 	}
+	const words = [...new Set(parts.map((part) => String(part).trim()))].filter((word) => word !== '');
 	return words.length > 0 ? words : undefined;
 }
 
