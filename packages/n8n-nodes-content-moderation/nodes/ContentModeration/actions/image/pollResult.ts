@@ -12,7 +12,6 @@ const DEFAULT_POLL_INTERVAL_SECONDS = 2;
 const DEFAULT_WAIT_TIMEOUT_SECONDS = 60;
 const MIN_POLL_INTERVAL_SECONDS = 0.1;
 
-/** The fields of Mode "Deferred and Wait". */
 export const pollProperties: INodeProperties[] = [
 	{
 		displayName: 'Poll Interval (Seconds)',
@@ -35,10 +34,7 @@ export const pollProperties: INodeProperties[] = [
 	},
 ];
 
-export interface PollTiming {
-	intervalSeconds: number;
-	timeoutSeconds: number;
-}
+export type PollTiming = { intervalSeconds: number; timeoutSeconds: number };
 
 /** The API reference's image result has no id: the one asked for is added, so the item can be matched. */
 export const withImageId = (id: string, result: IDataObject): IDataObject =>

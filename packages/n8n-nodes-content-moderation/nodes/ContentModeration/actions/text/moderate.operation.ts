@@ -13,35 +13,6 @@ import type { NodeRun } from '../operation';
 import { waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/pause';
 import { submissionOptions, submissionSteps } from '../submission';
 
-const ownOptions: INodeProperties[] = [
-	{
-		displayName: 'Banned Words',
-		name: 'bannedWords',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. spoiler, competitor',
-		description:
-			'Words of your own to flag, separated by commas. The service masks them in filteredContent and flags the text.',
-	},
-	{
-		displayName: 'Callback URL',
-		name: 'callbackUrl',
-		type: 'string',
-		default: '',
-		placeholder: 'https://your-n8n.example.com/webhook/…/callback',
-		description: CALLBACK_URL_HELP,
-		displayOptions: { show: { '/mode': ['deferred'] } },
-	},
-	{
-		displayName: 'Metadata (JSON)',
-		name: 'meta',
-		type: 'json',
-		default: '{}',
-		description:
-			'A JSON object stored with the moderation and returned with the result, for example {"commentId": "c-17"}',
-	},
-];
-
 export const description: INodeProperties[] = [
 	textInputProperty,
 	{
@@ -67,7 +38,34 @@ export const description: INodeProperties[] = [
 		description: 'Whether to get the verdict at once or only submit the text',
 	},
 	waitCallbackTimeoutProperty,
-	...optionsCollection(ownOptions),
+	...optionsCollection([
+		{
+			displayName: 'Banned Words',
+			name: 'bannedWords',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. spoiler, competitor',
+			description:
+				'Words of your own to flag, separated by commas. The service masks them in filteredContent and flags the text.',
+		},
+		{
+			displayName: 'Callback URL',
+			name: 'callbackUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://your-n8n.example.com/webhook/…/callback',
+			description: CALLBACK_URL_HELP,
+			displayOptions: { show: { '/mode': ['deferred'] } },
+		},
+		{
+			displayName: 'Metadata (JSON)',
+			name: 'meta',
+			type: 'json',
+			default: '{}',
+			description:
+				'A JSON object stored with the moderation and returned with the result, for example {"commentId": "c-17"}',
+		},
+	]),
 	...verdictProperties,
 ];
 

@@ -104,7 +104,6 @@ export class WaitMemory {
 	}
 }
 
-/** This process's memory of its waiting runs. */
 export const waitMemory = new WaitMemory();
 
 /** A run is one node's wait in one execution (a node in a loop waits again, with another deadline). */

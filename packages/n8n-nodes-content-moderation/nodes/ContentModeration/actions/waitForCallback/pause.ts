@@ -35,7 +35,6 @@ export function waitCallbackModeOption(submit: string): INodePropertyOptions {
 	};
 }
 
-/** The Wait Timeout field of that mode. */
 export const waitCallbackTimeoutProperty: INodeProperties = {
 	displayName: 'Wait Timeout (Seconds)',
 	name: 'waitTimeout',
@@ -47,7 +46,6 @@ export const waitCallbackTimeoutProperty: INodeProperties = {
 	displayOptions: { show: { mode: [WAIT_CALLBACK_MODE] } },
 };
 
-/** A moderation submitted for Wait for Callback whose answer has no id to wait for. */
 export function noIdError(node: INode, itemIndex: number): NodeOperationError {
 	return new NodeOperationError(node, 'The service did not return a moderation ID to wait for', {
 		itemIndex,

@@ -26,10 +26,7 @@ const RESUMING = 'This execution is being resumed; try this callback again';
 export type ResultReader = (client: ApiClient, id: string, itemIndex?: number) => Promise<ApiResponse<IDataObject>>;
 
 /** What a waiting node reads: its verdict facts, and the endpoint its results are read back from. */
-export interface WaitTarget {
-	facts: VerdictFacts;
-	read: ResultReader;
-}
+export type WaitTarget = { facts: VerdictFacts; read: ResultReader };
 
 /** One read of moderation `id`, by the callbacks' one rule (inbound/readBack.ts); never throws. */
 export async function readResultOnce(
