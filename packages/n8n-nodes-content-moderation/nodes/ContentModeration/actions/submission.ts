@@ -68,14 +68,9 @@ export function submissionSteps(
 			const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
 			if (mode === WAIT_CALLBACK_MODE) return waitCallbackRoutingRefusal(this, itemIndex);
 			if (mode !== 'deferred') return undefined;
-			return new NodeOperationError(
-				this.getNode(),
-				`Route by Verdict needs a moderation result, but Mode "Deferred" only returns ${deferredAnswer}`,
-				{
-					itemIndex,
-					description: `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`,
-				},
-			);
+			const message = `Route by Verdict needs a moderation result, but Mode "Deferred" only returns ${deferredAnswer}`;
+			const description = `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`;
+			return new NodeOperationError(this.getNode(), message, { itemIndex, description });
 		},
 	};
 	return {

@@ -12,12 +12,11 @@ import type { RunClaims } from '../../inbound/runClaims';
 /** Executions n8n started from a published workflow's webhook or trigger; 'manual' and 'retry' always pass on. */
 const PRODUCTION_MODES: ReadonlyArray<WorkflowExecuteMode> = ['webhook', 'trigger'];
 
+/** A callback's data with its id ('' when it has none). */
+type Completion = IDataObject & { id: string };
+
 /** The key of the item's completion, or undefined when repeats are not told apart (no id, not production). */
-export function repeatKey(
-	ctx: IExecuteFunctions,
-	event: string,
-	data: IDataObject & { id: string },
-): string | undefined {
+export function repeatKey(ctx: IExecuteFunctions, event: string, data: Completion): string | undefined {
 	if (data.id === '' || !PRODUCTION_MODES.includes(ctx.getMode())) return undefined;
 	// Per workflow and node, by id (a rename keeps it): another workflow (or another Receive) passes it on too.
 	return completionKey([String(ctx.getWorkflow().id ?? ''), 'receive', ctx.getNode().id], event, data);
@@ -33,15 +32,14 @@ export async function isRepeatElseClaim(
 	claims: RunClaims,
 	itemIndex: number,
 	event: string,
-	data: IDataObject & { id: string },
+	data: Completion,
 ): Promise<boolean> {
 	const key = repeatKey(this, event, data);
 	if (key === undefined) return false;
 	const turn = await claims.turn(key, itemIndex);
 	if (turn !== 'busy') return turn === 'repeat';
-	throw new NodeOperationError(this.getNode(), `Another execution is still handling moderation ${data.id}`, {
-		itemIndex,
-		description:
-			'This item did not pass the completion on: another execution of this workflow holds it, and passes it on unless that execution fails (a delivery of it again then does). Route this error (On Error) to read the result later with Image > Get or Text > Get.',
-	});
+	const message = `Another execution is still handling moderation ${data.id}`;
+	const description =
+		'This item did not pass the completion on: another execution of this workflow holds it, and passes it on unless that execution fails (a delivery of it again then does). Route this error (On Error) to read the result later with Image > Get or Text > Get.';
+	throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
 }

@@ -85,12 +85,7 @@ export async function pollResult(
 	});
 	if (result !== undefined) return result;
 
-	throw new NodeOperationError(
-		this.getNode(),
-		`The moderation ${id} was not ready after ${timing.timeoutSeconds} seconds [item ${itemIndex}]`,
-		{
-			itemIndex,
-			description: `The image is still being processed. Read the result later with Image > Get and Image ID "${id}", raise Wait Timeout, or use Mode "Deferred" with a Content Moderation Trigger.`,
-		},
-	);
+	const message = `The moderation ${id} was not ready after ${timing.timeoutSeconds} seconds [item ${itemIndex}]`;
+	const description = `The image is still being processed. Read the result later with Image > Get and Image ID "${id}", raise Wait Timeout, or use Mode "Deferred" with a Content Moderation Trigger.`;
+	throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
 }

@@ -73,13 +73,8 @@ export function callbackUrl(ctx: IExecuteFunctions, itemIndex: number): string {
  */
 export function waitCallbackRoutingRefusal(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError | undefined {
 	if (hasResumeToken(resumeUrl(ctx))) return undefined;
-	return new NodeOperationError(
-		ctx.getNode(),
-		'Route by Verdict with Mode "Wait for Callback" needs n8n 2.0 or newer',
-		{
-			itemIndex,
-			description:
-				'This n8n resumes a waiting node on its first output only, so the Safe and Review outputs would stay empty. Turn off Route by Verdict and route the results with an If or Switch node, or use Mode "Deferred and Wait".',
-		},
-	);
+	const description =
+		'This n8n resumes a waiting node on its first output only, so the Safe and Review outputs would stay empty. Turn off Route by Verdict and route the results with an If or Switch node, or use Mode "Deferred and Wait".';
+	const message = 'Route by Verdict with Mode "Wait for Callback" needs n8n 2.0 or newer';
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }
