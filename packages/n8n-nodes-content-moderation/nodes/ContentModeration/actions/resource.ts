@@ -8,8 +8,7 @@ export function defineResource(
 	list: Operation[],
 	{ default: defaultOperation }: { default: string },
 ): { operations: Record<string, Operation>; description: INodeProperties[] } {
-	const operations: Record<string, Operation> = {};
-	for (const operation of list) operations[operation.option.value as string] = operation;
+	const operations = Object.fromEntries(list.map((operation) => [operation.option.value as string, operation]));
 
 	const operationProperty: INodeProperties = {
 		displayName: 'Operation',

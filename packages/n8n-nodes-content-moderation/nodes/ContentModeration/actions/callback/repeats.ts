@@ -1,8 +1,7 @@
 /**
- * Callback > Receive's memory of the completions it passed on, in the process's delivery registry
- * (inbound/deliveries.ts): in a production execution a completion delivered again passes nothing on, or
- * passes on marked `duplicate: true` when the option says so. Manual executions always pass on. Whether
- * a completion counts as passed on is decided when the node run ends, by the router (inbound/runClaims.ts).
+ * Callback > Receive's memory of the completions it passed on (inbound/deliveries.ts): in a production
+ * execution a completion delivered again passes nothing on, or passes on marked `duplicate: true`. Whether
+ * it counts as passed on is decided when the node run ends, by the router (inbound/runClaims.ts).
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type WorkflowExecuteMode } from 'n8n-workflow';
 

@@ -27,9 +27,8 @@ export interface WaitState {
 }
 
 /**
- * The state as a callback sees it. A webhook context has no getContext(); it reads the node's context
- * through an expression, like `{{ $node["Name"].context }}` in a workflow. Closing braces in the node
- * name are escaped so that they cannot end the expression.
+ * The state as a callback sees it: a webhook context has no getContext(), so it is read through an expression
+ * (`{{ $node["Name"].context }}`), with braces in the node name escaped so that they cannot end it.
  */
 export function readState(ctx: IWebhookFunctions): WaitState | undefined {
 	const name = JSON.stringify(ctx.getNode().name).replace(/[{}]/g, (c) => (c === '{' ? '\\u007b' : '\\u007d'));

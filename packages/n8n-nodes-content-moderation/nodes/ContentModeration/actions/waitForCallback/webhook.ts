@@ -1,8 +1,7 @@
 /**
- * The webhook() side of Wait for Callback: n8n calls it when the service POSTs to an item's callback URL
- * while the execution waits. It resumes the execution once every item has its result; otherwise it only
- * answers. It never throws: n8n would then resume the execution with its run data wiped (webhook-helpers
- * executeWebhook); refusals are written here and returned as `noWebhookResponse`.
+ * The webhook() side of Wait for Callback: n8n calls it when the service POSTs to an item's callback URL while
+ * the execution waits; it resumes the execution once every item has its result, else it only answers. It never
+ * throws: n8n would then resume the execution with its run data wiped (webhook-helpers executeWebhook).
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -115,12 +114,9 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 	if (memory.resumedAt !== undefined) return refuse(this, 503, RESUMING);
 	const client = createApiClient(this, { retry: CALLBACK_READ_RETRY });
 	// What is kept or output is masked first: the credential's secrets, the item's key, n8n's resume token.
+	const signature = query[N8N_SIGNATURE_PARAM];
 	const masked = async (index: number, result: IDataObject) =>
-		redactValue(result, [
-			...(await client.credentialSecrets()),
-			itemKey(state.secret, index),
-			query[N8N_SIGNATURE_PARAM],
-		]);
+		redactValue(result, [...(await client.credentialSecrets()), itemKey(state.secret, index), signature]);
 	const readItem = async (index: number, id: string): Promise<Outcome> => {
 		const outcome = await readResultOnce(read, client, id, index);
 		return 'result' in outcome ? { result: await masked(index, outcome.result) } : outcome;
@@ -161,7 +157,7 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 		return { webhookResponse: { received: true, resumed: false, waitingFor: unknown[0][1] } };
 	}
 
-	const secrets = [...credentialSecrets, query[KEY_PARAM], query[N8N_SIGNATURE_PARAM]];
+	const secrets = [...credentialSecrets, query[KEY_PARAM], signature];
 	const outputs = finalOutputs(this.getNode(), facts, state, (index, id) => memory.result(index, id), inputItems(this));
 	waitMemory.resume(key);
 	return {
