@@ -82,21 +82,20 @@ export const option: INodePropertyOptions = {
 export const { verdict, finishRun } = submissionSteps('the request id', '"Immediate" or "Deferred and Wait"');
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject> {
-	const { client } = run;
 	const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
 	const options = getOptions(this, itemIndex);
 	const meta = ensure(this, itemIndex, parseMetaJson(options.meta, 'Metadata (JSON)'));
-	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, meta);
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, run.client, options, meta);
 
 	// The image is read only once its request may go out (the process's byte budget has room for it).
 	const body = withImage(await imageInput(this, itemIndex, run.maxImageBytes), (image) =>
 		Object.keys(requestOptions).length > 0 ? { image, options: requestOptions } : { image },
 	);
-	const response = await moderateImage(client, body, itemIndex, secrets);
+	const response = await moderateImage(run.client, body, itemIndex, secrets);
 	// Wait for Callback's answers ({id}) are handled together once every item is submitted (finishRun).
 	if (mode !== 'deferredWait') return response.body;
 
 	const id = typeof response.body.id === 'string' ? response.body.id : '';
 	if (id === '') throw noIdError(this.getNode(), itemIndex);
-	return await pollResult.call(this, itemIndex, client, id);
+	return await pollResult.call(this, itemIndex, run.client, id);
 }

@@ -43,9 +43,11 @@ export const verdict: VerdictFacts = {
 	analysisOf: (result) => (isObject(result.moderation) ? result.moderation : undefined),
 	missingAnalysis(result, itemIndex) {
 		const status = typeof result.status === 'string' ? ` (status "${result.status}")` : '';
-		const message = `Queue item "${String(result.id ?? '')}" has no moderation yet${status}, so Route by Verdict cannot decide a verdict`;
-		const description = 'Read the item again once it is processed, or turn off Route by Verdict.';
-		return new NodeOperationError(this.getNode(), message, { itemIndex, description });
+		return new NodeOperationError(
+			this.getNode(),
+			`Queue item "${String(result.id ?? '')}" has no moderation yet${status}, so Route by Verdict cannot decide a verdict`,
+			{ itemIndex, description: 'Read the item again once it is processed, or turn off Route by Verdict.' },
+		);
 	},
 };
 

@@ -1,4 +1,3 @@
-/** Text > Moderate: the service's direct text endpoint, POST /text. */
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../descriptions/options';
