@@ -8,10 +8,11 @@ import { contentModerationNode } from '@test/helpers/fixtures';
 
 const RESUME_URL = 'http://n8n.test/webhook-waiting/42?signature=resume-token';
 
-function context(): IExecuteFunctions {
+function context(mode: string): IExecuteFunctions {
 	const nodeContext: IDataObject = {};
 	return {
 		getNode: () => contentModerationNode,
+		getNodeParameter: (name: string, _itemIndex: number, fallback: unknown) => (name === 'mode' ? mode : fallback),
 		evaluateExpression: () => RESUME_URL,
 		getContext: () => nodeContext,
 	} as unknown as IExecuteFunctions;
@@ -30,14 +31,15 @@ function client(secret = 'cb-secret'): ApiClient & { secretReads: number } {
 	return fake as unknown as ApiClient & { secretReads: number };
 }
 
-const submit = async (fields: IDataObject, settings: Parameters<typeof submissionOptions>[3], api = client()) =>
-	await submissionOptions.call(context(), 0, api, fields, settings);
+type Settings = { mode: string; meta: Parameters<typeof submissionOptions>[3] };
+const submit = async (fields: IDataObject, { mode, meta }: Settings, api = client()) =>
+	await submissionOptions.call(context(mode), 0, api, fields, meta);
 
 describe('submissionOptions', () => {
 	it('Immediate: metadata under both keys and the actor, no callback URL and no defer', async () => {
 		const { options, secrets } = await submit(
 			{ actorId: ' user-7 ', callbackUrl: 'https://n8n.example.com/webhook/x/callback' },
-			{ mode: 'immediate', deferred: false, meta: { orderId: 'A-17' } },
+			{ mode: 'immediate', meta: { orderId: 'A-17' } },
 		);
 		expect(options).toEqual({ meta: { orderId: 'A-17' }, metadata: { orderId: 'A-17' }, actorId: 'user-7' });
 		expect(secrets).toBeUndefined();
@@ -47,7 +49,7 @@ describe('submissionOptions', () => {
 		const api = client();
 		const { options } = await submit(
 			{ callbackUrl: 'https://n8n.example.com/webhook/x/callback' },
-			{ mode: 'deferred', deferred: true, meta: undefined },
+			{ mode: 'deferred', meta: undefined },
 			api,
 		);
 		expect(options).toEqual({ callbackUrl: 'https://n8n.example.com/webhook/x/callback?token=cb-secret', defer: true });
@@ -55,7 +57,7 @@ describe('submissionOptions', () => {
 	});
 
 	it("Wait for Callback: the waiting execution's own URL, whose key and resume token are secrets", async () => {
-		const { options, secrets } = await submit({ callbackUrl: 'https://ignored.example.com' }, { mode: 'waitCallback', deferred: true, meta: undefined });
+		const { options, secrets } = await submit({ callbackUrl: 'https://ignored.example.com' }, { mode: 'waitCallback', meta: undefined });
 		const url = new URL(String(options.callbackUrl));
 		expect(url.pathname).toBe('/webhook-waiting/42/callback');
 		expect(options.defer).toBe(true);
@@ -64,10 +66,10 @@ describe('submissionOptions', () => {
 
 	it('refuses a pasted ?token= and a URL that is not http(s), naming Callback URL, before reading the credential', async () => {
 		const api = client();
-		const pasted = submit({ callbackUrl: 'https://n8n.example.com/cb?token=mine' }, { mode: 'deferred', deferred: true, meta: undefined }, api);
+		const pasted = submit({ callbackUrl: 'https://n8n.example.com/cb?token=mine' }, { mode: 'deferred', meta: undefined }, api);
 		await expect(pasted).rejects.toThrow(NodeOperationError);
 		await expect(pasted).rejects.toThrow(/Callback URL/);
-		const notHttp = submit({ callbackUrl: 'ftp://example.com/cb' }, { mode: 'deferred', deferred: true, meta: undefined }, api);
+		const notHttp = submit({ callbackUrl: 'ftp://example.com/cb' }, { mode: 'deferred', meta: undefined }, api);
 		await expect(notHttp).rejects.toThrow(/Callback URL/);
 		expect(api.secretReads).toBe(0);
 		// The pasted token is known as a secret from then on, so no error or output shows it.

@@ -1,5 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from './operation';
 
@@ -9,8 +8,7 @@ export function defineResource(
 	list: Operation[],
 	{ default: defaultOperation }: { default: string },
 ): { operations: Record<string, Operation>; description: INodeProperties[] } {
-	const operations: Record<string, Operation> = {};
-	for (const operation of list) operations[operation.option.value as string] = operation;
+	const operations = Object.fromEntries(list.map((operation) => [operation.option.value as string, operation]));
 
 	const operationProperty: INodeProperties = {
 		displayName: 'Operation',

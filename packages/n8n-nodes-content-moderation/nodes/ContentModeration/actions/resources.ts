@@ -4,7 +4,6 @@ import type { Operation } from './operation';
 import * as queue from './queue';
 import * as text from './text';
 
-/** What the router runs, by resource and operation value. */
 export const resources: Record<string, Record<string, Operation>> = {
 	callback: callback.operations,
 	image: image.operations,

@@ -1,5 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { readRequestOptions } from '../descriptions/requestOptions';
 import { asNodeError, errorItem } from '../helpers/errorItems';
@@ -38,8 +37,7 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 	}
 
 	const { concurrency, maxRetries, maxImageBytes } = readRequestOptions(this);
-	// With the default cap every item has started: when one fails the run, the others must leave the
-	// shared limiter and send nothing (their results would be thrown away), as on cancel.
+	// When one item fails the run, the others leave the shared limiter and send nothing, as on cancel.
 	const runFailed = new AbortController();
 	const cancel = this.getExecutionCancelSignal();
 	let runFailure: unknown;
@@ -85,8 +83,7 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 		}
 	};
 
-	// Results keep input order whatever the concurrency. Up to the cap items run at once; the client's
-	// limiter decides how many of their requests are in flight (items wait for it in input order).
+	// Up to the cap items run at once, results in input order; the client's limiter decides what is in flight.
 	const results = (await mapConcurrent(indexes, concurrency.limit, processItem)).flat();
 	const finished = await operation.finishRun?.call(this, results, routing);
 	if (finished) return finished;

@@ -1,6 +1,5 @@
 /** The `options` both moderation requests carry (POST /image, POST /text), checked before the one POST. */
-import type { IDataObject, IExecuteFunctions, JsonValue } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type JsonValue } from 'n8n-workflow';
 
 import { tokensInUrl } from '../helpers/urlTokens';
 import { withCallbackSecret } from '../inbound/token';
@@ -15,38 +14,31 @@ import type { Operation } from './operation';
 import { pauseForCallbacks } from './waitForCallback/pause';
 import { callbackUrl as waitCallbackUrl, resumeSecrets, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 
-export interface SubmissionSettings {
-	mode: string;
-	/** Whether the service is to answer with the id only (every mode but Immediate). */
-	deferred: boolean;
-	/** Already checked by the operation (its rule differs per operation). */
-	meta: JsonValue | IDataObject | undefined;
-}
-
-export interface Submission {
-	options: IDataObject;
-	/** The Wait for Callback URL's item key and resume token: they open the waiting execution, never an error. */
-	secrets?: string[];
-}
-
+/**
+ * The request's `options`, and `secrets`: the Wait for Callback URL's item key and resume token, which open
+ * the waiting execution and never appear in an error. `meta` is checked by the operation (its rule differs).
+ */
 export async function submissionOptions(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	client: ApiClient,
 	fields: IDataObject,
-	settings: SubmissionSettings,
-): Promise<Submission> {
+	meta: JsonValue | IDataObject | undefined,
+): Promise<{ options: IDataObject; secrets?: string[] }> {
+	const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
+	// Every mode but Immediate has the service answer with the id only.
+	const deferred = mode !== 'immediate';
 	const options: IDataObject = {};
-	if (settings.meta !== undefined) putMetadata(options, settings.meta);
+	if (meta !== undefined) putMetadata(options, meta);
 	const actorId = getActorId(this, itemIndex, fields);
 	if (actorId !== undefined) options.actorId = actorId;
 
 	let secrets: string[] | undefined;
-	if (settings.mode === WAIT_CALLBACK_MODE) {
+	if (mode === WAIT_CALLBACK_MODE) {
 		const url = waitCallbackUrl(this, itemIndex);
 		options.callbackUrl = url;
 		secrets = resumeSecrets(url);
-	} else if (settings.deferred) {
+	} else if (deferred) {
 		// A callback URL makes the service answer with the id only, so Immediate never sends one.
 		const url = ensure(this, itemIndex, optionalText(fields.callbackUrl, 'Callback URL', '{{ $json.callbackUrl }}'));
 		if (url !== undefined) {
@@ -57,7 +49,7 @@ export async function submissionOptions(
 			options.callbackUrl = withCallbackSecret(checked, await client.callbackSecret());
 		}
 	}
-	if (settings.deferred) options.defer = true;
+	if (deferred) options.defer = true;
 	return { options, secrets };
 }
 
@@ -76,14 +68,9 @@ export function submissionSteps(
 			const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
 			if (mode === WAIT_CALLBACK_MODE) return waitCallbackRoutingRefusal(this, itemIndex);
 			if (mode !== 'deferred') return undefined;
-			return new NodeOperationError(
-				this.getNode(),
-				`Route by Verdict needs a moderation result, but Mode "Deferred" only returns ${deferredAnswer}`,
-				{
-					itemIndex,
-					description: `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`,
-				},
-			);
+			const message = `Route by Verdict needs a moderation result, but Mode "Deferred" only returns ${deferredAnswer}`;
+			const description = `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`;
+			return new NodeOperationError(this.getNode(), message, { itemIndex, description });
 		},
 	};
 	return {

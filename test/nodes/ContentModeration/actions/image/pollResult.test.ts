@@ -6,6 +6,7 @@ import { imagePosts as imagePostsOf, moderateImage } from '@test/helpers/paramet
 import { startScriptedServer } from '@test/helpers/scripted-server';
 import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { nodeError, output, useMock } from '@test/helpers/nodeRun';
+import { pollUntil } from '@package/nodes/ContentModeration/actions/image/pollResult';
 
 const mock = useMock();
 
@@ -82,3 +83,21 @@ function imageIdFromPolls(): string {
 	if (!poll) throw new Error('no poll request recorded');
 	return decodeURIComponent(poll.path.replace('/image/', ''));
 }
+
+describe('pollUntil (the shared poll loop)', () => {
+	it('returns the first value a check gives, checking once per interval', async () => {
+		let calls = 0;
+		const value = await pollUntil({ intervalSeconds: 0.05, timeoutSeconds: 5 }, async () => (++calls === 3 ? 'ready' : undefined));
+		expect([value, calls]).toEqual(['ready', 3]);
+	});
+
+	it('gives up after the timeout with a bounded number of checks, the first at once', async () => {
+		const times: number[] = [];
+		const started = Date.now();
+		const value = await pollUntil({ intervalSeconds: 0.1, timeoutSeconds: 0.35 }, async () => void times.push(Date.now() - started));
+		expect(value).toBeUndefined();
+		expect(times[0]).toBeLessThan(90);
+		expect(times.length).toBeGreaterThanOrEqual(3);
+		expect(times.length).toBeLessThanOrEqual(5);
+	});
+});

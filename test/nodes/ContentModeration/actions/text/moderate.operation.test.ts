@@ -126,6 +126,7 @@ describe('Text > Moderate, bad input and failures', () => {
 		['Metadata that is not JSON', { meta: '{oops' }, 'The Metadata (JSON) is not valid JSON'],
 		['Metadata that is not an object', { meta: '[1, 2]' }, 'The Metadata (JSON) must be a JSON object, not an array'],
 		['Banned Words of another type', { bannedWords: '={{ 42 }}' }, 'The Banned Words must be a comma-separated text or a list of words'],
+		['Banned Words listing a non-word', { bannedWords: '={{ ["spoiler", { a: 1 }] }}' }, 'The Banned Words list holds something that is not a word'],
 	])('%s: the item fails naming the field, nothing is sent', async (_case, options, message) => {
 		const run = await runNode(moderate(SAFE_TEXT, { options }));
 		const error = nodeError(run);

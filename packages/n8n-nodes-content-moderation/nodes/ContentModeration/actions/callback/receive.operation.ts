@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { checkToken } from '../../inbound/token';
 import { kindOf, parseCallback, RESULT_EVENT, resultKind } from '../../inbound/envelope';
@@ -17,10 +17,10 @@ import {
 } from '../../inbound/secretRule';
 import { requestSettingsCollection } from '../../descriptions/options';
 import { isObject } from '../../helpers/json';
-import { NO_ITEM, type NodeRun } from '../operation';
+import { NO_ITEM, type NodeRun, type Operation } from '../operation';
 import { isRepeatElseClaim, repeatKey } from './repeats';
 
-const properties: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName:
 			"Put n8n's Webhook node (HTTP Method POST, Respond Immediately) before this node. Give ContentMod the Webhook's Production URL followed by ?token= and the credential's Callback Secret (16 or more characters).",
@@ -44,6 +44,7 @@ const properties: INodeProperties[] = [
 		description:
 			"Whether a completion this n8n process already passed on is output again, marked duplicate: true. Off: a sender's repeated delivery outputs nothing in a published workflow. Manual executions always output.",
 	},
+	...requestSettingsCollection([acceptWithoutSecretOption]),
 ];
 
 export const toolDescription =
@@ -57,13 +58,12 @@ export const option: INodePropertyOptions = {
 		"Check and complete a moderation callback received by n8n's Webhook node: verifies the Callback Secret, unwraps {event, data}, reads the full result when only an ID came",
 };
 
-export const description = updateDisplayOptions({ show: { resource: ['callback'], operation: ['receive'] } }, [
-	...properties,
-	...requestSettingsCollection([acceptWithoutSecretOption]),
-]);
-
 const WEBHOOK_HINT =
 	"Connect n8n's Webhook node (HTTP Method POST) directly before this node: its output item carries the callback's body, headers and query.";
+const WRONG_TOKEN_HINT =
+	"The call does not carry the Callback Secret of the selected Content Moderation API credential. Add ?token=<Callback Secret> to the Webhook node's Production URL you gave the service, or select the credential whose secret that URL carries.";
+const PARTIAL_RESULT_HINT =
+	'The callback carried only part of the result and the service has no verdict for it yet. Nothing was passed on: a delivery of the callback again passes the verdict on. Route this error (On Error) to read the result later with Image > Get or Text > Get.';
 
 /** `id`: '' when the callback carries no usable id. */
 type Received = { event: string; data: IDataObject; id: string; standing: SecretStanding };
@@ -73,65 +73,38 @@ async function inspect(this: IExecuteFunctions, itemIndex: number, client: NodeR
 	const received = this.getInputData()[itemIndex].json;
 	const headers = isObject(received.headers) ? received.headers : {};
 	const query = isObject(received.query) ? received.query : {};
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(this.getNode(), message, { itemIndex, description });
 
 	const secret = await client.callbackSecret();
 	const accept = this.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, itemIndex, false) === true;
 	const standing = secretStanding(isStrongSecret(secret), this.getMode() === 'manual', accept);
-	if (standing === 'refused') {
-		throw new NodeOperationError(this.getNode(), secretRequiredMessage(), {
-			itemIndex,
-			description: SECRET_REQUIRED_DESCRIPTION,
-		});
-	}
+	if (standing === 'refused') throw fail(secretRequiredMessage(), SECRET_REQUIRED_DESCRIPTION);
 	if (secret !== '') {
 		const check = checkToken([secret], query, headers);
-		if (!check.ok) {
-			throw new NodeOperationError(this.getNode(), `Callback refused: ${check.message}`, {
-				itemIndex,
-				description:
-					"The call does not carry the Callback Secret of the selected Content Moderation API credential. Add ?token=<Callback Secret> to the Webhook node's Production URL you gave the service, or select the credential whose secret that URL carries.",
-			});
-		}
+		if (!check.ok) throw fail(`Callback refused: ${check.message}`, WRONG_TOKEN_HINT);
 	}
 
-	if (received.body === undefined) {
-		throw new NodeOperationError(this.getNode(), 'The input item has no body', {
-			itemIndex,
-			description: WEBHOOK_HINT,
-		});
-	}
+	if (received.body === undefined) throw fail('The input item has no body', WEBHOOK_HINT);
 	// The trigger's rules: what it refuses is refused here too. The Webhook node parsed a JSON body.
 	const parsed = parseCallback(received.body, mediaType(headers['content-type']) === 'application/json');
-	if (!parsed.ok) {
-		throw new NodeOperationError(this.getNode(), `Not a moderation callback: ${parsed.message}`, {
-			itemIndex,
-			description: WEBHOOK_HINT,
-		});
-	}
+	if (!parsed.ok) throw fail(`Not a moderation callback: ${parsed.message}`, WEBHOOK_HINT);
 	// No usable id: nothing to recognise a repeat by, and nothing to read back.
 	return { event: parsed.event, data: parsed.body, id: parsed.body.id ?? '', standing };
 }
 
 /** The item's completion, taken by the router for the whole run before any item runs. */
-export async function claimKey(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	{ client }: NodeRun,
-): Promise<string | undefined> {
+export const claimKey: Required<Operation>['claimKey'] = async function (itemIndex, { client }) {
 	const { event, data, id } = await inspect.call(this, itemIndex, client);
 	return repeatKey(this, event, { ...data, id });
-}
+};
 
 /**
  * One callback: the credential's Callback Secret checked, the `{event, data}` envelope unwrapped (flat
  * bodies read as results), a result missing its fields completed with a read (inbound/readBack.ts). The
  * output is the data with `event`; headers and query are not copied.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	{ client, claims }: NodeRun,
-): Promise<IDataObject | typeof NO_ITEM> {
+export const execute: Operation['execute'] = async function (itemIndex, { client, claims }) {
 	const received = await inspect.call(this, itemIndex, client);
 	const { event, data, id, standing } = received;
 	// Passed on once Receive outputs it in a run that succeeds: a later failure does not let a repeat through.
@@ -141,7 +114,7 @@ export async function execute(
 	}
 	const output = await complete.call(this, itemIndex, client, received, standing === 'readBack');
 	return standing === 'testUrl' ? { ...output, callbackSecretNotice: TEST_URL_NOTE } : output;
-}
+};
 
 /** The data with `event`, completed with a read when a result came without all its fields. */
 async function complete(
@@ -171,11 +144,7 @@ async function complete(
 	const reading = await readBack(client, id, kind, itemIndex);
 	if (!reading.done) {
 		// Not a completion: the item fails (its claim is released), so a delivery of it again passes the verdict on.
-		throw new NodeOperationError(this.getNode(), reading.message, {
-			itemIndex,
-			description:
-				'The callback carried only part of the result and the service has no verdict for it yet. Nothing was passed on: a delivery of the callback again passes the verdict on. Route this error (On Error) to read the result later with Image > Get or Text > Get.',
-		});
+		throw new NodeOperationError(this.getNode(), reading.message, { itemIndex, description: PARTIAL_RESULT_HINT });
 	}
 	return distrust ? { ...reading.result, event } : { ...data, ...reading.result, event };
 }

@@ -1,11 +1,9 @@
 /**
- * Callback > Receive's memory of the completions it passed on, in the process's delivery registry
- * (inbound/deliveries.ts): in a production execution a completion delivered again passes nothing on, or
- * passes on marked `duplicate: true` when the option says so. Manual executions always pass on. Whether
- * a completion counts as passed on is decided when the node run ends, by the router (inbound/runClaims.ts).
+ * Callback > Receive's memory of the completions it passed on (inbound/deliveries.ts): in a production
+ * execution a completion delivered again passes nothing on, or passes on marked `duplicate: true`. Whether
+ * it counts as passed on is decided when the node run ends, by the router (inbound/runClaims.ts).
  */
-import type { IDataObject, IExecuteFunctions, WorkflowExecuteMode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type WorkflowExecuteMode } from 'n8n-workflow';
 
 import { completionKey } from '../../inbound/deliveries';
 import type { RunClaims } from '../../inbound/runClaims';
@@ -13,12 +11,11 @@ import type { RunClaims } from '../../inbound/runClaims';
 /** Executions n8n started from a published workflow's webhook or trigger; 'manual' and 'retry' always pass on. */
 const PRODUCTION_MODES: ReadonlyArray<WorkflowExecuteMode> = ['webhook', 'trigger'];
 
+/** A callback's data with its id ('' when it has none). */
+type Completion = IDataObject & { id: string };
+
 /** The key of the item's completion, or undefined when repeats are not told apart (no id, not production). */
-export function repeatKey(
-	ctx: IExecuteFunctions,
-	event: string,
-	data: IDataObject & { id: string },
-): string | undefined {
+export function repeatKey(ctx: IExecuteFunctions, event: string, data: Completion): string | undefined {
 	if (data.id === '' || !PRODUCTION_MODES.includes(ctx.getMode())) return undefined;
 	// Per workflow and node, by id (a rename keeps it): another workflow (or another Receive) passes it on too.
 	return completionKey([String(ctx.getWorkflow().id ?? ''), 'receive', ctx.getNode().id], event, data);
@@ -34,15 +31,14 @@ export async function isRepeatElseClaim(
 	claims: RunClaims,
 	itemIndex: number,
 	event: string,
-	data: IDataObject & { id: string },
+	data: Completion,
 ): Promise<boolean> {
 	const key = repeatKey(this, event, data);
 	if (key === undefined) return false;
 	const turn = await claims.turn(key, itemIndex);
 	if (turn !== 'busy') return turn === 'repeat';
-	throw new NodeOperationError(this.getNode(), `Another execution is still handling moderation ${data.id}`, {
-		itemIndex,
-		description:
-			'This item did not pass the completion on: another execution of this workflow holds it, and passes it on unless that execution fails (a delivery of it again then does). Route this error (On Error) to read the result later with Image > Get or Text > Get.',
-	});
+	const message = `Another execution is still handling moderation ${data.id}`;
+	const description =
+		'This item did not pass the completion on: another execution of this workflow holds it, and passes it on unless that execution fails (a delivery of it again then does). Route this error (On Error) to read the result later with Image > Get or Text > Get.';
+	throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
 }

@@ -1,8 +1,5 @@
-import type { Operation } from '../operation';
 import { defineResource } from '../resource';
 import * as get from './get.operation';
 import * as moderate from './moderate.operation';
 
-const list: Operation[] = [moderate, get];
-
-export const { operations, description } = defineResource('image', list, { default: 'moderate' });
+export const { operations, description } = defineResource('image', [moderate, get], { default: 'moderate' });

@@ -7,15 +7,10 @@ import type { NodeRun } from '../operation';
 import { moderateImage } from '../../transport/endpoints';
 import { parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, imageInput, withImage } from '../../validation/parameters';
-import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
+import { verdictProperties } from '../../verdict/description';
 import { noIdError, waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/pause';
 import { submissionOptions, submissionSteps } from '../submission';
-import { MIN_POLL_INTERVAL_SECONDS } from '../poll';
-import { DEFAULT_POLL_INTERVAL_SECONDS, DEFAULT_WAIT_TIMEOUT_SECONDS, pollResult } from './pollResult';
-
-type ModerationMode = 'immediate' | 'deferred' | 'deferredWait' | typeof WAIT_CALLBACK_MODE;
-
-const deferredModes = ['deferred', 'deferredWait', WAIT_CALLBACK_MODE];
+import { pollProperties, pollResult } from './pollResult';
 
 export const description: INodeProperties[] = [
 	...imageInputProperties,
@@ -47,25 +42,7 @@ export const description: INodeProperties[] = [
 		default: 'immediate',
 		description: 'Whether to wait for the result or only queue the image',
 	},
-	{
-		displayName: 'Poll Interval (Seconds)',
-		name: 'pollInterval',
-		type: 'number',
-		typeOptions: { minValue: MIN_POLL_INTERVAL_SECONDS, numberPrecision: 1 },
-		default: DEFAULT_POLL_INTERVAL_SECONDS,
-		description: 'How long to wait between two checks of the result',
-		displayOptions: { show: { mode: ['deferredWait'] } },
-	},
-	{
-		displayName: 'Wait Timeout (Seconds)',
-		name: 'waitTimeout',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: DEFAULT_WAIT_TIMEOUT_SECONDS,
-		description:
-			'How long to wait for the result in total. When it passes, the item fails with the moderation ID so that you can read the result later with Image > Get.',
-		displayOptions: { show: { mode: ['deferredWait'] } },
-	},
+	...pollProperties,
 	waitCallbackTimeoutProperty,
 	...optionsCollection(
 		[
@@ -105,28 +82,20 @@ export const option: INodePropertyOptions = {
 export const { verdict, finishRun } = submissionSteps('the request id', '"Immediate" or "Deferred and Wait"');
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject> {
-	const { client } = run;
-	const mode = this.getNodeParameter('mode', itemIndex, 'immediate') as ModerationMode;
+	const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
 	const options = getOptions(this, itemIndex);
 	const meta = ensure(this, itemIndex, parseMetaJson(options.meta, 'Metadata (JSON)'));
-	const submission = { mode, deferred: deferredModes.includes(mode), meta };
-	const { options: requestOptions, secrets } = await submissionOptions.call(
-		this,
-		itemIndex,
-		client,
-		options,
-		submission,
-	);
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, run.client, options, meta);
 
 	// The image is read only once its request may go out (the process's byte budget has room for it).
 	const body = withImage(await imageInput(this, itemIndex, run.maxImageBytes), (image) =>
 		Object.keys(requestOptions).length > 0 ? { image, options: requestOptions } : { image },
 	);
-	const response = await moderateImage(client, body, itemIndex, secrets);
+	const response = await moderateImage(run.client, body, itemIndex, secrets);
 	// Wait for Callback's answers ({id}) are handled together once every item is submitted (finishRun).
 	if (mode !== 'deferredWait') return response.body;
 
 	const id = typeof response.body.id === 'string' ? response.body.id : '';
 	if (id === '') throw noIdError(this.getNode(), itemIndex);
-	return await pollResult.call(this, itemIndex, client, id);
+	return await pollResult.call(this, itemIndex, run.client, id);
 }

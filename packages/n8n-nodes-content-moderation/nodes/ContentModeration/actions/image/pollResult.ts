@@ -1,20 +1,66 @@
 /** "Deferred and Wait": reads GET /image/{id} every Poll Interval until the result is there or Wait Timeout passes. */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { asNodeError } from '../../helpers/errorItems';
 import type { ApiClient } from '../../transport/client';
 import { getImage } from '../../transport/endpoints';
 import { isCompletion } from '../../inbound/readBack';
-import { isNotFound, pollUntil, readPollTiming } from '../poll';
 
 // The spec gives no processing times: these suit a few-second moderation without hammering the service.
-export const DEFAULT_POLL_INTERVAL_SECONDS = 2;
-export const DEFAULT_WAIT_TIMEOUT_SECONDS = 60;
+const DEFAULT_POLL_INTERVAL_SECONDS = 2;
+const DEFAULT_WAIT_TIMEOUT_SECONDS = 60;
+const MIN_POLL_INTERVAL_SECONDS = 0.1;
+
+export const pollProperties: INodeProperties[] = [
+	{
+		displayName: 'Poll Interval (Seconds)',
+		name: 'pollInterval',
+		type: 'number',
+		typeOptions: { minValue: MIN_POLL_INTERVAL_SECONDS, numberPrecision: 1 },
+		default: DEFAULT_POLL_INTERVAL_SECONDS,
+		description: 'How long to wait between two checks of the result',
+		displayOptions: { show: { mode: ['deferredWait'] } },
+	},
+	{
+		displayName: 'Wait Timeout (Seconds)',
+		name: 'waitTimeout',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: DEFAULT_WAIT_TIMEOUT_SECONDS,
+		description:
+			'How long to wait for the result in total. When it passes, the item fails with the moderation ID so that you can read the result later with Image > Get.',
+		displayOptions: { show: { mode: ['deferredWait'] } },
+	},
+];
+
+export type PollTiming = { intervalSeconds: number; timeoutSeconds: number };
 
 /** The API reference's image result has no id: the one asked for is added, so the item can be matched. */
 export const withImageId = (id: string, result: IDataObject): IDataObject =>
 	result.id === undefined ? { id, ...result } : result;
+
+/** A 404 while polling means "not stored yet": the id came from the service itself a moment ago. */
+export function isNotFound(error: unknown): boolean {
+	return error instanceof NodeApiError && error.httpCode === '404';
+}
+
+/** Calls `check` every interval until it returns a value; undefined once the timeout has passed. */
+export async function pollUntil<T>(timing: PollTiming, check: () => Promise<T | undefined>): Promise<T | undefined> {
+	const intervalMs = timing.intervalSeconds * 1000;
+	const deadline = Date.now() + timing.timeoutSeconds * 1000;
+	// Bounded by count as well as by time, in case the clock jumps.
+	const maxChecks = Math.ceil(timing.timeoutSeconds / timing.intervalSeconds) + 1;
+
+	for (let attempt = 0; attempt < maxChecks; attempt++) {
+		const value = await check();
+		if (value !== undefined) return value;
+		const remaining = deadline - Date.now();
+		if (remaining <= 0) break;
+		await sleep(Math.min(intervalMs, remaining));
+	}
+	return undefined;
+}
 
 export async function pollResult(
 	this: IExecuteFunctions,
@@ -22,10 +68,12 @@ export async function pollResult(
 	client: ApiClient,
 	id: string,
 ): Promise<IDataObject> {
-	const timing = readPollTiming(this, itemIndex, {
-		intervalSeconds: DEFAULT_POLL_INTERVAL_SECONDS,
-		timeoutSeconds: DEFAULT_WAIT_TIMEOUT_SECONDS,
-	});
+	const interval = Number(this.getNodeParameter('pollInterval', itemIndex, DEFAULT_POLL_INTERVAL_SECONDS));
+	const timeout = Number(this.getNodeParameter('waitTimeout', itemIndex, DEFAULT_WAIT_TIMEOUT_SECONDS));
+	const timing = {
+		intervalSeconds: Math.max(MIN_POLL_INTERVAL_SECONDS, interval || DEFAULT_POLL_INTERVAL_SECONDS),
+		timeoutSeconds: Math.max(0, timeout || 0),
+	};
 	const result = await pollUntil(timing, async () => {
 		try {
 			const response = await getImage(client, id, itemIndex);
@@ -37,12 +85,7 @@ export async function pollResult(
 	});
 	if (result !== undefined) return result;
 
-	throw new NodeOperationError(
-		this.getNode(),
-		`The moderation ${id} was not ready after ${timing.timeoutSeconds} seconds [item ${itemIndex}]`,
-		{
-			itemIndex,
-			description: `The image is still being processed. Read the result later with Image > Get and Image ID "${id}", raise Wait Timeout, or use Mode "Deferred" with a Content Moderation Trigger.`,
-		},
-	);
+	const message = `The moderation ${id} was not ready after ${timing.timeoutSeconds} seconds [item ${itemIndex}]`;
+	const description = `The image is still being processed. Read the result later with Image > Get and Image ID "${id}", raise Wait Timeout, or use Mode "Deferred" with a Content Moderation Trigger.`;
+	throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
 }

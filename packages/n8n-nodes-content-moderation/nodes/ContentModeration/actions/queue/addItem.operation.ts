@@ -10,17 +10,6 @@ import type { NodeRun } from '../operation';
 import { ensure, getActorId, getId, getOptions, getText, imageInput, withImage } from '../../validation/parameters';
 import { queueIdProperty } from './queueId';
 
-/** A JSON object written here is sent as an object, any other text as text. */
-const metaOption: INodeProperties = {
-	displayName: 'Metadata',
-	name: 'meta',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. {"postId": "p-17"}',
-	description:
-		'Stored with the item, for example {"postId": "p-17"} or an order number. A JSON object is sent as an object; other text as text.',
-};
-
 export const description: INodeProperties[] = [
 	queueIdProperty,
 	{
@@ -37,7 +26,20 @@ export const description: INodeProperties[] = [
 	},
 	{ ...textInputProperty, displayOptions: { show: { contentType: ['text'] } } },
 	...updateDisplayOptions({ show: { contentType: ['image'] } }, imageInputProperties),
-	...optionsCollection([metaOption], { sendsImages: true }),
+	...optionsCollection(
+		[
+			{
+				displayName: 'Metadata',
+				name: 'meta',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. {"postId": "p-17"}',
+				description:
+					'Stored with the item, for example {"postId": "p-17"} or an order number. A JSON object is sent as an object; other text as text.',
+			},
+		],
+		{ sendsImages: true },
+	),
 ];
 
 export const toolDescription =

@@ -25,6 +25,9 @@ export function decisionOf(item: IDataObject): Decision {
 	return item.status === undefined && item.accepted === true ? 'accepted' : 'pending';
 }
 
+const FAILED_NOTE =
+	'The automatic moderation of this item failed: no decision will come. Add the content again or decide without the service.';
+
 /** Error items go to Pending; `decision` is added at the top of each routed item. */
 export function routeByDecision(results: INodeExecutionData[]): INodeExecutionData[][] {
 	const outputs: INodeExecutionData[][] = [[], [], []];
@@ -34,13 +37,7 @@ export function routeByDecision(results: INodeExecutionData[]): INodeExecutionDa
 			continue;
 		}
 		const decision = decisionOf(item.json);
-		const note =
-			item.json.status === 'error'
-				? {
-						decisionNote:
-							'The automatic moderation of this item failed: no decision will come. Add the content again or decide without the service.',
-					}
-				: {};
+		const note = item.json.status === 'error' ? { decisionNote: FAILED_NOTE } : {};
 		outputs[DECISION_OUTPUT[decision]].push({ ...item, json: { ...item.json, decision, ...note } });
 	}
 	return outputs;

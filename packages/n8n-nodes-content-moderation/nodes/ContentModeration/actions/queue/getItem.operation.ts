@@ -1,15 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
 import { requestSettingsCollection } from '../../descriptions/options';
-import type { NodeRun } from '../operation';
+import type { NodeRun, Operation } from '../operation';
 import { getId } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
 import type { VerdictFacts } from '../../verdict/outputs';
@@ -64,11 +58,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { clie
 }
 
 /** Route by Decision replaces the single output (Route by Verdict, when on, is the router's). */
-export async function finishRun(
-	this: IExecuteFunctions,
-	results: INodeExecutionData[],
-	routing: boolean,
-): Promise<INodeExecutionData[][] | undefined> {
+export const finishRun: Required<Operation>['finishRun'] = async function (results, routing) {
 	if (routing || this.getNodeParameter('routeByDecision', 0, false) !== true) return undefined;
 	return routeByDecision(results);
-}
+};

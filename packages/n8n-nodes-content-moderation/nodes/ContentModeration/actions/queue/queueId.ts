@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** The Queue ID field of Queue > Add Item and Queue > Get Item. */
 export const queueIdProperty: INodeProperties = {
 	displayName: 'Queue ID',
 	name: 'queueId',

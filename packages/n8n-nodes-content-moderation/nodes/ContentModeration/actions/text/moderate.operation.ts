@@ -1,4 +1,3 @@
-/** Text > Moderate: the service's direct text endpoint, POST /text. */
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../descriptions/options';
@@ -8,41 +7,10 @@ import { checkMetadataObject } from '../../validation/metadata';
 import { moderateText } from '../../transport/endpoints';
 import { InputProblem } from '../../validation/checks';
 import { ensure, getOptions, getText } from '../../validation/parameters';
-import { verdictProperties, WAIT_CALLBACK_MODE } from '../../verdict/description';
+import { verdictProperties } from '../../verdict/description';
 import type { NodeRun } from '../operation';
 import { waitCallbackModeOption, waitCallbackTimeoutProperty } from '../waitForCallback/pause';
 import { submissionOptions, submissionSteps } from '../submission';
-
-type TextMode = 'immediate' | 'deferred' | typeof WAIT_CALLBACK_MODE;
-
-const ownOptions: INodeProperties[] = [
-	{
-		displayName: 'Banned Words',
-		name: 'bannedWords',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. spoiler, competitor',
-		description:
-			'Words of your own to flag, separated by commas. The service masks them in filteredContent and flags the text.',
-	},
-	{
-		displayName: 'Callback URL',
-		name: 'callbackUrl',
-		type: 'string',
-		default: '',
-		placeholder: 'https://your-n8n.example.com/webhook/…/callback',
-		description: CALLBACK_URL_HELP,
-		displayOptions: { show: { '/mode': ['deferred'] } },
-	},
-	{
-		displayName: 'Metadata (JSON)',
-		name: 'meta',
-		type: 'json',
-		default: '{}',
-		description:
-			'A JSON object stored with the moderation and returned with the result, for example {"commentId": "c-17"}',
-	},
-];
 
 export const description: INodeProperties[] = [
 	textInputProperty,
@@ -69,7 +37,34 @@ export const description: INodeProperties[] = [
 		description: 'Whether to get the verdict at once or only submit the text',
 	},
 	waitCallbackTimeoutProperty,
-	...optionsCollection(ownOptions),
+	...optionsCollection([
+		{
+			displayName: 'Banned Words',
+			name: 'bannedWords',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. spoiler, competitor',
+			description:
+				'Words of your own to flag, separated by commas. The service masks them in filteredContent and flags the text.',
+		},
+		{
+			displayName: 'Callback URL',
+			name: 'callbackUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://your-n8n.example.com/webhook/…/callback',
+			description: CALLBACK_URL_HELP,
+			displayOptions: { show: { '/mode': ['deferred'] } },
+		},
+		{
+			displayName: 'Metadata (JSON)',
+			name: 'meta',
+			type: 'json',
+			default: '{}',
+			description:
+				'A JSON object stored with the moderation and returned with the result, for example {"commentId": "c-17"}',
+		},
+	]),
 	...verdictProperties,
 ];
 
@@ -88,45 +83,32 @@ export const { verdict, finishRun } = submissionSteps('the text moderation ID', 
 
 /** Banned Words: a comma-separated text, or a list from an expression; undefined when none. */
 export function parseBannedWords(value: unknown): string[] | undefined | InputProblem {
-	const field = 'Banned Words';
 	if (value === undefined || value === null || value === '') return undefined;
-	let parts: unknown[];
-	if (Array.isArray(value)) parts = value;
-	else if (typeof value === 'string') parts = value.split(',');
-	else {
+	const parts: unknown = typeof value === 'string' ? value.split(',') : value;
+	if (!Array.isArray(parts)) {
 		return new InputProblem(
-			`The ${field} must be a comma-separated text or a list of words`,
+			'The Banned Words must be a comma-separated text or a list of words',
 			'Enter words separated by commas, for example "spoiler, competitor", or an expression returning an array of strings.',
 		);
 	}
-	const words: string[] = [];
-	for (const part of parts) {
-		if (typeof part !== 'string' && !(typeof part === 'number' && Number.isSafeInteger(part))) {
-			return new InputProblem(
-				`The ${field} list holds something that is not a word`,
-				'Give only words (texts), for example ["spoiler", "competitor"].',
-			);
-		}
-		const word = String(part).trim();
-		if (word !== '' && !words.includes(word)) words.push(word);
+	const isWord = (part: unknown) =>
+		typeof part === 'string' || (typeof part === 'number' && Number.isSafeInteger(part));
+	if (!parts.every(isWord)) {
+		return new InputProblem(
+			'The Banned Words list holds something that is not a word',
+			'Give only words (texts), for example ["spoiler", "competitor"].',
+		);
 	}
+	const words = [...new Set(parts.map((part) => String(part).trim()))].filter((word) => word !== '');
 	return words.length > 0 ? words : undefined;
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
 	const text = getText(this, itemIndex);
-	const mode = this.getNodeParameter('mode', itemIndex, 'immediate') as TextMode;
 	const options = getOptions(this, itemIndex);
 	const meta = ensure(this, itemIndex, checkMetadataObject(options.meta, 'Metadata (JSON)'));
 	const bannedWords = ensure(this, itemIndex, parseBannedWords(options.bannedWords));
-	const submission = { mode, deferred: mode !== 'immediate', meta };
-	const { options: requestOptions, secrets } = await submissionOptions.call(
-		this,
-		itemIndex,
-		client,
-		options,
-		submission,
-	);
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, meta);
 	if (bannedWords !== undefined) requestOptions.bannedWords = bannedWords;
 
 	const body: IDataObject = { text };

@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** The Text ID field of Text > Get and Text > Delete. */
 export const textIdProperty: INodeProperties = {
 	displayName: 'Text ID',
 	name: 'textId',

@@ -21,7 +21,6 @@ export const waitCallbackWebhook: IWebhookDescription = {
 	responseData: '',
 };
 
-/** What each resource waits for: its verdict facts and where a result is read back. */
 const targets: Record<string, WaitTarget> = {
 	image: { facts: imageVerdict, read: getImage },
 	text: { facts: textVerdict, read: getText },

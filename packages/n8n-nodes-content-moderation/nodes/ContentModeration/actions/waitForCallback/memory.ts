@@ -1,8 +1,7 @@
 /**
- * What this n8n process learned of the items of waiting Wait for Callback runs: each result once known (from
- * its callback's body or one read), so that it reads none twice; n8n's database (state.ts) cannot be written
- * without resuming. Kept masked (the credential's secrets, the URLs' keys, n8n's resume token), dropped when
- * the run resumes. Store and bounds: helpers/processState.ts.
+ * What this n8n process learned of waiting Wait for Callback runs: each item's result once known (from its
+ * callback's body or one read), so that none is read twice, since n8n's database (state.ts) cannot be written
+ * without resuming. Kept masked, dropped when the run resumes. Store and bounds: helpers/processState.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -104,7 +103,6 @@ export class WaitMemory {
 	}
 }
 
-/** This process's memory of its waiting runs. */
 export const waitMemory = new WaitMemory();
 
 /** A run is one node's wait in one execution (a node in a loop waits again, with another deadline). */

@@ -16,12 +16,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { errorItem } from '../../helpers/errorItems';
 import { clampInteger } from '../../helpers/numbers';
 import { WAIT_CALLBACK_MODE, WAIT_CALLBACK_OUTPUT } from '../../verdict/description';
-import type { VerdictFacts } from '../../verdict/outputs';
-import { firstPairedIndex, isErrorItem, readRoutingPlan } from '../../verdict/outputs';
+import { firstPairedIndex, isErrorItem, readRoutingPlan, type VerdictFacts } from '../../verdict/outputs';
 import { hasAnalysis } from '../../verdict/rules';
 import { runKey, waitMemory } from './memory';
-import { finalOutputs } from './outputs';
-import type { ItemState } from './state';
+import { finalOutputs, type ItemState } from './state';
 import { hasResumeToken, resumeUrl, runState } from './urls';
 
 export const DEFAULT_CALLBACK_TIMEOUT_SECONDS = 3600;
@@ -37,7 +35,6 @@ export function waitCallbackModeOption(submit: string): INodePropertyOptions {
 	};
 }
 
-/** The Wait Timeout field of that mode. */
 export const waitCallbackTimeoutProperty: INodeProperties = {
 	displayName: 'Wait Timeout (Seconds)',
 	name: 'waitTimeout',
@@ -49,7 +46,6 @@ export const waitCallbackTimeoutProperty: INodeProperties = {
 	displayOptions: { show: { mode: [WAIT_CALLBACK_MODE] } },
 };
 
-/** A moderation submitted for Wait for Callback whose answer has no id to wait for. */
 export function noIdError(node: INode, itemIndex: number): NodeOperationError {
 	return new NodeOperationError(node, 'The service did not return a moderation ID to wait for', {
 		itemIndex,
@@ -91,7 +87,7 @@ export async function pauseForCallbacks(
 
 	// Nothing to wait for (every answer already final, or no input): output now.
 	if (!state.items.some((item) => 'id' in item)) {
-		return finalOutputs(this.getNode(), facts, state, new Map(), this.getInputData());
+		return finalOutputs(this.getNode(), facts, state, () => undefined, this.getInputData());
 	}
 
 	// n8n 2.x claims a waiting execution atomically (a second resume gets ExecutionAlreadyResumingError).

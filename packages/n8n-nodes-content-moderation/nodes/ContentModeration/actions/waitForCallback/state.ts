@@ -3,9 +3,9 @@
  * execution, since a callback may reach another n8n process or an n8n that restarted. Results are not
  * kept: the webhook cannot write anything durable without resuming, so they are read back.
  */
-import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import type { RoutingPlan } from '../../verdict/outputs';
+import { routeResults, type RoutingPlan, type VerdictFacts } from '../../verdict/outputs';
 
 export const STATE_KEY = 'waitForCallback';
 
@@ -26,15 +26,9 @@ export interface WaitState {
 	routing?: RoutingPlan;
 }
 
-/** The node context of an execute() run: the state is written there and saved with the execution. */
-export function nodeContext(ctx: IExecuteFunctions): IDataObject {
-	return ctx.getContext('node') as IDataObject;
-}
-
 /**
- * The state as a callback sees it. A webhook context has no getContext(); it reads the node's context
- * through an expression, like `{{ $node["Name"].context }}` in a workflow. Closing braces in the node
- * name are escaped so that they cannot end the expression.
+ * The state as a callback sees it: a webhook context has no getContext(), so it is read through an expression
+ * (`{{ $node["Name"].context }}`), with braces in the node name escaped so that they cannot end it.
  */
 export function readState(ctx: IWebhookFunctions): WaitState | undefined {
 	const name = JSON.stringify(ctx.getNode().name).replace(/[{}]/g, (c) => (c === '{' ? '\\u007b' : '\\u007d'));
@@ -47,4 +41,28 @@ export function readState(ctx: IWebhookFunctions): WaitState | undefined {
 
 export function waitingId(item: ItemState | undefined): string | undefined {
 	return item !== undefined && 'id' in item ? item.id : undefined;
+}
+
+/**
+ * The node's final outputs: one item per input item, in input order, paired to it: the result (`resultOf`
+ * gives one read back), or the error item kept when its submission failed under On Error: Continue.
+ */
+export function finalOutputs(
+	node: INode,
+	facts: VerdictFacts,
+	state: WaitState,
+	resultOf: (itemIndex: number, id: string) => IDataObject | undefined,
+	inputs: INodeExecutionData[],
+): INodeExecutionData[][] {
+	const items = state.items.map((item, itemIndex): INodeExecutionData => {
+		const pairedItem = { item: itemIndex };
+		if ('error' in item) return { json: item.error, pairedItem };
+		const json = 'result' in item ? item.result : resultOf(itemIndex, item.id);
+		return { json: json ?? {}, pairedItem };
+	});
+	if (!state.routing) return [items];
+	return routeResults(
+		{ node, facts, plan: state.routing, inputs, continueOnFail: state.continueOnFail === true },
+		items,
+	);
 }

@@ -5,13 +5,11 @@
  * refuses a caller there; on 2.x it also binds a URL to one item.
  */
 import { createHmac, randomBytes } from 'crypto';
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { sameSecret } from '../../inbound/token';
 
-import type { WaitState } from './state';
-import { nodeContext, STATE_KEY } from './state';
+import { STATE_KEY, type WaitState } from './state';
 
 export const WEBHOOK_PATH = 'callback';
 export const ITEM_PARAM = 'item';
@@ -28,9 +26,9 @@ export function isItemKey(secret: string, itemIndex: number, key: unknown): bool
 	return typeof key === 'string' && sameSecret(key, itemKey(secret, itemIndex));
 }
 
-/** This run's state, created (with a fresh secret) on first use; the same object every item writes to. */
+/** This run's state in node context (saved with the execution), created with a fresh secret on first use. */
 export function runState(ctx: IExecuteFunctions): WaitState {
-	const context = nodeContext(ctx);
+	const context = ctx.getContext('node') as IDataObject;
 	const existing = context[STATE_KEY] as WaitState | undefined;
 	if (existing?.secret && Array.isArray(existing.items)) return existing;
 	const state: WaitState = { secret: randomBytes(32).toString('hex'), items: [] };
@@ -75,13 +73,8 @@ export function callbackUrl(ctx: IExecuteFunctions, itemIndex: number): string {
  */
 export function waitCallbackRoutingRefusal(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError | undefined {
 	if (hasResumeToken(resumeUrl(ctx))) return undefined;
-	return new NodeOperationError(
-		ctx.getNode(),
-		'Route by Verdict with Mode "Wait for Callback" needs n8n 2.0 or newer',
-		{
-			itemIndex,
-			description:
-				'This n8n resumes a waiting node on its first output only, so the Safe and Review outputs would stay empty. Turn off Route by Verdict and route the results with an If or Switch node, or use Mode "Deferred and Wait".',
-		},
-	);
+	const description =
+		'This n8n resumes a waiting node on its first output only, so the Safe and Review outputs would stay empty. Turn off Route by Verdict and route the results with an If or Switch node, or use Mode "Deferred and Wait".';
+	const message = 'Route by Verdict with Mode "Wait for Callback" needs n8n 2.0 or newer';
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
 }

@@ -1,13 +1,13 @@
 /**
- * The webhook() side of Wait for Callback: n8n calls it when the service POSTs to an item's callback URL
- * while the execution waits. It resumes the execution once every item has its result; otherwise it only
- * answers. It never throws: n8n would then resume the execution with its run data wiped (webhook-helpers
- * executeWebhook); refusals are written here and returned as `noWebhookResponse`.
+ * The webhook() side of Wait for Callback: n8n calls it when the service POSTs to an item's callback URL while
+ * the execution waits; it resumes the execution once every item has its result, else it only answers. It never
+ * throws: n8n would then resume the execution with its run data wiped (webhook-helpers executeWebhook).
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
-import { createApiClient } from '../../transport/client';
+import { createApiClient, type ApiClient, type ApiResponse } from '../../transport/client';
 import { parseEnvelope, RESULT_EVENT } from '../../inbound/envelope';
 import { readCallbackBody } from '../../inbound/requestBody';
 import { refuse } from '../../inbound/refusal';
@@ -15,19 +15,35 @@ import { redactValue } from '../../redaction/redact';
 import { CALLBACK_READ_RETRY, isCompletion } from '../../inbound/readBack';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { runKey, waitMemory, type Outcome, type RunMemory } from './memory';
-import { finalOutputs } from './outputs';
-import { readResultOnce, type ResultReader } from './readResult';
-import type { WaitState } from './state';
-import { readState, waitingId } from './state';
+import { isNotFound, withImageId } from '../image/pollResult';
+import { finalOutputs, readState, waitingId, type WaitState } from './state';
 import { isItemKey, itemKey, ITEM_PARAM, KEY_PARAM, N8N_SIGNATURE_PARAM } from './urls';
 
 /** Answered while this process resumes the run; n8n answers 409 once it runs. */
 const RESUMING = 'This execution is being resumed; try this callback again';
 
+export type ResultReader = (client: ApiClient, id: string, itemIndex?: number) => Promise<ApiResponse<IDataObject>>;
+
 /** What a waiting node reads: its verdict facts, and the endpoint its results are read back from. */
-export interface WaitTarget {
-	facts: VerdictFacts;
-	read: ResultReader;
+export type WaitTarget = { facts: VerdictFacts; read: ResultReader };
+
+/** One read of moderation `id`, by the callbacks' one rule (inbound/readBack.ts); never throws. */
+export async function readResultOnce(
+	read: ResultReader,
+	client: ApiClient,
+	id: string,
+	itemIndex: number,
+): Promise<Outcome> {
+	try {
+		const response = await read(client, id, itemIndex);
+		if (!isCompletion(response.statusCode, response.body)) return { pending: true };
+		return { result: withImageId(id, response.body) };
+	} catch (error) {
+		// The id came from the service: a 404 means "not stored yet", as in Deferred and Wait.
+		if (isNotFound(error)) return { pending: true };
+		const status = error instanceof NodeApiError && error.httpCode ? `HTTP ${error.httpCode}` : 'no answer';
+		return { failed: `reading a result failed (${status})` };
+	}
 }
 
 /** The waiting items this process does not know the result of, in input order. */
@@ -98,12 +114,9 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 	if (memory.resumedAt !== undefined) return refuse(this, 503, RESUMING);
 	const client = createApiClient(this, { retry: CALLBACK_READ_RETRY });
 	// What is kept or output is masked first: the credential's secrets, the item's key, n8n's resume token.
+	const signature = query[N8N_SIGNATURE_PARAM];
 	const masked = async (index: number, result: IDataObject) =>
-		redactValue(result, [
-			...(await client.credentialSecrets()),
-			itemKey(state.secret, index),
-			query[N8N_SIGNATURE_PARAM],
-		]);
+		redactValue(result, [...(await client.credentialSecrets()), itemKey(state.secret, index), signature]);
 	const readItem = async (index: number, id: string): Promise<Outcome> => {
 		const outcome = await readResultOnce(read, client, id, index);
 		return 'result' in outcome ? { result: await masked(index, outcome.result) } : outcome;
@@ -144,14 +157,8 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 		return { webhookResponse: { received: true, resumed: false, waitingFor: unknown[0][1] } };
 	}
 
-	const results = new Map<number, IDataObject>();
-	state.items.forEach((item, index) => {
-		const id = waitingId(item);
-		const result = id === undefined ? undefined : memory.result(index, id);
-		if (result !== undefined) results.set(index, result);
-	});
-	const secrets = [...credentialSecrets, query[KEY_PARAM], query[N8N_SIGNATURE_PARAM]];
-	const outputs = finalOutputs(this.getNode(), facts, state, results, inputItems(this));
+	const secrets = [...credentialSecrets, query[KEY_PARAM], signature];
+	const outputs = finalOutputs(this.getNode(), facts, state, (index, id) => memory.result(index, id), inputItems(this));
 	waitMemory.resume(key);
 	return {
 		webhookResponse: { received: true, resumed: true },

@@ -1,7 +1,7 @@
-/** One read of a waiting item's result (readResult.ts), by the callbacks' one rule (inbound/readBack.ts). */
+/** One read of a waiting item's result (webhook.ts readResultOnce), by the callbacks' one rule (inbound/readBack.ts). */
 import { NodeApiError, type IDataObject, type INode } from 'n8n-workflow';
 
-import { readResultOnce } from '@package/nodes/ContentModeration/actions/waitForCallback/readResult';
+import { readResultOnce } from '@package/nodes/ContentModeration/actions/waitForCallback/webhook';
 import type { ApiClient } from '@package/nodes/ContentModeration/transport/client';
 
 const client = {} as ApiClient;

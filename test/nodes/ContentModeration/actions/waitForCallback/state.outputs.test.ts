@@ -1,5 +1,5 @@
 /**
- * Wait for Callback, the final outputs (outputs.ts): one item per input item in input order, paired,
+ * Wait for Callback, the final outputs (state.ts finalOutputs): one item per input item in input order, paired,
  * routed, with error items of failed submissions beside the results.
  */
 import type { INodeExecutionData } from 'n8n-workflow';
