@@ -11,6 +11,8 @@ const ROOT = path.resolve(__dirname, '..');
 const PACKAGE = path.join(ROOT, 'packages/n8n-nodes-content-moderation');
 const MAX_TEST_LINES = 300;
 const MAX_SOURCE_LINES = 200;
+/** All package sources together (blanks and comments included, as `wc -l` counts them). */
+const MAX_PACKAGE_LINES = 6_000;
 
 /** Declaration-only files: types, parameter descriptions and lists, nothing to run. */
 const DECLARATION_ONLY = new Set([
@@ -93,6 +95,12 @@ describe('test layout', () => {
 			.map((file) => ({ file, lines: fs.readFileSync(path.join(PACKAGE, file), 'utf8').split('\n').length - 1 }))
 			.filter(({ lines }) => lines > MAX_SOURCE_LINES);
 		expect(long).toEqual([]);
+	});
+
+	it(`keeps the package sources together within ${MAX_PACKAGE_LINES} lines`, () => {
+		const total = sources.reduce((sum, file) => sum + fs.readFileSync(path.join(PACKAGE, file), 'utf8').split('\n').length - 1, 0);
+		expect(total).toBeGreaterThan(MAX_PACKAGE_LINES / 2);
+		expect(total).toBeLessThanOrEqual(MAX_PACKAGE_LINES);
 	});
 
 	it("keeps each node to its own files: neither reaches the other node's files, directly or through shared code", () => {
