@@ -231,7 +231,7 @@ async function beside(target: Target, small: string) {
 		socketWith,
 		bulkHeldMB,
 		bulkSeconds: Number(bulkSeconds.toFixed(2)),
-		summary: `one ${small} image beside ${BULK} x 1 MB binary (holding ${bulkHeldMB} MB): ${smallSeconds.toFixed(2)} s; ${split} s${waitSeconds === undefined ? '' : `; its limiter wait ${waitSeconds.toFixed(3)} s, body ${buildSeconds?.toFixed(3)} s, request ${roundTripSeconds?.toFixed(2)} s (${wait.sends} sent, ${sentWith} bulk requests in the 300 ms before)`}; on the socket ${socketSeconds?.toFixed(2)} s to the answer (${socketWith} bulk permits in the 300 ms before) (the bulk run ${bulkSeconds.toFixed(1)} s)`,
+		summary: `one ${small} image beside ${BULK} x 1 MB binary (holding ${bulkHeldMB} MB): ${smallSeconds.toFixed(2)} s; ${split} s${waitSeconds === undefined ? '' : `; its limiter wait ${waitSeconds.toFixed(3)} s, body ${buildSeconds?.toFixed(3)} s, request ${roundTripSeconds?.toFixed(2)} s (${wait.sends} sent, ${sentWith} bulk requests in the 300 ms before)`}${socketSeconds === undefined ? '' : `; on the socket ${socketSeconds.toFixed(2)} s to the answer (${socketWith} bulk permits in the 300 ms before)`} (the bulk run ${bulkSeconds.toFixed(1)} s)`,
 	};
 }
 

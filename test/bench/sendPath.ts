@@ -12,7 +12,8 @@
  * limiter lets a request go) and `any` (at a random moment, as HTTP Request sends). First alone (no bulk),
  * then beside BENCH_SEND_BULK (40) workers each POSTing a 1.4 MB body again as soon as its answer is back.
  * Each probe is split at the request's start on the socket, its body written ('finish') and the answer's headers.
- * `node --import tsx test/bench/sendPath.ts run` (or `npm run bench -- --only send-path`); BENCH_SEND_ROUNDS (10).
+ * `node --import tsx test/bench/sendPath.ts run` (or `npm run bench -- --only send-path`); BENCH_SEND_ROUNDS (10),
+ * BENCH_SEND_VARIANTS (all).
  */
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
@@ -33,8 +34,10 @@ import type { Target } from './workloads';
 
 const ROUNDS = Number(process.env.BENCH_SEND_ROUNDS ?? 10);
 const BULK = Number(process.env.BENCH_SEND_BULK ?? 40);
-const VARIANTS = ['buffer', 'client', 'object', 'legacy', 'url'] as const;
-type Variant = (typeof VARIANTS)[number];
+const ALL = ['buffer', 'client', 'object', 'legacy', 'url'] as const;
+type Variant = (typeof ALL)[number];
+/** BENCH_SEND_VARIANTS: a subset, e.g. `buffer,legacy`. */
+const VARIANTS = (process.env.BENCH_SEND_VARIANTS?.split(',') ?? [...ALL]).filter((v): v is Variant => (ALL as readonly string[]).includes(v));
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const load = () => loadavg()[0].toFixed(1);
 
