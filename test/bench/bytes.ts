@@ -12,12 +12,10 @@
  * Runnable alone: `node --expose-gc --import tsx test/bench/bytes.ts base64 default`. Prints one JSON line last.
  * `bytesBench()` (run.ts) runs each case twice, each in its own child, and checks the targets below.
  */
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
 import type { IDataObject, IExecuteFunctions, INodeType } from 'n8n-workflow';
 
-import { makePng } from '../../dev/mock/png';
 import { ACTION_TYPE } from '../../dev/n8n/package';
 import { ServiceLimiter } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/limiter/limiter';
 import { resetProcessState } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/processState';
@@ -25,7 +23,8 @@ import { limiters } from '../../packages/n8n-nodes-content-moderation/nodes/Cont
 import { loadNodeType, moderateUrlParameters, moderationNode, runWorkflow } from '../helpers/engine';
 import { childCheck } from './harness';
 import { startMockProcess } from './mockProcess';
-import { imagesNode, MB, measureBatch } from './peak';
+import { watchProbe, type Split } from './sendPath';
+import { image, imagesNode, MB, measureBatch } from './peak';
 import { IMAGE_URL_CALL, imageItems, loadHttpRequestNode, nodesBaseDir, ourNodeType, runHttpRequestNodeWith, type HttpRequestKit, type Target } from './workloads';
 
 const ITEMS = Number(process.env.BENCH_BYTES_ITEMS ?? 120);
@@ -37,11 +36,6 @@ const MAX_GROWTH_MB = 192;
 const MAX_BESIDE_RATIO = 1.3;
 const mb = (n: number) => Number((n / MB).toFixed(1));
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function image(bytes: number): Buffer {
-	const png = makePng('cat');
-	return Buffer.concat([png, randomBytes(bytes - png.length)]);
-}
 
 /** Our node; `onStart` is told when a run's execute begins. */
 function ourNode(onStart: (context: IExecuteFunctions) => void = () => {}): INodeType {
@@ -171,6 +165,11 @@ async function smallRun(target: Target, small: string, bytes: Buffer, node: INod
 
 async function beside(target: Target, small: string) {
 	const oneMb = image(MB);
+	// 3 bytes longer than the bulk run's: its request is told apart on the socket, for every case alike.
+	const smallImage = image(MB + 3);
+	const socket: Split = {};
+	let bulkLength = 0;
+	watchProbe((length) => length > MB && length !== (bulkLength ||= length) && socket.start === undefined, () => socket);
 	// Every case's nodes loaded and run once before (a 64 KB image), so no case pays its first run's costs.
 	const kit = small.startsWith('http') ? loadHttpRequestNode() : undefined;
 	await smallRun(target, small, image(64 * 1024), ourNode(), kit);
@@ -200,7 +199,7 @@ async function beside(target: Target, small: string) {
 			return answer;
 		};
 	});
-	const runData = await smallRun(target, small, oneMb, smallNode, kit);
+	const runData = await smallRun(target, small, smallImage, smallNode, kit);
 	const smallSeconds = (Date.now() - t0) / 1000;
 	// Each node's own time (n8n's run data, the same for every case); `node`: the one that sends.
 	const nodes = Object.fromEntries(Object.entries(runData).map(([name, [task]]) => [name, task.executionTime / 1000]));
@@ -211,6 +210,9 @@ async function beside(target: Target, small: string) {
 	const roundTripSeconds = span(wait.sent, wait.answered);
 	// Bulk requests let go within 300 ms before the small one's permit: the burst it went out with.
 	const sentWith = wait.permitted === undefined ? undefined : wait.others.filter((t) => t <= wait.permitted! && t > wait.permitted! - 300).length;
+	// Every case: its request from the socket's start to the answer's headers, and bulk permits in the 300 ms before it.
+	const socketSeconds = span(socket.start, socket.headers);
+	const socketWith = socket.start === undefined ? undefined : wait.others.filter((t) => t <= socket.start! && t > socket.start! - 300).length;
 	await bulk;
 	const bulkSeconds = (Date.now() - bulkBegan) / 1000;
 	const split = Object.entries(nodes).map(([name, s]) => `${name} ${s.toFixed(2)}`).join(', ');
@@ -225,9 +227,11 @@ async function beside(target: Target, small: string) {
 		roundTripSeconds,
 		sends: wait.sends,
 		sentWith,
+		socketSeconds,
+		socketWith,
 		bulkHeldMB,
 		bulkSeconds: Number(bulkSeconds.toFixed(2)),
-		summary: `one ${small} image beside ${BULK} x 1 MB binary (holding ${bulkHeldMB} MB): ${smallSeconds.toFixed(2)} s; ${split} s${waitSeconds === undefined ? '' : `; its limiter wait ${waitSeconds.toFixed(3)} s, body ${buildSeconds?.toFixed(3)} s, request ${roundTripSeconds?.toFixed(2)} s (${wait.sends} sent, ${sentWith} bulk requests in the 300 ms before)`} (the bulk run ${bulkSeconds.toFixed(1)} s)`,
+		summary: `one ${small} image beside ${BULK} x 1 MB binary (holding ${bulkHeldMB} MB): ${smallSeconds.toFixed(2)} s; ${split} s${waitSeconds === undefined ? '' : `; its limiter wait ${waitSeconds.toFixed(3)} s, body ${buildSeconds?.toFixed(3)} s, request ${roundTripSeconds?.toFixed(2)} s (${wait.sends} sent, ${sentWith} bulk requests in the 300 ms before)`}${socketSeconds === undefined ? '' : `; on the socket ${socketSeconds.toFixed(2)} s to the answer (${socketWith} bulk permits in the 300 ms before)`} (the bulk run ${bulkSeconds.toFixed(1)} s)`,
 	};
 }
 

@@ -2,14 +2,23 @@
  * What the memory checks (memory.ts, bytes.ts) share, in their child processes started with --expose-gc:
  * the peak of a batch of work (RSS and the bytes of Buffers) and a node that puts images into items.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { makePng } from '../../dev/mock/png';
+
 declare const gc: (() => void) | undefined;
 
 export const MB = 1024 * 1024;
+
+/** A PNG the mock reads as a cat, padded with random bytes to `bytes`. */
+export function image(bytes: number): Buffer {
+	const png = makePng('cat');
+	return Buffer.concat([png, randomBytes(bytes - png.length)]);
+}
 
 function vmHwmBytes(): number | undefined {
 	try {

@@ -12,13 +12,14 @@
  *   memory: 200 binary images of 10 MB at the defaults and at Fixed Concurrency 5, and 50 executions of
  *       10 such images at once beside one (child processes);
  *   bytes: the byte budget: 120 base64 images of 4 MB, and a one-image execution beside a bulk run (bytes.ts).
+ *   send-path: one 1.4 MB POST by our transport and by HTTP Request's helper, alone and beside 40 others (sendPath.ts).
  * Traffic is seen at the service (each exchange's start, end and status), which is what the SVG chart
  * draws. Results: bench-results/bench.json and bench-results/bench.svg.
  *
  * Env: BENCH_ITEMS (1000), BENCH_REPEATS (S1 and S3 repeats, default 3; S2 runs once),
  *   queue-burst: 1000 callbacks at once on n8n's queue mode and on one regular n8n, side by side
  *       (queueBurst.ts; also written to bench-results/queue-burst.json).
- * BENCH_ONLY=S1,S2,S3,S4,S5,S6,T1,memory,bytes,n8n-cost,queue-burst (a subset; `npm run bench -- --only n8n-cost` says the same),
+ * BENCH_ONLY=S1,S2,S3,S4,S5,S6,T1,memory,bytes,send-path,n8n-cost,queue-burst (a subset; `npm run bench -- --only n8n-cost` says the same),
  * BENCH_SKIP_HTTP_REQUEST=1 (when the cached n8n install
  * is not there and should not be made).
  */
@@ -104,6 +105,7 @@ async function main() {
 		result.memory = memory;
 	}
 	if (wanted('bytes')) result.bytes = await (await import('./bytes')).bytesBench();
+	if (wanted('send-path')) result.sendPath = await (await import('./sendPath')).sendPathBench();
 
 	// Real n8n, last: it owns the machine while it runs.
 	const costLine = wanted('n8n-cost') ? await n8nCost({ result, panels }) : undefined;
