@@ -84,4 +84,15 @@ describe('mapConcurrent', () => {
 		expect(started).toEqual([0, 1, 2]);
 		expect(finished).toEqual([0]);
 	});
+
+	it('throws the lowest failed index even when a higher one fails after it', async () => {
+		const gates = Array.from({ length: 3 }, () => deferred<void>());
+		const run = mapConcurrent([0, 1, 2], 3, async (n) => await gates[n].promise);
+		await tick();
+		gates[1].reject(new Error('item 1 failed'));
+		await tick();
+		gates[2].reject(new Error('item 2 failed'));
+		gates[0].resolve();
+		await expect(run).rejects.toThrow('item 1 failed');
+	});
 });
