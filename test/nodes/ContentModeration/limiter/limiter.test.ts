@@ -147,3 +147,17 @@ describe('ServiceLimiter (fixed)', () => {
 		expect(started).toBe(true);
 	});
 });
+
+describe('ServiceLimiter: idleness (what lets the registry forget it)', () => {
+	it("is not idle while a refused send's place is still held for a round trip", async () => {
+		const clock = new FakeClock();
+		const limiter = oneRun(adaptive(), clock);
+		const permit = await limiter.acquire();
+		await clock.advance(5);
+		permit.release({ kind: 'throttled' });
+		expect(limiter.snapshot().inFlight).toBe(0);
+		expect(limiter.service.isIdle(clock.now(), 0)).toBe(false);
+		await clock.advance(1_000);
+		expect(limiter.service.isIdle(clock.now(), 0)).toBe(true);
+	});
+});
