@@ -38,7 +38,7 @@ describe('ByteBudget', () => {
 		expect(budget.fits(SMALL_BODY_BYTES)).toBe(false);
 		expect(budget.fits(SMALL_BODY_BYTES - 1)).toBe(true);
 		let woken = 0;
-		budget.onFreed.add(() => woken++);
+		budget.whenFreed(() => woken++);
 		huge();
 		huge();
 		expect([budget.bytesInFlight, woken]).toEqual([0, 1]);

@@ -24,13 +24,22 @@ export const SMALL_BODY_BYTES = 64 * 1024;
 export const RESERVED_SHARE = 1 / 8;
 
 export class ByteBudget {
-	bytesInFlight = 0;
+	// Private: the budget is process-wide (limiters.bytes), so only take() and its release may change it.
+	private held = 0;
 	/** Bytes of bodies of SMALL_BODY_BYTES or more: what a large body waits for. */
 	private heldLarge = 0;
-	/** Who to tell when bytes come free (each told once). */
-	readonly onFreed = new Set<() => void>();
+	private readonly onFreed = new Set<() => void>();
 
 	constructor(readonly maxBytes: number = MAX_BODY_BYTES_IN_FLIGHT) {}
+
+	get bytesInFlight(): number {
+		return this.held;
+	}
+
+	/** Tells `wake` once, when bytes next come free. */
+	whenFreed(wake: () => void): void {
+		this.onFreed.add(wake);
+	}
 
 	/** Whether `bytes` may be taken now, leaving the reserve if `reserve`; one body larger than the budget goes alone. */
 	fits(bytes: number, reserve = false): boolean {
@@ -40,10 +49,10 @@ export class ByteBudget {
 
 	take(bytes: number): () => void {
 		const large = bytes >= SMALL_BODY_BYTES ? bytes : 0;
-		this.bytesInFlight += bytes;
+		this.held += bytes;
 		this.heldLarge += large;
 		return once(() => {
-			this.bytesInFlight -= bytes;
+			this.held -= bytes;
 			this.heldLarge -= large;
 			const waiting = [...this.onFreed];
 			this.onFreed.clear();

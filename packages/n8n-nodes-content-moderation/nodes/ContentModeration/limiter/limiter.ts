@@ -130,7 +130,7 @@ export class ServiceLimiter {
 	private nextWaiter() {
 		const pass = bytesInTurn(this.bytes);
 		const next = this.turns.next((share, head) => this.mayStart(share, head.bytes, pass));
-		if (pass.waits) this.bytes.onFreed.add(this.wake);
+		if (pass.waits) this.bytes.whenFreed(this.wake);
 		return next;
 	}
 
