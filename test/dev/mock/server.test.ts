@@ -87,20 +87,21 @@ describe('latency', () => {
 
 describe('textModerateMs', () => {
 	it('makes an immediate POST /text work that long before answering, in parallel, added to the latency; nothing else waits', async () => {
-		mock.service.configure({ textModerateMs: 250, latencyMs: 50 });
+		// Margins of a second and more: the test runs beside others on a loaded 2-core machine.
+		mock.service.configure({ textModerateMs: 1_500, latencyMs: 50 });
 		try {
 			const text = (i: number, options?: object) => api('POST', '/text', { json: { text: `hello ${i}`, options } });
 			const one = await text(0);
 			expect(one.status).toBe(200);
-			expect(one.durationMs).toBeGreaterThanOrEqual(290);
+			expect(one.durationMs).toBeGreaterThanOrEqual(1_540);
 			const started = Date.now();
 			const parallel = await Promise.all(Array.from({ length: 20 }, (_, i) => text(i + 1)));
 			expect(parallel.every((r) => r.status === 200 && typeof (r.body as { id?: unknown }).id === 'string')).toBe(true);
-			expect(Date.now() - started).toBeLessThan(2_000); // 20 x 300 ms one after another would be 6 s
+			expect(Date.now() - started).toBeLessThan(6_000); // 20 x 1.55 s one after another would be 31 s
 			// A deferred text answers { id } after the latency alone; so does an image.
 			const deferred = await text(99, { defer: true });
-			expect(deferred.durationMs).toBeLessThan(240);
-			expect((await submit(0)).durationMs).toBeLessThan(240);
+			expect(deferred.durationMs).toBeLessThan(1_000);
+			expect((await submit(0)).durationMs).toBeLessThan(1_000);
 		} finally {
 			mock.service.configure({ textModerateMs: 0, latencyMs: 0 });
 		}
