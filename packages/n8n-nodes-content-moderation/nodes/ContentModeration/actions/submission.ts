@@ -1,6 +1,7 @@
 /** The `options` both moderation requests carry (POST /image, POST /text), checked before the one POST. */
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type JsonValue } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, JsonValue } from 'n8n-workflow';
 
+import { operationError } from '../helpers/errorItems';
 import { tokensInUrl } from '../helpers/urlTokens';
 import { withCallbackSecret } from '../inbound/token';
 import { putMetadata } from '../validation/metadata';
@@ -70,7 +71,7 @@ export function submissionSteps(
 			if (mode !== 'deferred') return undefined;
 			const message = `Route by Verdict needs a moderation result, but Mode "Deferred" only returns ${deferredAnswer}`;
 			const description = `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`;
-			return new NodeOperationError(this.getNode(), message, { itemIndex, description });
+			return operationError(this.getNode(), itemIndex, message, description);
 		},
 	};
 	return {

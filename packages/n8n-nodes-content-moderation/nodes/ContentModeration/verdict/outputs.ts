@@ -1,8 +1,8 @@
 /** Route by Verdict at run time; each routable operation describes its results with `VerdictFacts`. */
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { NodeOperationError } from 'n8n-workflow';
 
-import { errorItem } from '../helpers/errorItems';
+import { errorItem, operationError } from '../helpers/errorItems';
 import { checkThreshold, InputProblem, textOf } from '../validation/checks';
 import { ensure } from '../validation/parameters';
 import { CUSTOM_CATEGORY, VERDICT_OUTPUT } from './description';
@@ -97,7 +97,7 @@ function genericMissingAnalysis(node: INode, itemIndex: number) {
 	const message = 'The result has no analysis (no isSafe), so Route by Verdict cannot decide a verdict';
 	const description =
 		'Route by Verdict needs a full moderation result. Turn it off to pass such results through unchanged.';
-	return new NodeOperationError(node, message, { itemIndex, description });
+	return operationError(node, itemIndex, message, description);
 }
 
 /** What routing needs besides the results: from an execute() run or a callback's webhook(). */

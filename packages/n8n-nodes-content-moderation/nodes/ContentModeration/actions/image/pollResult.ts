@@ -1,8 +1,8 @@
 /** "Deferred and Wait": reads GET /image/{id} every Poll Interval until the result is there or Wait Timeout passes. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
-import { asNodeError } from '../../helpers/errorItems';
+import { asNodeError, operationError } from '../../helpers/errorItems';
 import type { ApiClient } from '../../transport/client';
 import { getImage } from '../../transport/endpoints';
 import { isCompletion, isNotFound, withId } from '../../inbound/readBack';
@@ -78,5 +78,5 @@ export async function pollResult(
 
 	const message = `The moderation ${id} was not ready after ${timing.timeoutSeconds} seconds [item ${itemIndex}]`;
 	const description = `The image is still being processed. Read the result later with Image > Get and Image ID "${id}", raise Wait Timeout, or use Mode "Deferred" with a Content Moderation Trigger.`;
-	throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
+	throw operationError(this.getNode(), itemIndex, message, description);
 }

@@ -26,12 +26,7 @@ const RESUMING = 'This execution is being resumed; try this callback again';
 export type WaitTarget = { facts: VerdictFacts; read: ById };
 
 /** One read of moderation `id`, by the callbacks' one rule (inbound/readBack.ts); never throws. */
-export async function readResultOnce(
-	read: ById,
-	client: ApiClient,
-	id: string,
-	itemIndex: number,
-): Promise<Outcome> {
+export async function readResultOnce(read: ById, client: ApiClient, id: string, itemIndex: number): Promise<Outcome> {
 	try {
 		const response = await read(client, id, itemIndex);
 		if (!isCompletion(response.statusCode, response.body)) return { pending: true };
