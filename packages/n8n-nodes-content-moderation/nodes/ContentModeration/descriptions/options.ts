@@ -11,7 +11,10 @@ const actorIdOption: INodeProperties = {
 };
 
 /** The Options of an operation: its own options (if any) and the request settings, in n8n's A-Z order. */
-export function requestSettingsCollection(own: INodeProperties[] = [], sendsImages = false): INodeProperties[] {
+export function requestSettingsCollection(
+	own: INodeProperties[] = [],
+	{ sendsImages = false } = {},
+): INodeProperties[] {
 	// Only Base64 and Binary File images are checked against Max Image Size.
 	const settings = REQUEST_SETTINGS.filter((s) => sendsImages || s.name !== 'maxImageSizeMb');
 	const options = [...own, ...settings].sort((a, b) => a.displayName.localeCompare(b.displayName));
@@ -22,5 +25,5 @@ export function requestSettingsCollection(own: INodeProperties[] = [], sendsImag
 
 /** A submitting operation's one Options collection: Actor ID, its own options and the request settings. */
 export function optionsCollection(own: INodeProperties[], { sendsImages = false } = {}): INodeProperties[] {
-	return requestSettingsCollection([actorIdOption, ...own], sendsImages);
+	return requestSettingsCollection([actorIdOption, ...own], { sendsImages });
 }
