@@ -19,7 +19,14 @@ export function requestSettingsCollection(
 	const settings = REQUEST_SETTINGS.filter((s) => sendsImages || s.name !== 'maxImageSizeMb');
 	const options = [...own, ...settings].sort((a, b) => a.displayName.localeCompare(b.displayName));
 	return [
-		{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options },
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options,
+		},
 	];
 }
 
