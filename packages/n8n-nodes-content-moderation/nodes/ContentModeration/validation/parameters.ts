@@ -62,10 +62,10 @@ export async function imageInput(
 	maxImageBytes: number,
 ): Promise<ImageInput> {
 	const inputType = ctx.getNodeParameter('inputType', itemIndex, 'url') as ImageInputType;
-	const text = (name: string) => ctx.getNodeParameter(name, itemIndex, '');
-	if (inputType === 'url') return inMemory(ensure(ctx, itemIndex, checkHttpUrl(text('imageUrl'), 'Image URL')));
+	const param = (name: string) => ctx.getNodeParameter(name, itemIndex, '');
+	if (inputType === 'url') return inMemory(ensure(ctx, itemIndex, checkHttpUrl(param('imageUrl'), 'Image URL')));
 	if (inputType === 'base64') {
-		const base64 = ensure(ctx, itemIndex, normalizeBase64(text('imageBase64'), 'Image (Base64)'));
+		const base64 = ensure(ctx, itemIndex, normalizeBase64(param('imageBase64'), 'Image (Base64)'));
 		checkImageSize(ctx, itemIndex, decodedLength(base64), maxImageBytes);
 		return inMemory(base64);
 	}

@@ -13,10 +13,10 @@ import type { RunClaims } from '../../inbound/runClaims';
 const PRODUCTION_MODES: ReadonlyArray<WorkflowExecuteMode> = ['webhook', 'trigger'];
 
 /** A callback's data with its id ('' when it has none). */
-type Completion = IDataObject & { id: string };
+type CallbackData = IDataObject & { id: string };
 
 /** The key of the item's completion, or undefined when repeats are not told apart (no id, not production). */
-export function repeatKey(ctx: IExecuteFunctions, event: string, data: Completion): string | undefined {
+export function repeatKey(ctx: IExecuteFunctions, event: string, data: CallbackData): string | undefined {
 	if (data.id === '' || !PRODUCTION_MODES.includes(ctx.getMode())) return undefined;
 	// Per workflow and node, by id (a rename keeps it): another workflow (or another Receive) passes it on too.
 	return completionKey([String(ctx.getWorkflow().id ?? ''), 'receive', ctx.getNode().id], event, data);
@@ -32,7 +32,7 @@ export async function isRepeatElseClaim(
 	claims: RunClaims,
 	itemIndex: number,
 	event: string,
-	data: Completion,
+	data: CallbackData,
 ): Promise<boolean> {
 	const key = repeatKey(this, event, data);
 	if (key === undefined) return false;
