@@ -15,6 +15,9 @@ import type { Operation } from './operation';
 import { pauseForCallbacks } from './waitForCallback/pause';
 import { callbackUrl as waitCallbackUrl, resumeSecrets, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 
+/** The modes the service answers with the id only; any other (Immediate, or an unknown one) gets the result. */
+const DEFERRED_MODES = new Set<unknown>(['deferred', 'deferredWait', WAIT_CALLBACK_MODE]);
+
 /**
  * The request's `options`, and `secrets`: the Wait for Callback URL's item key and resume token, which open
  * the waiting execution and never appear in an error. `meta` is checked by the operation (its rule differs).
@@ -27,8 +30,7 @@ export async function submissionOptions(
 	meta: JsonValue | IDataObject | undefined,
 ): Promise<{ options: IDataObject; secrets?: string[] }> {
 	const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
-	// Every mode but Immediate has the service answer with the id only.
-	const deferred = mode !== 'immediate';
+	const deferred = DEFERRED_MODES.has(mode);
 	const options: IDataObject = {};
 	if (meta !== undefined) putMetadata(options, meta);
 	const actorId = getActorId(this, itemIndex, fields);
