@@ -16,8 +16,8 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 	};
 }
 
-/** The error of one item's bad input or state: `description` says what to change. */
-export const operationError = (node: INode, itemIndex: number, message: string, description: string) =>
+/** The error of bad input or state (of item `itemIndex` where there is one): `description` says what to change. */
+export const operationError = (node: INode, itemIndex: number | undefined, message: string, description: string) =>
 	new NodeOperationError(node, message, { itemIndex, description });
 
 /** n8n's own node errors as they are, anything else wrapped with the item. */
