@@ -1,6 +1,6 @@
 /** Route by Verdict at run time; each routable operation describes its results with `VerdictFacts`. */
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
-import type { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { errorItem, operationError } from '../helpers/errorItems';
 import { checkThreshold, InputProblem, textOf } from '../validation/checks';
