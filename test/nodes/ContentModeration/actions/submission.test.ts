@@ -56,6 +56,12 @@ describe('submissionOptions', () => {
 		expect(api.secretReads).toBe(1);
 	});
 
+	it('Deferred and Wait is deferred too; an unknown mode (a hand-edited workflow) is not, and sends no Callback URL', async () => {
+		const fields = { callbackUrl: 'https://n8n.example.com/webhook/x/callback' };
+		expect((await submit(fields, { mode: 'deferredWait', meta: undefined })).options.defer).toBe(true);
+		expect((await submit(fields, { mode: 'foo', meta: undefined })).options).toEqual({});
+	});
+
 	it("Wait for Callback: the waiting execution's own URL, whose key and resume token are secrets", async () => {
 		const { options, secrets } = await submit({ callbackUrl: 'https://ignored.example.com' }, { mode: 'waitCallback', meta: undefined });
 		const url = new URL(String(options.callbackUrl));

@@ -1,7 +1,7 @@
 /** Error items (continueOnFail) and the errors the node throws on. */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '@package/nodes/ContentModeration/helpers/errorItems';
+import { asNodeError, errorItem, operationError } from '@package/nodes/ContentModeration/helpers/errorItems';
 import { contentModerationNode } from '@test/helpers/fixtures';
 
 const node = contentModerationNode;
@@ -35,5 +35,12 @@ describe('error mapping', () => {
 		expect(wrapped).toBeInstanceOf(NodeOperationError);
 		expect(wrapped.message).toBe('oops');
 		expect(wrapped.context.itemIndex).toBe(4);
+	});
+
+	it('operationError names the item, the message and the fix, and becomes that error item', () => {
+		const error = operationError(node, 5, 'Image URL is not a URL', 'Enter an http(s) URL.');
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect([error.message, error.description, error.context.itemIndex]).toEqual(['Image URL is not a URL', 'Enter an http(s) URL.', 5]);
+		expect(errorItem(error, 5).json).toEqual({ error: 'Image URL is not a URL', details: { description: 'Enter an http(s) URL.' } });
 	});
 });

@@ -1,12 +1,14 @@
 /** The one read-back rule (inbound/readBack.ts): what is a completion, which callbacks are read, and how long, on a fake clock. */
-import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type INode } from 'n8n-workflow';
 
 import {
 	carriesFullResult,
 	isCompletion,
+	isNotFound,
 	READ_AGAIN_DELAYS_MS,
 	READ_BACK_BUDGET_MS,
 	readBack,
+	withId,
 } from '@package/nodes/ContentModeration/inbound/readBack';
 import type { ApiClient } from '@package/nodes/ContentModeration/transport/client';
 import { imageResult, textResult } from '@test/helpers/callbackBodies';
@@ -47,6 +49,14 @@ test('a completion: not 202, not status processing, and a verdict (isSafe true o
 	expect(isCompletion(200, { isSafe: 'true' })).toBe(false);
 	expect(isCompletion(200, null)).toBe(false);
 	expect(isCompletion(200, '')).toBe(false);
+});
+
+test('withId adds the id read by only where the result has none; isNotFound is a 404 of the service', () => {
+	expect(JSON.stringify(withId('m-1', { isSafe: true }))).toBe('{"id":"m-1","isSafe":true}');
+	expect(withId('m-1', { id: 'own', isSafe: true })).toEqual({ id: 'own', isSafe: true });
+	const node = { name: 'n', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+	const apiError = (httpCode: string) => new NodeApiError(node, { message: 'no' }, { httpCode });
+	expect([apiError('404'), apiError('500'), new Error('404')].map(isNotFound)).toEqual([true, false, false]);
 });
 
 test('a callback carrying every field of its kind needs no read; one missing any does', () => {

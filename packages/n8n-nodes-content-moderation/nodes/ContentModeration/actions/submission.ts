@@ -1,6 +1,7 @@
 /** The `options` both moderation requests carry (POST /image, POST /text), checked before the one POST. */
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type JsonValue } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, JsonValue } from 'n8n-workflow';
 
+import { operationError } from '../helpers/errorItems';
 import { tokensInUrl } from '../helpers/urlTokens';
 import { withCallbackSecret } from '../inbound/token';
 import { putMetadata } from '../validation/metadata';
@@ -14,6 +15,9 @@ import type { Operation } from './operation';
 import { pauseForCallbacks } from './waitForCallback/pause';
 import { callbackUrl as waitCallbackUrl, resumeSecrets, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 
+/** The modes the service answers with the id only; any other (Immediate, or an unknown one) gets the result. */
+const DEFERRED_MODES = new Set<unknown>(['deferred', 'deferredWait', WAIT_CALLBACK_MODE]);
+
 /**
  * The request's `options`, and `secrets`: the Wait for Callback URL's item key and resume token, which open
  * the waiting execution and never appear in an error. `meta` is checked by the operation (its rule differs).
@@ -26,8 +30,7 @@ export async function submissionOptions(
 	meta: JsonValue | IDataObject | undefined,
 ): Promise<{ options: IDataObject; secrets?: string[] }> {
 	const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
-	// Every mode but Immediate has the service answer with the id only.
-	const deferred = mode !== 'immediate';
+	const deferred = DEFERRED_MODES.has(mode);
 	const options: IDataObject = {};
 	if (meta !== undefined) putMetadata(options, meta);
 	const actorId = getActorId(this, itemIndex, fields);
@@ -70,7 +73,7 @@ export function submissionSteps(
 			if (mode !== 'deferred') return undefined;
 			const message = `Route by Verdict needs a moderation result, but Mode "Deferred" only returns ${deferredAnswer}`;
 			const description = `Set Mode to ${otherModes}, or turn off Route by Verdict and route the results later (for example from the Content Moderation Trigger).`;
-			return new NodeOperationError(this.getNode(), message, { itemIndex, description });
+			return operationError(this.getNode(), itemIndex, message, description);
 		},
 	};
 	return {

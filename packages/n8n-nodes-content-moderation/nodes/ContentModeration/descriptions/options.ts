@@ -11,16 +11,26 @@ const actorIdOption: INodeProperties = {
 };
 
 /** The Options of an operation: its own options (if any) and the request settings, in n8n's A-Z order. */
-export function requestSettingsCollection(own: INodeProperties[] = [], sendsImages = false): INodeProperties[] {
+export function requestSettingsCollection(
+	own: INodeProperties[] = [],
+	{ sendsImages = false } = {},
+): INodeProperties[] {
 	// Only Base64 and Binary File images are checked against Max Image Size.
 	const settings = REQUEST_SETTINGS.filter((s) => sendsImages || s.name !== 'maxImageSizeMb');
 	const options = [...own, ...settings].sort((a, b) => a.displayName.localeCompare(b.displayName));
 	return [
-		{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options },
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options,
+		},
 	];
 }
 
 /** A submitting operation's one Options collection: Actor ID, its own options and the request settings. */
 export function optionsCollection(own: INodeProperties[], { sendsImages = false } = {}): INodeProperties[] {
-	return requestSettingsCollection([actorIdOption, ...own], sendsImages);
+	return requestSettingsCollection([actorIdOption, ...own], { sendsImages });
 }

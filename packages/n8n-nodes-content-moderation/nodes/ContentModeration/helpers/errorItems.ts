@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /** Only `error` and `details`, so that n8n moves it to the Error output under "Continue (using error output)". */
@@ -15,6 +15,10 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 		pairedItem: { item: itemIndex },
 	};
 }
+
+/** The error of bad input or state (of item `itemIndex` where there is one): `description` says what to change. */
+export const operationError = (node: INode, itemIndex: number | undefined, message: string, description: string) =>
+	new NodeOperationError(node, message, { itemIndex, description });
 
 /** n8n's own node errors as they are, anything else wrapped with the item. */
 export function asNodeError(

@@ -22,7 +22,10 @@ export async function mapConcurrent<T, R>(
 			try {
 				values[index] = await worker(items[index], index);
 			} catch (error) {
-				if (index < failedAt) [failedAt, failure] = [index, error];
+				if (index < failedAt) {
+					failedAt = index;
+					failure = error;
+				}
 			}
 		}
 	};

@@ -4,6 +4,7 @@
  * while the sender waits, and the trigger's callback completed by it.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { isObject } from '../helpers/json';
 import { systemClock, type Clock } from '../helpers/clock';
@@ -31,6 +32,15 @@ export function carriesFullResult(data: IDataObject, kind: DataKind | undefined)
 /** THE rule: a read answer is a completion unless it is a 202, says `status: processing`, or carries no verdict. */
 export function isCompletion(statusCode: number, body: unknown): boolean {
 	return statusCode !== 202 && isObject(body) && body.status !== 'processing' && hasAnalysis(body);
+}
+
+/** The API reference's image result has no id: the one asked for is added, so the item can be matched. */
+export const withId = (id: string, result: IDataObject): IDataObject =>
+	result.id === undefined ? { id, ...result } : result;
+
+/** A 404 reading an id the service itself gave a moment ago means "not stored yet". */
+export function isNotFound(error: unknown): boolean {
+	return error instanceof NodeApiError && error.httpCode === '404';
 }
 
 export type ReadBack =

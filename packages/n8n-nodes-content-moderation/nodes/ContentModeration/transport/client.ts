@@ -2,6 +2,7 @@
 import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { operationError } from '../helpers/errorItems';
 import { parseBaseUrl } from './baseUrl';
 import { addSecrets, redact } from '../redaction/redact';
 import { addNote, apiError, networkError } from './errors';
@@ -115,10 +116,7 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 			if ('error' in base) {
 				const description =
 					'Open the credential and enter the service address, for example https://moderation.example.com';
-				throw new NodeOperationError(ctx.getNode(), redact(base.error, known), {
-					itemIndex: request.itemIndex,
-					description,
-				});
+				throw operationError(ctx.getNode(), request.itemIndex, redact(base.error, known), description);
 			}
 			const limiterShare = shareOf(base.url, credentials.accessToken);
 			// A binary n8n cannot give back is the input's fault, not the service's: no retry, no "could not reach".
@@ -127,10 +125,8 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 					if (error instanceof NodeOperationError) throw error;
 					const reason = redact(error instanceof Error ? error.message : String(error), known);
 					// The cause goes in the description: n8n rewrites a message that names ENOENT or ECONNREFUSED.
-					throw new NodeOperationError(ctx.getNode(), 'Could not read the image to send', {
-						itemIndex: request.itemIndex,
-						description: `${UNREADABLE_BINARY} (${reason})`,
-					});
+					const description = `${UNREADABLE_BINARY} (${reason})`;
+					throw operationError(ctx.getNode(), request.itemIndex, 'Could not read the image to send', description);
 				});
 			const { body: unread } = request;
 			const bodyBytes = unread === undefined ? 0 : isUnread(unread) ? unread.bodyBytes : JSON.stringify(unread).length;

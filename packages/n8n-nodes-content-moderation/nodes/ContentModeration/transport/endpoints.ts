@@ -6,7 +6,7 @@ import type { ApiClient, ApiResponse, RequestBody } from './client';
 
 type Reply = Promise<ApiResponse<IDataObject>>;
 type Submit = (client: ApiClient, body: RequestBody, itemIndex?: number, secrets?: string[]) => Reply;
-type ById = (client: ApiClient, id: string, itemIndex?: number) => Reply;
+export type ById = (client: ApiClient, id: string, itemIndex?: number) => Reply;
 
 /** The result (immediate), or `{ id }` with `defer` or a `callbackUrl`. */
 export const moderateImage: Submit = async (client, body, itemIndex, secrets) =>

@@ -141,7 +141,7 @@ export function normalizeBase64(value: unknown, field: string): string | InputPr
 	return valid ? text : new InputProblem(`The ${field} is not valid base64`, description);
 }
 
-/** Image > Moderate's metadata: JSON text parsed, anything else from an expression as it is. */
+/** A Metadata (JSON) field: JSON text parsed, anything else (from an expression) as it is. */
 export function parseMetaJson(
 	value: unknown,
 	field: string,

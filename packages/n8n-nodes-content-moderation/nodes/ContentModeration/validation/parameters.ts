@@ -1,7 +1,7 @@
 /** Reads a parameter, checks it, and throws a NodeOperationError for the item when the check fails. */
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { operationError } from '../helpers/errorItems';
 import type { UnreadBody } from '../transport/client';
 import { checkHttpUrl, checkId, checkNotEmpty, InputProblem, isProblem, normalizeBase64, optionalText } from './checks';
 
@@ -10,10 +10,7 @@ type ImageInputType = 'url' | 'base64' | 'binary';
 /** Returns the checked value or throws the problem as a NodeOperationError for this item. */
 export function ensure<T>(ctx: IExecuteFunctions, itemIndex: number, result: T | InputProblem): T {
 	if (!isProblem(result)) return result;
-	throw new NodeOperationError(ctx.getNode(), `${result.message} [item ${itemIndex}]`, {
-		itemIndex,
-		description: result.description,
-	});
+	throw operationError(ctx.getNode(), itemIndex, `${result.message} [item ${itemIndex}]`, result.description);
 }
 
 function fail(ctx: IExecuteFunctions, itemIndex: number, message: string, description: string): never {
@@ -65,10 +62,10 @@ export async function imageInput(
 	maxImageBytes: number,
 ): Promise<ImageInput> {
 	const inputType = ctx.getNodeParameter('inputType', itemIndex, 'url') as ImageInputType;
-	const text = (name: string) => ctx.getNodeParameter(name, itemIndex, '');
-	if (inputType === 'url') return inMemory(ensure(ctx, itemIndex, checkHttpUrl(text('imageUrl'), 'Image URL')));
+	const param = (name: string) => ctx.getNodeParameter(name, itemIndex, '');
+	if (inputType === 'url') return inMemory(ensure(ctx, itemIndex, checkHttpUrl(param('imageUrl'), 'Image URL')));
 	if (inputType === 'base64') {
-		const base64 = ensure(ctx, itemIndex, normalizeBase64(text('imageBase64'), 'Image (Base64)'));
+		const base64 = ensure(ctx, itemIndex, normalizeBase64(param('imageBase64'), 'Image (Base64)'));
 		checkImageSize(ctx, itemIndex, decodedLength(base64), maxImageBytes);
 		return inMemory(base64);
 	}

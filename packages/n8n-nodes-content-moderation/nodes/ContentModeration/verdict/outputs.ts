@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { errorItem } from '../helpers/errorItems';
+import { errorItem, operationError } from '../helpers/errorItems';
 import { checkThreshold, InputProblem, textOf } from '../validation/checks';
 import { ensure } from '../validation/parameters';
 import { CUSTOM_CATEGORY, VERDICT_OUTPUT } from './description';
@@ -25,18 +25,18 @@ export function isVerdictRoutingOn(this: IExecuteFunctions, facts: VerdictFacts 
 
 function categoryThresholds(this: IExecuteFunctions, itemIndex: number): CategoryThreshold[] {
 	const rows = this.getNodeParameter('categoryThresholds.thresholds', itemIndex, []) as IDataObject[];
-	const check = <T>(result: T | InputProblem): T => ensure(this, itemIndex, result);
+	const ensured = <T>(result: T | InputProblem): T => ensure(this, itemIndex, result);
 	return rows.map((row) => {
 		const custom = row.category === CUSTOM_CATEGORY;
 		const field = `${custom ? 'Custom Category' : 'Category'} of a Category Threshold`;
-		const category = check(textOf(custom ? row.customCategory : row.category, field, '{{ $json.category }}')).trim();
+		const category = ensured(textOf(custom ? row.customCategory : row.category, field, '{{ $json.category }}')).trim();
 		const severity = `Severity Threshold of the Category Threshold "${category}"`;
-		const threshold = check(checkThreshold(row.threshold, severity));
+		const threshold = ensured(checkThreshold(row.threshold, severity));
 		// A threshold without a category would be a rule silently off.
 		if (category === '' && threshold > 0) {
 			const fix =
 				'Type the category name exactly as the service returns it (for example sexual_activity), or remove the row.';
-			check(new InputProblem(`The ${field} is empty`, fix));
+			ensured(new InputProblem(`The ${field} is empty`, fix));
 		}
 		return { category, threshold };
 	});
@@ -97,7 +97,7 @@ function genericMissingAnalysis(node: INode, itemIndex: number) {
 	const message = 'The result has no analysis (no isSafe), so Route by Verdict cannot decide a verdict';
 	const description =
 		'Route by Verdict needs a full moderation result. Turn it off to pass such results through unchanged.';
-	return new NodeOperationError(node, message, { itemIndex, description });
+	return operationError(node, itemIndex, message, description);
 }
 
 /** What routing needs besides the results: from an execute() run or a callback's webhook(). */

@@ -81,7 +81,8 @@ export function flaggedReasons(result: IDataObject, rules: VerdictRules = {}): s
 		const threshold = activeThreshold(rule?.threshold);
 		if (threshold === undefined || typeof rule.category !== 'string' || rule.category.trim() === '') continue;
 		for (const item of categories) {
-			if (!isObject(item) || typeof item.category !== 'string' || !sameCategory(item.category, rule.category)) continue;
+			if (!isObject(item) || typeof item.category !== 'string') continue;
+			if (!sameCategory(item.category, rule.category)) continue;
 			const severity = finiteNumber(item.severity);
 			if (severity !== undefined && severity >= threshold) {
 				reasons.push(`nsfwCategories ${item.category} severity ${severity} >= threshold ${threshold}`);

@@ -84,7 +84,7 @@ function imageIdFromPolls(): string {
 	return decodeURIComponent(poll.path.replace('/image/', ''));
 }
 
-describe('pollUntil (the shared poll loop)', () => {
+describe('pollUntil (the poll loop of Deferred and Wait)', () => {
 	it('returns the first value a check gives, checking once per interval', async () => {
 		let calls = 0;
 		const value = await pollUntil({ intervalSeconds: 0.05, timeoutSeconds: 5 }, async () => (++calls === 3 ? 'ready' : undefined));

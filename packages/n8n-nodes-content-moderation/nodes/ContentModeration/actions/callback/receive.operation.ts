@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { checkToken } from '../../inbound/token';
 import { kindOf, parseCallback, RESULT_EVENT, resultKind } from '../../inbound/envelope';
@@ -16,6 +15,7 @@ import {
 	type SecretStanding,
 } from '../../inbound/secretRule';
 import { requestSettingsCollection } from '../../descriptions/options';
+import { operationError } from '../../helpers/errorItems';
 import { isObject } from '../../helpers/json';
 import { NO_ITEM, type NodeRun, type Operation } from '../operation';
 import { isRepeatElseClaim, repeatKey } from './repeats';
@@ -73,22 +73,22 @@ async function inspect(this: IExecuteFunctions, itemIndex: number, client: NodeR
 	const received = this.getInputData()[itemIndex].json;
 	const headers = isObject(received.headers) ? received.headers : {};
 	const query = isObject(received.query) ? received.query : {};
-	const fail = (message: string, description: string) =>
-		new NodeOperationError(this.getNode(), message, { itemIndex, description });
+	const itemError = (message: string, description: string) =>
+		operationError(this.getNode(), itemIndex, message, description);
 
 	const secret = await client.callbackSecret();
 	const accept = this.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, itemIndex, false) === true;
 	const standing = secretStanding(isStrongSecret(secret), this.getMode() === 'manual', accept);
-	if (standing === 'refused') throw fail(secretRequiredMessage(), SECRET_REQUIRED_DESCRIPTION);
+	if (standing === 'refused') throw itemError(secretRequiredMessage(), SECRET_REQUIRED_DESCRIPTION);
 	if (secret !== '') {
 		const check = checkToken([secret], query, headers);
-		if (!check.ok) throw fail(`Callback refused: ${check.message}`, WRONG_TOKEN_HINT);
+		if (!check.ok) throw itemError(`Callback refused: ${check.message}`, WRONG_TOKEN_HINT);
 	}
 
-	if (received.body === undefined) throw fail('The input item has no body', WEBHOOK_HINT);
+	if (received.body === undefined) throw itemError('The input item has no body', WEBHOOK_HINT);
 	// The trigger's rules: what it refuses is refused here too. The Webhook node parsed a JSON body.
 	const parsed = parseCallback(received.body, mediaType(headers['content-type']) === 'application/json');
-	if (!parsed.ok) throw fail(`Not a moderation callback: ${parsed.message}`, WEBHOOK_HINT);
+	if (!parsed.ok) throw itemError(`Not a moderation callback: ${parsed.message}`, WEBHOOK_HINT);
 	// No usable id: nothing to recognise a repeat by, and nothing to read back.
 	return { event: parsed.event, data: parsed.body, id: parsed.body.id ?? '', standing };
 }
@@ -125,12 +125,12 @@ async function complete(
 	distrust: boolean,
 ): Promise<IDataObject> {
 	if (distrust && (event !== RESULT_EVENT || id === '')) {
-		const description = acceptWithoutSecretOption.description;
+		const description = acceptWithoutSecretOption.description ?? '';
 		const message =
 			event === RESULT_EVENT
 				? 'The callback carries no ID to read its result back with'
 				: `A ${event} callback cannot be read back, so it is not taken without a Callback Secret`;
-		throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
+		throw operationError(this.getNode(), itemIndex, message, description);
 	}
 	// Accepted without a secret, a result is an image unless it shows a text: never taken as a queue item.
 	const kind = distrust ? resultKind(data) : kindOf(data);
@@ -144,7 +144,7 @@ async function complete(
 	const reading = await readBack(client, id, kind, itemIndex);
 	if (!reading.done) {
 		// Not a completion: the item fails (its claim is released), so a delivery of it again passes the verdict on.
-		throw new NodeOperationError(this.getNode(), reading.message, { itemIndex, description: PARTIAL_RESULT_HINT });
+		throw operationError(this.getNode(), itemIndex, reading.message, PARTIAL_RESULT_HINT);
 	}
 	return distrust ? { ...reading.result, event } : { ...data, ...reading.result, event };
 }

@@ -3,19 +3,20 @@
  * execution a completion delivered again passes nothing on, or passes on marked `duplicate: true`. Whether
  * it counts as passed on is decided when the node run ends, by the router (inbound/runClaims.ts).
  */
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type WorkflowExecuteMode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, WorkflowExecuteMode } from 'n8n-workflow';
 
 import { completionKey } from '../../inbound/deliveries';
+import { operationError } from '../../helpers/errorItems';
 import type { RunClaims } from '../../inbound/runClaims';
 
 /** Executions n8n started from a published workflow's webhook or trigger; 'manual' and 'retry' always pass on. */
 const PRODUCTION_MODES: ReadonlyArray<WorkflowExecuteMode> = ['webhook', 'trigger'];
 
 /** A callback's data with its id ('' when it has none). */
-type Completion = IDataObject & { id: string };
+type CallbackData = IDataObject & { id: string };
 
 /** The key of the item's completion, or undefined when repeats are not told apart (no id, not production). */
-export function repeatKey(ctx: IExecuteFunctions, event: string, data: Completion): string | undefined {
+export function repeatKey(ctx: IExecuteFunctions, event: string, data: CallbackData): string | undefined {
 	if (data.id === '' || !PRODUCTION_MODES.includes(ctx.getMode())) return undefined;
 	// Per workflow and node, by id (a rename keeps it): another workflow (or another Receive) passes it on too.
 	return completionKey([String(ctx.getWorkflow().id ?? ''), 'receive', ctx.getNode().id], event, data);
@@ -31,7 +32,7 @@ export async function isRepeatElseClaim(
 	claims: RunClaims,
 	itemIndex: number,
 	event: string,
-	data: Completion,
+	data: CallbackData,
 ): Promise<boolean> {
 	const key = repeatKey(this, event, data);
 	if (key === undefined) return false;
@@ -40,5 +41,5 @@ export async function isRepeatElseClaim(
 	const message = `Another execution is still handling moderation ${data.id}`;
 	const description =
 		'This item did not pass the completion on: another execution of this workflow holds it, and passes it on unless that execution fails (a delivery of it again then does). Route this error (On Error) to read the result later with Image > Get or Text > Get.';
-	throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
+	throw operationError(this.getNode(), itemIndex, message, description);
 }

@@ -4,7 +4,7 @@ import { requestSettingsCollection } from '../../descriptions/options';
 import { getImage } from '../../transport/endpoints';
 import type { NodeRun } from '../operation';
 import { getId } from '../../validation/parameters';
-import { withImageId } from './pollResult';
+import { withId } from '../../inbound/readBack';
 
 export const description: INodeProperties[] = [
 	{
@@ -33,5 +33,5 @@ export const option: INodePropertyOptions = {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
 	const id = getId(this, itemIndex, 'imageId', 'Image ID');
-	return withImageId(id, (await getImage(client, id, itemIndex)).body);
+	return withId(id, (await getImage(client, id, itemIndex)).body);
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { imageInputProperties } from '../../descriptions/imageInput';
-import { CALLBACK_URL_HELP } from '../../descriptions/callbackUrl';
+import { callbackUrlOption } from '../../descriptions/callbackUrl';
 import { optionsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
 import { moderateImage } from '../../transport/endpoints';
@@ -46,15 +46,7 @@ export const description: INodeProperties[] = [
 	waitCallbackTimeoutProperty,
 	...optionsCollection(
 		[
-			{
-				displayName: 'Callback URL',
-				name: 'callbackUrl',
-				type: 'string',
-				default: '',
-				placeholder: 'https://your-n8n.example.com/webhook/…/callback',
-				description: [CALLBACK_URL_HELP, 'Only used in the Deferred modes.'].join(' '),
-				displayOptions: { show: { '/mode': ['deferred', 'deferredWait'] } },
-			},
+			callbackUrlOption(['deferred', 'deferredWait'], 'Only used in the Deferred modes.'),
 			{
 				displayName: 'Metadata (JSON)',
 				name: 'meta',

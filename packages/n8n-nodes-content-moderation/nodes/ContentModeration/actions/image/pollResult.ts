@@ -1,11 +1,11 @@
 /** "Deferred and Wait": reads GET /image/{id} every Poll Interval until the result is there or Wait Timeout passes. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
-import { asNodeError } from '../../helpers/errorItems';
+import { asNodeError, operationError } from '../../helpers/errorItems';
 import type { ApiClient } from '../../transport/client';
 import { getImage } from '../../transport/endpoints';
-import { isCompletion } from '../../inbound/readBack';
+import { isCompletion, isNotFound, withId } from '../../inbound/readBack';
 
 // The spec gives no processing times: these suit a few-second moderation without hammering the service.
 const DEFAULT_POLL_INTERVAL_SECONDS = 2;
@@ -35,15 +35,6 @@ export const pollProperties: INodeProperties[] = [
 ];
 
 export type PollTiming = { intervalSeconds: number; timeoutSeconds: number };
-
-/** The API reference's image result has no id: the one asked for is added, so the item can be matched. */
-export const withImageId = (id: string, result: IDataObject): IDataObject =>
-	result.id === undefined ? { id, ...result } : result;
-
-/** A 404 while polling means "not stored yet": the id came from the service itself a moment ago. */
-export function isNotFound(error: unknown): boolean {
-	return error instanceof NodeApiError && error.httpCode === '404';
-}
 
 /** Calls `check` every interval until it returns a value; undefined once the timeout has passed. */
 export async function pollUntil<T>(timing: PollTiming, check: () => Promise<T | undefined>): Promise<T | undefined> {
@@ -77,7 +68,7 @@ export async function pollResult(
 	const result = await pollUntil(timing, async () => {
 		try {
 			const response = await getImage(client, id, itemIndex);
-			return isCompletion(response.statusCode, response.body) ? withImageId(id, response.body) : undefined;
+			return isCompletion(response.statusCode, response.body) ? withId(id, response.body) : undefined;
 		} catch (error) {
 			if (!isNotFound(error)) throw asNodeError(this, error, itemIndex);
 			return undefined;
@@ -87,5 +78,5 @@ export async function pollResult(
 
 	const message = `The moderation ${id} was not ready after ${timing.timeoutSeconds} seconds [item ${itemIndex}]`;
 	const description = `The image is still being processed. Read the result later with Image > Get and Image ID "${id}", raise Wait Timeout, or use Mode "Deferred" with a Content Moderation Trigger.`;
-	throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
+	throw operationError(this.getNode(), itemIndex, message, description);
 }

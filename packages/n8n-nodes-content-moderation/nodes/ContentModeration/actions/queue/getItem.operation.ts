@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { operationError } from '../../helpers/errorItems';
 import { isObject } from '../../helpers/json';
 import { requestSettingsCollection } from '../../descriptions/options';
 import type { NodeRun, Operation } from '../operation';
@@ -43,11 +43,9 @@ export const verdict: VerdictFacts = {
 	analysisOf: (result) => (isObject(result.moderation) ? result.moderation : undefined),
 	missingAnalysis(node, result, itemIndex) {
 		const status = typeof result.status === 'string' ? ` (status "${result.status}")` : '';
-		return new NodeOperationError(
-			node,
-			`Queue item "${String(result.id ?? '')}" has no moderation yet${status}, so Route by Verdict cannot decide a verdict`,
-			{ itemIndex, description: 'Read the item again once it is processed, or turn off Route by Verdict.' },
-		);
+		const message = `Queue item "${String(result.id ?? '')}" has no moderation yet${status}, so Route by Verdict cannot decide a verdict`;
+		const description = 'Read the item again once it is processed, or turn off Route by Verdict.';
+		return operationError(node, itemIndex, message, description);
 	},
 };
 

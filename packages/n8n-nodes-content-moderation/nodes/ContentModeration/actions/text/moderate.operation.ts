@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 
 import { optionsCollection } from '../../descriptions/options';
 import { textInputProperty } from '../../descriptions/textInput';
-import { CALLBACK_URL_HELP } from '../../descriptions/callbackUrl';
+import { callbackUrlOption } from '../../descriptions/callbackUrl';
 import { checkMetadataObject } from '../../validation/metadata';
 import { moderateText } from '../../transport/endpoints';
 import { InputProblem } from '../../validation/checks';
@@ -47,15 +47,7 @@ export const description: INodeProperties[] = [
 			description:
 				'Words of your own to flag, separated by commas. The service masks them in filteredContent and flags the text.',
 		},
-		{
-			displayName: 'Callback URL',
-			name: 'callbackUrl',
-			type: 'string',
-			default: '',
-			placeholder: 'https://your-n8n.example.com/webhook/…/callback',
-			description: CALLBACK_URL_HELP,
-			displayOptions: { show: { '/mode': ['deferred'] } },
-		},
+		callbackUrlOption(['deferred']),
 		{
 			displayName: 'Metadata (JSON)',
 			name: 'meta',

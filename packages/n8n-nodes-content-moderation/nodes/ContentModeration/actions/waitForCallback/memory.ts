@@ -1,7 +1,8 @@
 /**
  * What this n8n process learned of waiting Wait for Callback runs: each item's result once known (from its
  * callback's body or one read), so that none is read twice, since n8n's database (state.ts) cannot be written
- * without resuming. Kept masked, dropped when the run resumes. Store and bounds: helpers/processState.ts.
+ * without resuming. Kept masked (the credential's secrets, the item's URL key, n8n's resume token), dropped when the
+ * run resumes. Store and bounds: helpers/processState.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -10,10 +10,10 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
+	NodeOperationError,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { errorItem } from '../../helpers/errorItems';
+import { errorItem, operationError } from '../../helpers/errorItems';
 import { clampInteger } from '../../helpers/numbers';
 import { WAIT_CALLBACK_MODE, WAIT_CALLBACK_OUTPUT } from '../../verdict/description';
 import { firstPairedIndex, isErrorItem, readRoutingPlan, type VerdictFacts } from '../../verdict/outputs';
@@ -47,10 +47,8 @@ export const waitCallbackTimeoutProperty: INodeProperties = {
 };
 
 export function noIdError(node: INode, itemIndex: number): NodeOperationError {
-	return new NodeOperationError(node, 'The service did not return a moderation ID to wait for', {
-		itemIndex,
-		description: 'Use Mode "Immediate" instead, or check that the service supports deferred moderation.',
-	});
+	const description = 'Use Mode "Immediate" instead, or check that the service supports deferred moderation.';
+	return operationError(node, itemIndex, 'The service did not return a moderation ID to wait for', description);
 }
 
 /** What each submission answered: a moderation to wait for, a result already there, or a failure. */

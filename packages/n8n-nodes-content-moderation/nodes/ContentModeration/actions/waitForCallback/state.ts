@@ -1,7 +1,7 @@
 /**
- * What a waiting Wait for Callback run keeps: in the node's context, which n8n saves with the waiting
- * execution, since a callback may reach another n8n process or an n8n that restarted. Results are not
- * kept: the webhook cannot write anything durable without resuming, so they are read back.
+ * What a waiting Wait for Callback run keeps, and the outputs made of it on resume (finalOutputs). Kept in
+ * the node's context, which n8n saves with the waiting execution: a callback may reach another n8n process
+ * or a restarted one. Results are not kept (the webhook cannot write without resuming): they are read back.
  */
 import type { IDataObject, INode, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 

@@ -7,6 +7,7 @@
 import { createHmac, randomBytes } from 'crypto';
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
+import { operationError } from '../../helpers/errorItems';
 import { sameSecret } from '../../inbound/token';
 
 import { STATE_KEY, type WaitState } from './state';
@@ -76,5 +77,5 @@ export function waitCallbackRoutingRefusal(ctx: IExecuteFunctions, itemIndex: nu
 	const description =
 		'This n8n resumes a waiting node on its first output only, so the Safe and Review outputs would stay empty. Turn off Route by Verdict and route the results with an If or Switch node, or use Mode "Deferred and Wait".';
 	const message = 'Route by Verdict with Mode "Wait for Callback" needs n8n 2.0 or newer';
-	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+	return operationError(ctx.getNode(), itemIndex, message, description);
 }

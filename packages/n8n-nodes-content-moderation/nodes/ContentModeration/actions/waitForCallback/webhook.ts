@@ -7,39 +7,31 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookRespon
 import { NodeApiError } from 'n8n-workflow';
 
 import { isObject } from '../../helpers/json';
-import { createApiClient, type ApiClient, type ApiResponse } from '../../transport/client';
+import { createApiClient, type ApiClient } from '../../transport/client';
+import type { ById } from '../../transport/endpoints';
 import { parseEnvelope, RESULT_EVENT } from '../../inbound/envelope';
 import { readCallbackBody } from '../../inbound/requestBody';
 import { refuse } from '../../inbound/refusal';
 import { redactValue } from '../../redaction/redact';
-import { CALLBACK_READ_RETRY, isCompletion } from '../../inbound/readBack';
+import { CALLBACK_READ_RETRY, isCompletion, isNotFound, withId } from '../../inbound/readBack';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { runKey, waitMemory, type Outcome, type RunMemory } from './memory';
-import { isNotFound, withImageId } from '../image/pollResult';
 import { finalOutputs, readState, waitingId, type WaitState } from './state';
 import { isItemKey, itemKey, ITEM_PARAM, KEY_PARAM, N8N_SIGNATURE_PARAM } from './urls';
 
 /** Answered while this process resumes the run; n8n answers 409 once it runs. */
 const RESUMING = 'This execution is being resumed; try this callback again';
 
-export type ResultReader = (client: ApiClient, id: string, itemIndex?: number) => Promise<ApiResponse<IDataObject>>;
-
 /** What a waiting node reads: its verdict facts, and the endpoint its results are read back from. */
-export type WaitTarget = { facts: VerdictFacts; read: ResultReader };
+export type WaitTarget = { facts: VerdictFacts; read: ById };
 
 /** One read of moderation `id`, by the callbacks' one rule (inbound/readBack.ts); never throws. */
-export async function readResultOnce(
-	read: ResultReader,
-	client: ApiClient,
-	id: string,
-	itemIndex: number,
-): Promise<Outcome> {
+export async function readResultOnce(read: ById, client: ApiClient, id: string, itemIndex: number): Promise<Outcome> {
 	try {
 		const response = await read(client, id, itemIndex);
 		if (!isCompletion(response.statusCode, response.body)) return { pending: true };
-		return { result: withImageId(id, response.body) };
+		return { result: withId(id, response.body) };
 	} catch (error) {
-		// The id came from the service: a 404 means "not stored yet", as in Deferred and Wait.
 		if (isNotFound(error)) return { pending: true };
 		const status = error instanceof NodeApiError && error.httpCode ? `HTTP ${error.httpCode}` : 'no answer';
 		return { failed: `reading a result failed (${status})` };
