@@ -7,6 +7,8 @@ import { startScriptedServer } from '@test/helpers/scripted-server';
 import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { nodeError, output, useMock } from '@test/helpers/nodeRun';
 import { pollUntil } from '@package/nodes/ContentModeration/actions/image/pollResult';
+import type { Clock } from '@package/nodes/ContentModeration/helpers/clock';
+import { FakeClock, flush } from '@test/helpers/fakeClock';
 
 const mock = useMock();
 
@@ -84,20 +86,32 @@ function imageIdFromPolls(): string {
 	return decodeURIComponent(poll.path.replace('/image/', ''));
 }
 
-describe('pollUntil (the poll loop of Deferred and Wait)', () => {
+describe('pollUntil (the poll loop of Deferred and Wait), on a fake clock', () => {
 	it('returns the first value a check gives, checking once per interval', async () => {
-		let calls = 0;
-		const value = await pollUntil({ intervalSeconds: 0.05, timeoutSeconds: 5 }, async () => (++calls === 3 ? 'ready' : undefined));
-		expect([value, calls]).toEqual(['ready', 3]);
+		const clock = new FakeClock();
+		const times: number[] = [];
+		const check = async () => (times.push(clock.now() - start) === 3 ? 'ready' : undefined);
+		const start = clock.now();
+		const polled = pollUntil({ intervalSeconds: 0.05, timeoutSeconds: 5 }, check, clock);
+		await flush();
+		for (let i = 0; i < 3; i++) await clock.advance(50);
+		expect([await polled, times]).toEqual(['ready', [0, 50, 100]]);
 	});
 
-	it('gives up after the timeout with a bounded number of checks, the first at once', async () => {
+	it('gives up at the timeout, the first check at once and the last at the deadline', async () => {
+		const clock = new FakeClock();
 		const times: number[] = [];
-		const started = Date.now();
-		const value = await pollUntil({ intervalSeconds: 0.1, timeoutSeconds: 0.35 }, async () => void times.push(Date.now() - started));
-		expect(value).toBeUndefined();
-		expect(times[0]).toBeLessThan(90);
-		expect(times.length).toBeGreaterThanOrEqual(3);
-		expect(times.length).toBeLessThanOrEqual(5);
+		const start = clock.now();
+		const polled = pollUntil({ intervalSeconds: 0.1, timeoutSeconds: 0.35 }, async () => void times.push(clock.now() - start), clock);
+		await flush();
+		for (const step of [100, 100, 100, 50]) await clock.advance(step);
+		expect([await polled, times]).toEqual([undefined, [0, 100, 200, 300, 350]]);
+	});
+
+	it('stops after as many checks as the timeout holds when the clock does not move', async () => {
+		let checks = 0;
+		const stopped: Clock = { now: () => 0, sleep: async () => undefined };
+		const value = await pollUntil({ intervalSeconds: 0.1, timeoutSeconds: 0.35 }, async () => void checks++, stopped);
+		expect([value, checks]).toEqual([undefined, 5]);
 	});
 });

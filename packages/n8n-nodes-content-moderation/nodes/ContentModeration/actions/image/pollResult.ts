@@ -1,7 +1,7 @@
 /** "Deferred and Wait": reads GET /image/{id} every Poll Interval until the result is there or Wait Timeout passes. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
+import { systemClock, type Clock } from '../../helpers/clock';
 import { asNodeError, operationError } from '../../helpers/errorItems';
 import type { ApiClient } from '../../transport/client';
 import { getImage } from '../../transport/endpoints';
@@ -37,18 +37,22 @@ export const pollProperties: INodeProperties[] = [
 export type PollTiming = { intervalSeconds: number; timeoutSeconds: number };
 
 /** Calls `check` every interval until it returns a value; undefined once the timeout has passed. */
-export async function pollUntil<T>(timing: PollTiming, check: () => Promise<T | undefined>): Promise<T | undefined> {
+export async function pollUntil<T>(
+	timing: PollTiming,
+	check: () => Promise<T | undefined>,
+	clock: Clock = systemClock,
+): Promise<T | undefined> {
 	const intervalMs = timing.intervalSeconds * 1000;
-	const deadline = Date.now() + timing.timeoutSeconds * 1000;
+	const deadline = clock.now() + timing.timeoutSeconds * 1000;
 	// Bounded by count as well as by time, in case the clock jumps.
 	const maxChecks = Math.ceil(timing.timeoutSeconds / timing.intervalSeconds) + 1;
 
 	for (let attempt = 0; attempt < maxChecks; attempt++) {
 		const value = await check();
 		if (value !== undefined) return value;
-		const remaining = deadline - Date.now();
+		const remaining = deadline - clock.now();
 		if (remaining <= 0) break;
-		await sleep(Math.min(intervalMs, remaining));
+		await clock.sleep(Math.min(intervalMs, remaining));
 	}
 	return undefined;
 }
