@@ -34,3 +34,13 @@ it('accepts a 6 MB base64 image, and refuses a malformed one, where V8 no longer
 	expect(result.tail).toBe('The Base64 Image is not valid base64');
 	expect(result.url).toBe('The Base64 Image is not valid base64');
 }, 120_000);
+
+// The whitespace strip is a quantifier over the value too: a long run of blanks (pasted or hostile) overflows it.
+it('strips a run of 8 million blanks where V8 no longer optimizes regexps', () => {
+	const script = `const { normalizeBase64 } = require(${JSON.stringify(CHECKS)});
+try { console.log(JSON.stringify(normalizeBase64('AAAA' + ' '.repeat(8e6) + 'AAAA', 'Base64 Image'))); }
+catch (error) { console.log(JSON.stringify(error.message)); }`;
+	const args = ['--no-regexp-optimization', '--require', 'tsx/cjs', '-e', script];
+	const child = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 });
+	expect(JSON.parse(child.stdout)).toBe('AAAAAAAA');
+}, 120_000);
