@@ -56,10 +56,19 @@ describe('submissionOptions', () => {
 		expect(api.secretReads).toBe(1);
 	});
 
-	it('Deferred and Wait is deferred too; an unknown mode (a hand-edited workflow) is not, and sends no Callback URL', async () => {
+	it('Deferred and Wait is deferred too; an unknown mode (a hand-edited workflow) fails the item before anything is read', async () => {
 		const fields = { callbackUrl: 'https://n8n.example.com/webhook/x/callback' };
 		expect((await submit(fields, { mode: 'deferredWait', meta: undefined })).options.defer).toBe(true);
-		expect((await submit(fields, { mode: 'foo', meta: undefined })).options).toEqual({});
+		const api = client();
+		const error = await submit(fields, { mode: 'foo', meta: undefined }, api).catch((e: unknown) => e);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		const { message, description, context: where } = error as NodeOperationError;
+		expect([message, description, where.itemIndex, api.secretReads]).toEqual([
+			'Unknown Mode "foo"',
+			expect.stringContaining('Choose a Mode from the list'),
+			0,
+			0,
+		]);
 	});
 
 	it("Wait for Callback: the waiting execution's own URL, whose key and resume token are secrets", async () => {

@@ -51,9 +51,11 @@ test('a completion: not 202, not status processing, and a verdict (isSafe true o
 	expect(isCompletion(200, '')).toBe(false);
 });
 
-test('withId adds the id read by only where the result has none; isNotFound is a 404 of the service', () => {
+test('withId adds the id read by only where the result has none (or null); isNotFound is a 404 of the service', () => {
 	expect(JSON.stringify(withId('m-1', { isSafe: true }))).toBe('{"id":"m-1","isSafe":true}');
 	expect(withId('m-1', { id: 'own', isSafe: true })).toEqual({ id: 'own', isSafe: true });
+	// A null id is none: every read (Image > Get, Deferred and Wait, the callbacks' read-back) gives the id read by.
+	expect(JSON.stringify(withId('m-1', { isSafe: true, id: null }))).toBe('{"id":"m-1","isSafe":true}');
 	const node = { name: 'n', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 	const apiError = (httpCode: string) => new NodeApiError(node, { message: 'no' }, { httpCode });
 	expect([apiError('404'), apiError('500'), new Error('404')].map(isNotFound)).toEqual([true, false, false]);

@@ -15,7 +15,7 @@ import type { Operation } from './operation';
 import { pauseForCallbacks } from './waitForCallback/pause';
 import { callbackUrl as waitCallbackUrl, resumeSecrets, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 
-/** The modes the service answers with the id only; any other (Immediate, or an unknown one) gets the result. */
+/** The modes the service answers with the id only; Immediate gets the result. */
 const DEFERRED_MODES = new Set<unknown>(['deferred', 'deferredWait', WAIT_CALLBACK_MODE]);
 
 /**
@@ -31,6 +31,10 @@ export async function submissionOptions(
 ): Promise<{ options: IDataObject; secrets?: string[] }> {
 	const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
 	const deferred = DEFERRED_MODES.has(mode);
+	if (!deferred && mode !== 'immediate') {
+		const fix = 'Choose a Mode from the list (a workflow edited by hand may hold one this version does not have).';
+		throw operationError(this.getNode(), itemIndex, `Unknown Mode "${String(mode)}"`, fix);
+	}
 	const options: IDataObject = {};
 	if (meta !== undefined) putMetadata(options, meta);
 	const actorId = getActorId(this, itemIndex, fields);

@@ -1,4 +1,4 @@
-/** The time of the process state (helpers/processState.ts): injected, so that tests run on a fake clock. */
+/** Time for state that outlives a run and for waits (read-backs, polling, the limiter): injected, for a fake clock. */
 import { sleep } from 'n8n-workflow';
 
 export interface Clock {

@@ -1,7 +1,7 @@
 /**
- * The one read-back of a callback's result, for the trigger, Callback > Receive and Wait for Callback:
- * which callbacks need it, when a read answer is a completion, how long an unfinished result is read again
- * while the sender waits, and the trigger's callback completed by it.
+ * Reading a result back: when a read answer is a completion and the id it is read by (also for Image > Get
+ * and Deferred and Wait); for callbacks (the trigger, Callback > Receive, Wait for Callback), which need a
+ * read, how long an unfinished result is read again while the sender waits, and the callback completed by it.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -34,9 +34,9 @@ export function isCompletion(statusCode: number, body: unknown): boolean {
 	return statusCode !== 202 && isObject(body) && body.status !== 'processing' && hasAnalysis(body);
 }
 
-/** The API reference's image result has no id: the one asked for is added, so the item can be matched. */
+/** The API reference's image result has no id: the one read by is put first where it has none (or null). */
 export const withId = (id: string, result: IDataObject): IDataObject =>
-	result.id === undefined ? { id, ...result } : result;
+	result.id === undefined || result.id === null ? Object.assign({ id }, result, { id }) : result;
 
 /** A 404 reading an id the service itself gave a moment ago means "not stored yet". */
 export function isNotFound(error: unknown): boolean {
@@ -66,7 +66,7 @@ export async function readBack(
 	for (let attempt = 0; ; attempt++) {
 		const readStarted = clock.now();
 		const { statusCode, body } = await read(client, id, itemIndex);
-		if (isCompletion(statusCode, body)) return { done: true, statusCode, result: { ...body, id: body.id ?? id } };
+		if (isCompletion(statusCode, body)) return { done: true, statusCode, result: withId(id, body) };
 		const pause = READ_AGAIN_DELAYS_MS[attempt];
 		const nextEnds = clock.now() + (pause ?? 0) + (clock.now() - readStarted);
 		if (pause === undefined || nextEnds - started > READ_BACK_BUDGET_MS) {

@@ -133,7 +133,7 @@ export function normalizeBase64(value: unknown, field: string): string | InputPr
 		'Enter the image as base64 text (for example iVBORw0KGgo...). A "data:image/png;base64," prefix is accepted. To send a file, set Input Type to Binary File instead.';
 	const raw = textOf(value, field, '{{ $json.image.data }}');
 	if (isProblem(raw)) return raw;
-	const text = raw.trim().replace(DATA_URI_PREFIX, '').replace(/\s+/g, '');
+	const text = raw.trim().replace(DATA_URI_PREFIX, '').replace(/\s/g, '');
 	if (text === '') return new InputProblem(`The ${field} is empty`, description);
 	// Decoding and encoding again gives the text back only for padded base64 of the standard alphabet. No regexp
 	// loops over the value: where V8 stops optimizing regexps, such a loop overflows its stack on a few MB.

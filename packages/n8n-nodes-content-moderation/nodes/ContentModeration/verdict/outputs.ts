@@ -25,18 +25,20 @@ export function isVerdictRoutingOn(this: IExecuteFunctions, facts: VerdictFacts 
 
 function categoryThresholds(this: IExecuteFunctions, itemIndex: number): CategoryThreshold[] {
 	const rows = this.getNodeParameter('categoryThresholds.thresholds', itemIndex, []) as IDataObject[];
-	const ensured = <T>(result: T | InputProblem): T => ensure(this, itemIndex, result);
+	const ensureForItem = <T>(result: T | InputProblem): T => ensure(this, itemIndex, result);
 	return rows.map((row) => {
 		const custom = row.category === CUSTOM_CATEGORY;
 		const field = `${custom ? 'Custom Category' : 'Category'} of a Category Threshold`;
-		const category = ensured(textOf(custom ? row.customCategory : row.category, field, '{{ $json.category }}')).trim();
+		const category = ensureForItem(
+			textOf(custom ? row.customCategory : row.category, field, '{{ $json.category }}'),
+		).trim();
 		const severity = `Severity Threshold of the Category Threshold "${category}"`;
-		const threshold = ensured(checkThreshold(row.threshold, severity));
+		const threshold = ensureForItem(checkThreshold(row.threshold, severity));
 		// A threshold without a category would be a rule silently off.
 		if (category === '' && threshold > 0) {
 			const fix =
 				'Type the category name exactly as the service returns it (for example sexual_activity), or remove the row.';
-			ensured(new InputProblem(`The ${field} is empty`, fix));
+			ensureForItem(new InputProblem(`The ${field} is empty`, fix));
 		}
 		return { category, threshold };
 	});

@@ -73,22 +73,22 @@ async function inspect(this: IExecuteFunctions, itemIndex: number, client: NodeR
 	const received = this.getInputData()[itemIndex].json;
 	const headers = isObject(received.headers) ? received.headers : {};
 	const query = isObject(received.query) ? received.query : {};
-	const itemError = (message: string, description: string) =>
+	const inputError = (message: string, description: string) =>
 		operationError(this.getNode(), itemIndex, message, description);
 
 	const secret = await client.callbackSecret();
 	const accept = this.getNodeParameter(`options.${ACCEPT_WITHOUT_SECRET}`, itemIndex, false) === true;
 	const standing = secretStanding(isStrongSecret(secret), this.getMode() === 'manual', accept);
-	if (standing === 'refused') throw itemError(secretRequiredMessage(), SECRET_REQUIRED_DESCRIPTION);
+	if (standing === 'refused') throw inputError(secretRequiredMessage(), SECRET_REQUIRED_DESCRIPTION);
 	if (secret !== '') {
 		const check = checkToken([secret], query, headers);
-		if (!check.ok) throw itemError(`Callback refused: ${check.message}`, WRONG_TOKEN_HINT);
+		if (!check.ok) throw inputError(`Callback refused: ${check.message}`, WRONG_TOKEN_HINT);
 	}
 
-	if (received.body === undefined) throw itemError('The input item has no body', WEBHOOK_HINT);
+	if (received.body === undefined) throw inputError('The input item has no body', WEBHOOK_HINT);
 	// The trigger's rules: what it refuses is refused here too. The Webhook node parsed a JSON body.
 	const parsed = parseCallback(received.body, mediaType(headers['content-type']) === 'application/json');
-	if (!parsed.ok) throw itemError(`Not a moderation callback: ${parsed.message}`, WEBHOOK_HINT);
+	if (!parsed.ok) throw inputError(`Not a moderation callback: ${parsed.message}`, WEBHOOK_HINT);
 	// No usable id: nothing to recognise a repeat by, and nothing to read back.
 	return { event: parsed.event, data: parsed.body, id: parsed.body.id ?? '', standing };
 }
