@@ -5,10 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { makePng } from '../../dev/mock/png';
+import { testNodeDescription } from '../helpers/fixtures';
 
 declare const gc: (() => void) | undefined;
 
@@ -81,17 +81,7 @@ export async function measureBatch<T>(work: () => Promise<T>): Promise<{ measure
  */
 export function imagesNode(count: number, image: Buffer, as: 'binary' | 'base64' = 'binary'): INodeType {
 	return {
-		description: {
-			displayName: 'Make Images',
-			name: 'makeImages',
-			group: ['transform'],
-			version: 1,
-			description: 'Puts images into items',
-			defaults: { name: 'Make Images' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
-			properties: [],
-		} as INodeTypeDescription,
+		description: testNodeDescription('Make Images', 'Puts images into items'),
 		async execute(this: IExecuteFunctions) {
 			const out: INodeExecutionData[] = [];
 			for (let i = 0; i < count; i++) {

@@ -19,14 +19,14 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
 import { loadavg } from 'node:os';
 
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INodeType } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, createApiClient } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/client';
 import { httpOptions } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/http';
 import { DEFAULT_RETRY_SETTINGS } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
 import { resetProcessState } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/helpers/processState';
 import { runWorkflow } from '../helpers/engine';
+import { testNodeDescription } from '../helpers/fixtures';
 import { childCheck, median } from './harness';
 import { startMockProcess } from './mockProcess';
 import { image, MB } from './peak';
@@ -62,18 +62,9 @@ export function watchProbe(isProbe: (contentLength: number) => boolean, split: (
 
 function benchNode(target: Target): INodeType {
 	return {
-		description: {
-			displayName: 'Send Path',
-			name: 'sendPath',
-			group: ['transform'],
-			version: 1,
-			description: 'Sends one large POST by each path beside a bulk load',
-			defaults: { name: 'Send Path' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
+		description: testNodeDescription('Send Path', 'Sends one large POST by each path beside a bulk load', {
 			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-			properties: [],
-		} as INodeTypeDescription,
+		}),
 		async execute(this: IExecuteFunctions) {
 			return [[{ json: await sendPaths(this, target) }]];
 		},

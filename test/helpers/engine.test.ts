@@ -13,6 +13,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { createApiClient } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/transport/client';
 import { DEFAULT_RETRY_SETTINGS } from '../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/retry/policy';
 import { binaryItem, dumpRun, runWorkflow, START_NODE_NAME } from './engine';
+import { testNodeDescription } from './fixtures';
 
 interface Received {
 	method?: string;
@@ -58,18 +59,10 @@ beforeEach(() => {
 
 /** Sends each item to /echo (or /status/<json.status>), with binary bytes as base64 when present. */
 const echoNode: INodeType = {
-	description: {
-		displayName: 'Echo',
-		name: 'echo',
-		group: ['transform'],
-		version: 1,
-		description: 'test node',
-		defaults: { name: 'Echo' },
-		inputs: [NodeConnectionTypes.Main],
+	description: testNodeDescription('Echo', 'test node', {
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
 		credentials: [{ name: 'contentModerationApi', required: true }],
-		properties: [],
-	},
+	}),
 	async execute(this: IExecuteFunctions) {
 		const items = this.getInputData();
 		const out: INodeExecutionData[] = [];

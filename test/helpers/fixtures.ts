@@ -1,5 +1,5 @@
 /** Small fixtures shared by tests that run workflows: pass-through nodes after the Content Moderation node, pairing. */
-import type { IExecuteFunctions, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ACTION_TYPE } from '../../dev/n8n/package';
@@ -21,22 +21,35 @@ export const contentModerationNode: INode = {
 	parameters: {},
 };
 
+/** A test node's description: one input, one output, named as its display name in camelCase; `more` overrides. */
+export function testNodeDescription(
+	displayName: string,
+	description: string,
+	more: Partial<INodeTypeDescription> = {},
+): INodeTypeDescription {
+	const name = displayName.replace(/ (\w)/g, (_, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toLowerCase());
+	return {
+		displayName,
+		name,
+		group: ['transform'],
+		version: 1,
+		description,
+		defaults: { name: displayName },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+		...more,
+	};
+}
+
 /**
  * A downstream node that resolves `$('Start').item` for each of its input items: n8n's paired-item
  * lineage, the way a user's expression in a later node reads it.
  */
 export const probeNode: INodeType = {
-	description: {
-		displayName: 'Probe',
-		name: 'probe',
-		group: ['transform'],
-		version: 1,
-		description: 'Reads the paired Start item',
-		defaults: { name: 'Probe' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+	description: testNodeDescription('Probe', 'Reads the paired Start item', {
 		properties: [{ displayName: 'Value', name: 'value', type: 'string', default: '' }],
-	},
+	}),
 	async execute(this: IExecuteFunctions) {
 		return [
 			this.getInputData().map((item, itemIndex): INodeExecutionData => {
@@ -57,17 +70,9 @@ export const probeNode: INodeType = {
  * items reach which branch and what `$('Start').item` (n8n's paired-item lookup) finds from there.
  */
 export const passThroughNode: INodeType = {
-	description: {
-		displayName: 'Pass Through',
-		name: 'passThrough',
-		group: ['transform'],
-		version: 1,
-		description: 'Passes items on',
-		defaults: { name: 'Pass Through' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+	description: testNodeDescription('Pass Through', 'Passes items on', {
 		properties: [{ displayName: 'Label', name: 'label', type: 'string', default: '' }],
-	},
+	}),
 	async execute(this: IExecuteFunctions) {
 		return [
 			this.getInputData().map((item, index) => ({
