@@ -5,7 +5,7 @@
  * refuses a caller there; on 2.x it also binds a URL to one item.
  */
 import { createHmac, randomBytes } from 'crypto';
-import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
 import { operationError } from '../../helpers/errorItems';
 import { sameSecret } from '../../inbound/token';
@@ -41,9 +41,9 @@ export function runState(ctx: IExecuteFunctions): WaitState {
 export function resumeUrl(ctx: IExecuteFunctions): URL {
 	const value = ctx.evaluateExpression('{{ $execution?.resumeUrl }}', 0);
 	if (typeof value !== 'string' || !/^https?:\/\//.test(value)) {
-		throw new NodeOperationError(ctx.getNode(), 'n8n gave no resume URL for this execution', {
-			description: 'Wait for Callback needs an n8n that can pause executions (the Wait node\'s "On Webhook Call").',
-		});
+		const description =
+			'Wait for Callback needs an n8n that can pause executions (the Wait node\'s "On Webhook Call").';
+		throw operationError(ctx.getNode(), undefined, 'n8n gave no resume URL for this execution', description);
 	}
 	return new URL(value);
 }
