@@ -21,6 +21,9 @@ describe('POST /image validation', () => {
 		['a broken http URL', { image: 'http://' }, 'invalid_field', 'image'],
 		['text that is not base64', { image: 'not an image at all' }, 'invalid_field', 'image'],
 		['unpadded base64', { image: png.replace(/=+$/, '') + 'A' }, 'invalid_field', 'image'],
+		['base64 in the URL-safe alphabet', { image: `${png.slice(0, 40)}-${png.slice(41)}` }, 'invalid_field', 'image'],
+		// After the PNG signature, so only the alphabet check refuses it; U+0141 is past a 128-entry table.
+		['base64 with a character beyond ASCII', { image: `${png.slice(0, 40)}\u0141${png.slice(41)}` }, 'invalid_field', 'image'],
 		['base64 of a non-image', { image: Buffer.from('plain text file').toString('base64') }, 'invalid_field', 'image'],
 		['a bad mock parameter', { image: `${SAFE_IMAGE_URL}?mock_risk=0` }, 'invalid_mock_parameter', 'image'],
 		['an unknown mock parameter', { image: `${SAFE_IMAGE_URL}?mock_rsik=70` }, 'invalid_mock_parameter', 'image'],
