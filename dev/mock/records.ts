@@ -8,7 +8,10 @@ export interface RequestRecord {
 	query: Record<string, string>;
 	/** Lower-cased names, as node:http gives them */
 	headers: Record<string, string | string[] | undefined>;
-	/** Parsed JSON; the raw text when it is not JSON; undefined when there was no body */
+	/**
+	 * Parsed JSON, the same value the service read and stored from (so never change it); the raw text when it
+	 * is not JSON; undefined when there was no body
+	 */
 	body: unknown;
 	/** Status the mock answered */
 	status: number;

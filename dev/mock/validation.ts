@@ -42,10 +42,11 @@ const BASE64_ALPHABET = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64_ALPHABET[c.charCodeAt(0)] = 1;
 
 /**
- * Whether `value` is padded base64. No regexp runs over the value: once a process has compiled over 1 MB of
- * regexp code and holds over 16 MB of executable memory (a jest worker after a few suites), V8 compiles new
- * regexps unoptimized, and `^[A-Za-z0-9+/]+={0,2}$` then takes backtrack stack per character (a 17 MB image
- * overflowed it). A plain loop: constant stack, and 2.5 x faster than a regexp search (3.8 ms for 1.4 MB).
+ * Whether `value` is padded base64, by a loop, not a regexp: once a process has compiled over 1 MB of regexp
+ * code and holds over 16 MB of executable memory (a jest worker after a few suites), V8 compiles new regexps
+ * unoptimized, and `^[A-Za-z0-9+/]+={0,2}$` then takes backtrack stack per character (a 17 MB image
+ * overflowed it). The loop's stack is constant, and in the mock it took 4.1 ms a 1.4 MB body where a regexp
+ * search for a character outside the alphabet took 9.7 ms.
  */
 function isBase64(value: string): boolean {
 	const pad = value.indexOf('=');
