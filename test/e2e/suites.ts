@@ -30,7 +30,7 @@ export type SuiteName = 'n8n 2.x' | 'n8n 1.x' | 'queue mode';
  * lose none.
  */
 const REGULAR_2X: Phase[] = [
-	{ label: "n8n's defaults", cases: [1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 41, 40, 42, 44, 48, 47, 45, 49], background: [14] },
+	{ label: "n8n's defaults", cases: [1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 41, 40, 42, 44, 48, 47, 45, 49, 50], background: [14] },
 	{ label: 'lazy isolate acquisition', env: LAZY_ACQUISITION, cases: [15, 44], restartedBy: 15 },
 ];
 
@@ -38,7 +38,7 @@ const REGULAR_2X: Phase[] = [
  * `N8N_VERSION=1.123.81 npm run test:e2e`: where n8n 1.x can behave differently: loading and installing,
  * the panels, webhooks and the trigger, binary data, Wait for Callback, the AI Agent, the dev loop.
  */
-const REGULAR_1X: Phase[] = [{ label: "n8n's defaults", cases: [2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 19, 40, 42, 44, 48, 47, 49, 15], background: [14] }];
+const REGULAR_1X: Phase[] = [{ label: "n8n's defaults", cases: [2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 19, 40, 42, 44, 48, 47, 49, 50, 15], background: [14] }];
 
 /**
  * `npm run test:e2e:queue`: where queue mode can behave differently: where executions run, callbacks through

@@ -7,6 +7,7 @@ import { devLoop } from './devLoop';
 import { deferredWithTrigger, wrongToken } from './deferred';
 import { callbackBodies } from './callbackBodies';
 import { editor } from './editor';
+import { errorOutput } from './errorOutput';
 import { atVolume, examplesRun } from './examples';
 import { installedAsReadmeSays, restartKeepsData } from './installed';
 import { nodesPanel } from './nodesPanel';
@@ -71,6 +72,7 @@ export const cases: E2eCase[] = [
 	{ id: 47, name: "example 09: n8n's Webhook + Callback > Receive publishes or holds by verdict, a repeat passes nothing on, the secret in none of Receive's items", run: atVolume },
 	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node and the trigger with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },
 	{ id: 49, name: 'publishing a trigger whose credential has no Callback Secret of 16+ characters fails with the fix; Accept Callbacks Without a Secret publishes it', run: publishWithoutSecret },
+	{ id: 50, name: 'On Error "Continue (using error output)": the error item goes to the Error output on n8n 2.x, stays on the regular output on 1.x', run: errorOutput },
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData, restarts: true },
 ];
 
