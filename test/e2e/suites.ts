@@ -36,7 +36,8 @@ const REGULAR_2X: Phase[] = [
 
 /**
  * `N8N_VERSION=1.123.81 npm run test:e2e`: where n8n 1.x can behave differently: loading and installing,
- * the panels, webhooks and the trigger, binary data, Wait for Callback, the AI Agent, the dev loop.
+ * the panels, webhooks and the trigger, binary data, Wait for Callback, the AI Agent, the dev loop, the
+ * Error output.
  */
 const REGULAR_1X: Phase[] = [{ label: "n8n's defaults", cases: [2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 19, 40, 42, 44, 48, 47, 49, 50, 15], background: [14] }];
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-/** Only `error` and `details`, so that n8n moves it to the Error output under "Continue (using error output)". */
+/** Only `error` and `details`: n8n 2.x moves it to the Error output under "Continue (using error output)". */
 export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
 	const { message, description, httpCode } = (error ?? {}) as Record<string, unknown>;
 	const details: IDataObject = {};

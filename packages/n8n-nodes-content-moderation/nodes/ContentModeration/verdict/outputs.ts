@@ -88,7 +88,7 @@ export function firstPairedIndex(item: INodeExecutionData): number | undefined {
 	return (paired as IPairedItemData | undefined)?.item;
 }
 
-/** n8n's own test for an error item (see WorkflowExecute.handleNodeErrorOutput). */
+/** n8n 2.x's own test for an error item (WorkflowExecute.handleNodeErrorOutput; 1.x's is narrower). */
 export function isErrorItem(item: INodeExecutionData): boolean {
 	if (item.error !== undefined) return true;
 	const keys = Object.keys(item.json);
@@ -113,7 +113,7 @@ export interface RoutingInputs {
 
 /**
  * Error items go to Flagged: content that could not be judged must not reach Safe (as n8n's Guardrails
- * node does); under "Continue (using error output)" n8n moves them on to its Error output.
+ * node does); under "Continue (using error output)" n8n 2.x moves them on to its Error output (1.x keeps them).
  */
 export function routeResults(routing: RoutingInputs, results: INodeExecutionData[]): INodeExecutionData[][] {
 	const { node, facts, plan, inputs, continueOnFail } = routing;
