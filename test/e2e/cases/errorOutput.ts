@@ -4,7 +4,7 @@
  * n8n 1.x moves only {error} or {error, message}, so there it stays on the regular output (the limit
  * docs/operations.md states). Either way n8n added the Error output, one error item, paired, and nothing sent.
  */
-import { executeWorkflow } from '../../../dev/n8n/summary';
+import { runManually } from '../../../dev/n8n/summary';
 import { N8N_MAJOR } from '../../../dev/n8n/install';
 import { assert, E2eContext } from '../context';
 
@@ -12,10 +12,11 @@ export const ERROR_OUTPUT_WORKFLOW = 'cmE2eErrorOut001';
 
 export async function errorOutput(ctx: E2eContext): Promise<string> {
 	const since = ctx.mock.requests.length;
-	const run = await executeWorkflow(ctx.stack, ctx.db, ERROR_OUTPUT_WORKFLOW);
-	assert(run.status === 'success', `execution #${run.executionId} status ${run.status}`);
+	// One read of n8n's record: the items for the assertions, its raw run data for the pairing.
+	const run = await ctx.db.execution(await runManually(ctx.stack.rest, ctx.db, ERROR_OUTPUT_WORKFLOW, 180_000));
+	assert(run.status === 'success', `execution #${run.id} status ${run.status}`);
 	// n8n added the Error output (else "Continue (using error output)" was not applied), and the item is on one.
-	const outputs = (await ctx.db.execution(run.executionId)).raw.resultData.runData['Get Image'][0].data.main as Array<Array<{ json: any; pairedItem?: any }>>;
+	const outputs = run.raw.resultData.runData['Get Image'][0].data.main as Array<Array<{ json: any; pairedItem?: any }>>;
 	assert(outputs.length === 2, `Get Image has ${outputs.length} outputs, expected the regular one and n8n's Error output`);
 	const on = N8N_MAJOR >= 2 ? 1 : 0;
 	const where = N8N_MAJOR >= 2 ? 'Error Output' : 'Regular Output';
