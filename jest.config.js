@@ -14,6 +14,8 @@ module.exports = {
 		'^@test/(.*)$': '<rootDir>/test/$1',
 		'^@dev/(.*)$': '<rootDir>/dev/$1',
 	},
+	// fast-check's bounded runs and replay by seed for every property (test/helpers/propertySettings.ts).
+	setupFiles: ['<rootDir>/test/helpers/propertySettings.ts'],
 	testTimeout: 30000,
 	// Both cores: many tests wait on the mock's latency or n8n's engine, and jest's default on 2 cores is 1 worker.
 	maxWorkers: 2,
