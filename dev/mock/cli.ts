@@ -19,6 +19,7 @@ const USAGE = `Usage: npm run mock -- [flags]
   --capacity N           requests worked on at once; more are answered 503 at once, no Retry-After (default 0 = none)
   --rate-limit N         requests per second; over it 429 + Retry-After (default 0 = none)
   --rate-limit-burst N   make the rate limit a token bucket of N requests (default 0 = fixed windows)
+  --deferred-status N    status of the answer to a deferred submission (default 200, the vendor's; a 2xx)
   --callback-retries N   retries of a failed callback delivery (default 3)
   --callback-backoff-ms N  first retry delay, doubled each retry (default 100)
   --host H               listen address (default 127.0.0.1)
@@ -39,6 +40,7 @@ const NUMBER_FLAGS = {
 	capacity: 'capacity',
 	'rate-limit': 'rateLimit',
 	'rate-limit-burst': 'rateLimitBurst',
+	'deferred-status': 'deferredStatus',
 	'callback-retries': 'callbackRetries',
 	'callback-backoff-ms': 'callbackBackoffMs',
 	backlog: 'backlog',

@@ -104,6 +104,16 @@ export function serviceEndpoints({ options, scheduler, deliverer, recorder }: Se
 
 	const processing = (id: string): Reply => ({ status: 200, body: { id, status: 'processing' } });
 
+	/**
+	 * A deferred result goes to the request's callbackUrl and, when one is set, to the account webhook (the
+	 * vendor: a deferred result is sent "later in a webhook that you have set up"). With both, each gets it:
+	 * the vendor does not say that one replaces the other, and a client must cope with the wider case.
+	 */
+	function announce(id: string, callbackUrl: string | undefined, data: object): void {
+		if (callbackUrl) deliverer.deliver(id, callbackUrl, EVENT_MODERATION_COMPLETED, data);
+		if (options.webhookUrl) deliverer.deliver(id, options.webhookUrl, EVENT_MODERATION_COMPLETED, data);
+	}
+
 	function postImage(_params: Record<string, string>, request: ParsedRequest): Reply {
 		const input = validateImageRequest(body(request), options.metadataKey);
 		const result = imageResult(input.image, input.meta, 'image');
@@ -115,11 +125,9 @@ export function serviceEndpoints({ options, scheduler, deliverer, recorder }: Se
 		images.set(id, job);
 		scheduler.process(processTime(options.processMs), () => {
 			job.status = 'done';
-			if (input.callbackUrl) {
-				deliverer.deliver(id, input.callbackUrl, EVENT_MODERATION_COMPLETED, { id, ...result });
-			}
+			announce(id, input.callbackUrl, { id, ...result });
 		}, input.image.kind === 'url' ? input.image.url : '');
-		return { status: 200, body: { id } };
+		return { status: options.deferredStatus, body: { id } };
 	}
 
 	function getImage(params: Record<string, string>): Reply {
@@ -142,9 +150,9 @@ export function serviceEndpoints({ options, scheduler, deliverer, recorder }: Se
 		texts.set(result.id, job);
 		scheduler.process(processTime(textTime()), () => {
 			job.status = 'done';
-			if (input.callbackUrl) deliverer.deliver(result.id, input.callbackUrl, EVENT_MODERATION_COMPLETED, result);
+			announce(result.id, input.callbackUrl, result);
 		}, input.text);
-		return { status: 200, body: { id: result.id } };
+		return { status: options.deferredStatus, body: { id: result.id } };
 	}
 
 	function getText(params: Record<string, string>): Reply {

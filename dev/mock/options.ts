@@ -75,6 +75,12 @@ export interface MockServiceOptions {
 	 * other ways too; lets a test see that receivers read the body whatever its label.
 	 */
 	callbackContentType?: string | null;
+	/**
+	 * The status of the answer to a deferred submission (`POST /image` or `POST /text` with `defer` or a
+	 * callbackUrl). 200 (default) is what the vendor documents; another value is a deliberate deviation, so
+	 * that the contract check can be seen to name the line that differs.
+	 */
+	deferredStatus?: number;
 	/** Largest accepted request body; over it 413 */
 	maxBodyBytes?: number;
 	/** Whether to keep `requests`/`callbacks`/`submissions` (the CLI turns it off: nobody can read them) */
@@ -109,6 +115,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	callbackBackoffMs: 100,
 	callbackTimeoutMs: 5_000,
 	callbackContentType: 'application/json',
+	deferredStatus: 200,
 	maxBodyBytes: 10 * 1024 * 1024,
 	record: true,
 };
@@ -135,6 +142,7 @@ export type RuntimeOptions = Pick<
 	| 'callbackBackoffMs'
 	| 'callbackTimeoutMs'
 	| 'callbackContentType'
+	| 'deferredStatus'
 >;
 
 function checkOptions(options: ResolvedOptions): void {
@@ -161,6 +169,8 @@ function checkOptions(options: ResolvedOptions): void {
 		if (!(Number.isFinite(value) && value >= 0)) throw new RangeError(`${key} must be a number >= 0`);
 	}
 	if (!options.token) throw new RangeError('token must not be empty');
+	const deferred = options.deferredStatus;
+	if (!(Number.isInteger(deferred) && deferred >= 200 && deferred <= 299)) throw new RangeError('deferredStatus must be a 2xx status');
 	const text = options.textProcessMs;
 	if (text !== null && !(Number.isFinite(text) && text >= 0)) throw new RangeError('textProcessMs must be a number >= 0 or null');
 	if (!['meta', 'metadata', 'both'].includes(options.metadataKey)) {

@@ -158,13 +158,19 @@ function readMetadata(
 	return name === undefined ? undefined : check(holder[name], prefix + name);
 }
 
-/** The `options` both direct endpoints take; a key outside `allowed` is a 400. */
-function moderationOptions(raw: unknown, allowed: readonly string[], metadataKey: MetadataKey): ModerationOptions {
+/** Metadata the vendor types as an object (text options: the SDK's `Record<string, any>`); a queue item's may be a string (its example `"{}"`). */
+const objectMeta = (strings: boolean) => (value: unknown, field: string): JsonObject | string => {
+	if (isObject(value) || (strings && typeof value === 'string')) return value;
+	throw badField(field, 'invalid_type', `${field} must be an object${strings ? ' (or a string)' : ''}, not ${typeName(value)}`);
+};
+
+/** The `options` both direct endpoints take (a key outside `allowed` is a 400); `checkMeta` checks the metadata. */
+function moderationOptions(raw: unknown, allowed: readonly string[], metadataKey: MetadataKey, checkMeta?: (value: unknown, field: string) => unknown): ModerationOptions {
 	if (raw === undefined) return {};
 	if (!isObject(raw)) throw badField('options', 'invalid_type', `options must be an object, not ${typeName(raw)}`);
 	rejectUnknownKeys(raw, allowed, 'options.');
 	const result: ModerationOptions = {};
-	result.meta = readMetadata(raw, metadataKey, 'options.');
+	result.meta = readMetadata(raw, metadataKey, 'options.', checkMeta);
 	if (raw.callbackUrl !== undefined) {
 		const url = optionalString(raw.callbackUrl, 'options.callbackUrl') as string;
 		result.callbackUrl = httpUrl(url, 'options.callbackUrl');
@@ -183,7 +189,7 @@ const IMAGE_KEYS = ['image', 'options'] as const;
 // `meta` (API reference) and `metadata` (the vendor's SDK) are both known keys: the one not read is ignored.
 const IMAGE_OPTION_KEYS = ['meta', 'metadata', 'callbackUrl', 'defer', 'actorId'] as const;
 
-/** POST /image body (API reference `image/create`). */
+/** POST /image body (API reference `image/create`); any JSON metadata, as the package sends (service-interface.md). */
 export function validateImageRequest(raw: unknown, metadataKey: MetadataKey = 'both'): ImageRequest {
 	const body = requireObjectBody(raw);
 	rejectUnknownKeys(body, IMAGE_KEYS, '');
@@ -201,7 +207,7 @@ export function validateTextRequest(raw: unknown, metadataKey: MetadataKey = 'bo
 	if (body.text === undefined) throw badField('text', 'missing_field', 'text is required');
 	if (typeof body.text !== 'string') throw badField('text', 'invalid_type', `text must be a string, not ${typeName(body.text)}`);
 	if (body.text.length < 1) throw badField('text', 'invalid_field', 'text must be at least 1 character long');
-	const common = moderationOptions(body.options, TEXT_OPTION_KEYS, metadataKey);
+	const common = moderationOptions(body.options, TEXT_OPTION_KEYS, metadataKey, objectMeta(false));
 	// moderationOptions refused an options that is not an object.
 	const banned = isObject(body.options) ? body.options.bannedWords : undefined;
 	return { text: body.text, ...common, bannedWords: bannedWords(banned) };
@@ -221,11 +227,6 @@ function bannedWords(value: unknown): string[] {
 }
 
 const QUEUE_KEYS = ['type', 'content', 'meta', 'metadata', 'actorId'] as const;
-
-function queueMeta(value: unknown, field: string): JsonObject | string {
-	if (isObject(value) || typeof value === 'string') return value;
-	throw badField(field, 'invalid_type', `${field} must be an object (or a string), not ${typeName(value)}`);
-}
 
 /** POST /queues/{queueId} body (API reference `queues/create`): `meta` an object; a string is kept as sent. */
 export function validateQueueRequest(raw: unknown, metadataKey: MetadataKey = 'both'): QueueRequest {
@@ -247,7 +248,7 @@ export function validateQueueRequest(raw: unknown, metadataKey: MetadataKey = 'b
 		type: body.type,
 		content: body.content as string,
 		image,
-		meta: readMetadata(body, metadataKey, '', queueMeta) as JsonObject | string | undefined,
+		meta: readMetadata(body, metadataKey, '', objectMeta(true)) as JsonObject | string | undefined,
 		actorId: optionalActorId(body.actorId, 'actorId'),
 	};
 }
