@@ -1,0 +1,67 @@
+/**
+ * `npm run test:contract` as a process: against the mock it starts itself every line holds and it exits 0;
+ * pointed at a mock started with one answer changed (a deferred submission answered 202), it names that line,
+ * and only that one, as differing and exits 1. Neither run shows the secret key.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { spawnMockCli, type MockCliProcess } from '../../../dev/mock/process';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const dir = mkdtempSync(path.join(tmpdir(), 'cm-contract-'));
+const KEY = 'contract-test-key-5e1c9a';
+
+function contract(env: Record<string, string>, report: string): Promise<{ code: number | null; out: string }> {
+	const base = { ...process.env };
+	for (const name of Object.keys(base)) if (name.startsWith('CONTENTMOD_') || name.startsWith('CONTRACT_')) delete base[name];
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, ['--import', 'tsx', 'test/contract/service/run.ts'], {
+			cwd: ROOT,
+			env: { ...base, ...env, CONTRACT_REPORT: report },
+		});
+		let out = '';
+		child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+		child.on('error', reject);
+		child.on('close', (code) => resolve({ code, out }));
+	});
+}
+
+const verdicts = (out: string) =>
+	out
+		.split('\n')
+		.map((line) => /^(held|DIFFERS|not checked)\s+(\S+)/.exec(line))
+		.filter((match) => match !== null)
+		.map((match) => [match[2], match[1]]);
+
+let deviating: MockCliProcess | undefined;
+
+afterAll(async () => {
+	await deviating?.stop();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+test('held against the mock it starts; against a mock answering deferred submissions 202, that line differs and it exits 1', async () => {
+	deviating = await spawnMockCli(['--port', '0', '--token', KEY, '--process-ms', '1000', '--deferred-status', '202']);
+	const [plain, changed] = await Promise.all([
+		contract({}, path.join(dir, 'plain.json')),
+		contract({ CONTENTMOD_SECRET_KEY: KEY, CONTENTMOD_BASE_URL: deviating.url }, path.join(dir, 'changed.json')),
+	]);
+
+	expect({ code: plain.code, differs: verdicts(plain.out).filter(([, verdict]) => verdict !== 'held') }).toEqual({
+		code: 0,
+		differs: [['refusal.503', 'not checked']],
+	});
+	expect(verdicts(plain.out)).toHaveLength(16);
+
+	expect(changed.code).toBe(1);
+	expect(verdicts(changed.out).filter(([, verdict]) => verdict === 'DIFFERS')).toEqual([['image.deferred', 'DIFFERS']]);
+	expect(changed.out).toMatch(/^DIFFERS\s+image\.deferred\s+service: HTTP 202; body \{id\}\s+\|\s+mock: HTTP 200; body \{id\}$/m);
+	const report = JSON.parse(readFileSync(path.join(dir, 'changed.json'), 'utf8'));
+	expect(report.lines.find((line: { id: string }) => line.id === 'image.deferred')).toMatchObject({ verdict: 'differs', service: 'HTTP 202; body {id}' });
+	expect(report.differs).toBe(1);
+	expect(changed.out + readFileSync(path.join(dir, 'changed.json'), 'utf8')).not.toContain(KEY);
+}, 180_000);
