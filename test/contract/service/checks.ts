@@ -85,7 +85,7 @@ export const CHECKS: Check[] = [
 		id: 'image.finished',
 		assumption: 'A finished read (Deferred and Wait) is answered 200 with the image result, which has no id (the node adds the id it asked for)',
 		async run(target, inputs) {
-			const outcome = await operate(target, image(inputs, { mode: 'deferredWait', pollInterval: 0.5, waitTimeout: target.waitMs / 1000 }));
+			const outcome = await operate(target, image(inputs, { mode: 'deferredWait', pollInterval: 1, waitTimeout: target.waitMs / 1000 }));
 			const reads = outcome.exchanges.filter((e) => e.method === 'GET');
 			const done = reads.find((e) => isObject(e.body) && typeof e.body.isSafe === 'boolean');
 			if (!done) return { notChecked: `no finished result within ${target.waitMs / 1000} s (${reads.length} reads; ${outcome.error?.message ?? ''})` };

@@ -12,7 +12,8 @@ async function pollItem(target: Target, queueId: string, itemId: string): Promis
 		const body = last(read, 'GET', /\/items\//)?.body;
 		item = isObject(body) ? body : undefined;
 		if (item && item.status !== 'processing') return item;
-		await new Promise((resolve) => setTimeout(resolve, 500));
+		// About 30 reads at most, whatever the wait.
+		await new Promise((resolve) => setTimeout(resolve, Math.max(500, target.waitMs / 30)));
 	} while (Date.now() < deadline);
 	return item;
 }

@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 test('held against the mock it starts; against a mock answering deferred submissions 202, that line differs and it exits 1', async () => {
-	deviating = await spawnMockCli(['--port', '0', '--token', KEY, '--process-ms', '1000', '--deferred-status', '202']);
+	deviating = await spawnMockCli(['--port', '0', '--token', KEY, '--process-ms', '2000', '--deferred-status', '202']);
 	const [plain, changed] = await Promise.all([
 		contract({}, path.join(dir, 'plain.json')),
 		contract({ CONTENTMOD_SECRET_KEY: KEY, CONTENTMOD_BASE_URL: deviating.url }, path.join(dir, 'changed.json')),

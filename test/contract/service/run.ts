@@ -22,7 +22,7 @@ const VENDOR_URL = 'https://api.contentmod.io';
 const DEFAULT_IMAGE_URL = 'https://upload.wikimedia.org/wikipedia/commons/thumb/4/47/PNG_transparency_demonstration_1.png/280px-PNG_transparency_demonstration_1.png';
 const QUEUE = 'contract-queue';
 /** Mocks take this long per deferred result: long enough for the read while the service works. */
-const MOCK_PROCESS_MS = '1000';
+const MOCK_PROCESS_MS = '2000';
 const env = process.env;
 
 const secret = () => randomBytes(12).toString('hex');
