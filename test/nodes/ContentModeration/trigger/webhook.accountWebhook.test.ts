@@ -6,7 +6,7 @@
  */
 import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { startMockService, type MockService } from '@dev/mock/server';
-import { moderationNode, runWorkflow } from '@test/helpers/engine';
+import { moderateUrlParameters, moderationNode, runWorkflow } from '@test/helpers/engine';
 import { startTriggerServer, TEST_CALLBACK_SECRET, type TriggerServer } from '@test/helpers/webhook-server';
 import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
@@ -38,17 +38,8 @@ async function accountTrigger(parameters: Record<string, string>): Promise<Trigg
 
 async function moderate(imageUrl: string, mode: 'deferredWait' | 'deferred', callbackUrl?: string) {
 	const run = await runWorkflow({
-		nodes: [
-			moderationNode({
-				resource: 'image',
-				operation: 'moderate',
-				inputType: 'url',
-				imageUrl,
-				mode,
-				pollInterval: 0.1,
-				options: callbackUrl ? { callbackUrl } : {},
-			}),
-		],
+		nodes: [moderationNode(moderateUrlParameters({ mode, pollInterval: 0.1, options: callbackUrl ? { callbackUrl } : {} }))],
+		items: [{ json: { url: imageUrl } }],
 		credentials: { contentModerationApi: { baseUrl: mock.url, accessToken: mock.token, callbackSecret: TEST_CALLBACK_SECRET } },
 	});
 	expect(run.status).toBe('success');
