@@ -9,7 +9,7 @@ const USAGE = `Usage: npm run mock -- [flags]
   --process-ms N         time a deferred image or image queue item takes (default 200)
   --text-process-ms N    time a deferred text or text queue item takes (default: --process-ms)
   --text-moderate-ms N   time an immediate POST /text works before answering (default 0)
-  --webhook-url U        the account webhook URL: review decisions (queue.review.completed) go there
+  --webhook-url U        the account webhook URL: review decisions and deferred results go there
   --metadata-key K       request key read as metadata: meta, metadata or both (default both)
   --fault-rate F         fraction of requests answered 503 + Retry-After (default 0)
   --throttle-rate F      fraction of requests answered 429 + Retry-After (default 0)

@@ -28,7 +28,7 @@ export interface MockServiceOptions {
 	processJitterMs?: number;
 	/**
 	 * The account's webhook URL (the vendor's dashboard setting): where `queue.review.completed` goes when a
-	 * review decision is made. null (default): decisions are announced nowhere.
+	 * review decision is made, and every deferred result as `moderation.completed`. null (default): nowhere.
 	 */
 	webhookUrl?: string | null;
 	/**
