@@ -51,7 +51,9 @@ async function localMock(baseUrl: string, token: string): Promise<boolean> {
 
 async function imageBase64(url: string, onMock: boolean): Promise<Pick<Inputs, 'imageBase64' | 'imageBase64Problem'>> {
 	try {
-		const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+		// Image hosts such as Wikimedia refuse requests without a descriptive User-Agent.
+		const headers = { 'user-agent': 'n8n-nodes-content-moderation contract check (npm run test:contract)' };
+		const response = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
 		if (!response.ok) throw new Error(`HTTP ${response.status}`);
 		return { imageBase64: Buffer.from(await response.arrayBuffer()).toString('base64') };
 	} catch (error) {
