@@ -1,13 +1,17 @@
 /**
  * `npm run test:contract` as a process: against the mock it starts itself every line holds and it exits 0;
  * pointed at a mock started with one answer changed (a deferred submission answered 202), it names that line,
- * and only that one, as differing and exits 1. Neither run shows the secret key.
+ * and only that one, as differing and exits 1; pointed at a service it cannot drive (a mock off 127.0.0.1,
+ * as the live service is), the lines that need a callback URL or a person say why they were not checked.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { makePng } from '../../../dev/mock/png';
 import { spawnMockCli, type MockCliProcess } from '../../../dev/mock/process';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -38,17 +42,27 @@ const verdicts = (out: string) =>
 		.map((match) => [match[2], match[1]]);
 
 let deviating: MockCliProcess | undefined;
+let remote: MockCliProcess | undefined;
+// The public image a release run reads; here a PNG on this machine (no internet needed).
+const images = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(makePng('contract')));
 
 afterAll(async () => {
-	await deviating?.stop();
+	images.closeAllConnections();
+	images.close();
+	await Promise.all([deviating?.stop(), remote?.stop()]);
 	rmSync(dir, { recursive: true, force: true });
 });
 
-test('held against the mock it starts; against a mock answering deferred submissions 202, that line differs and it exits 1', async () => {
+test('held against the mock it starts; a mock answering deferred submissions 202 makes that line differ and exit 1; a service it cannot drive leaves the callback and decision lines not checked, saying why', async () => {
 	deviating = await spawnMockCli(['--port', '0', '--token', KEY, '--process-ms', '2000', '--deferred-status', '202']);
-	const [plain, changed] = await Promise.all([
+	// Not on 127.0.0.1: taken for the live service (no dashboard to use), as a release run sees it.
+	remote = await spawnMockCli(['--host', '127.0.0.2', '--port', '0', '--token', KEY, '--process-ms', '2000']);
+	await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+	const imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}/contract.png`;
+	const [plain, changed, live] = await Promise.all([
 		contract({}, path.join(dir, 'plain.json')),
 		contract({ CONTENTMOD_SECRET_KEY: KEY, CONTENTMOD_BASE_URL: deviating.url }, path.join(dir, 'changed.json')),
+		contract({ CONTENTMOD_SECRET_KEY: KEY, CONTENTMOD_BASE_URL: remote.url, CONTENTMOD_QUEUE_ID: 'release-queue', CONTRACT_IMAGE_URL: imageUrl }, path.join(dir, 'live.json')),
 	]);
 
 	expect({ code: plain.code, differs: verdicts(plain.out).filter(([, verdict]) => verdict !== 'held') }).toEqual({
@@ -64,4 +78,15 @@ test('held against the mock it starts; against a mock answering deferred submiss
 	expect(report.lines.find((line: { id: string }) => line.id === 'image.deferred')).toMatchObject({ verdict: 'differs', service: 'HTTP 202; body {id}' });
 	expect(report.differs).toBe(1);
 	expect(changed.out + readFileSync(path.join(dir, 'changed.json'), 'utf8')).not.toContain(KEY);
+
+	// A release run has no callback URL, no account webhook on the run and no dashboard: those lines say why.
+	expect(live.code).toBe(0);
+	expect(verdicts(live.out).filter(([, verdict]) => verdict !== 'held')).toEqual([
+		['queue.decision', 'not checked'],
+		['callback.body', 'not checked'],
+		['callback.account', 'not checked'],
+		['refusal.503', 'not checked'],
+		['size.limit', 'not checked'],
+	]);
+	expect(live.out).toMatch(/^not checked\s+callback\.body\s+no CONTRACT_CALLBACK_URL given/m);
 }, 180_000);
