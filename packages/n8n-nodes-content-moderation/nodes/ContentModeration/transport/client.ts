@@ -168,7 +168,10 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 			}
 			const response = outcome.result;
 			if (outcome.kind === 'status') {
-				throw addNote(apiError(ctx.getNode(), response.statusCode, response.body, request, known), retryNote(outcome));
+				throw addNote(
+					apiError(ctx.getNode(), response.statusCode, response.body, request, base.url, known),
+					retryNote(outcome),
+				);
 			}
 			return {
 				statusCode: response.statusCode,
