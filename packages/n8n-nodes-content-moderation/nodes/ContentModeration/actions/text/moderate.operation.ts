@@ -43,9 +43,10 @@ export const description: INodeProperties[] = [
 			name: 'bannedWords',
 			type: 'string',
 			default: '',
+			typeOptions: { rows: 2 },
 			placeholder: 'e.g. spoiler, competitor',
 			description:
-				'Words of your own to flag, separated by commas. The service masks them in filteredContent and flags the text.',
+				'Words of your own to flag, separated by commas or one per line (or a JSON list such as ["spoiler", "competitor"]). The service masks them in filteredContent and flags the text.',
 		},
 		callbackUrlOption(['deferred']),
 		{
@@ -73,14 +74,14 @@ export const option: INodePropertyOptions = {
 
 export const { verdict, finishRun } = submissionSteps('the text moderation ID', '"Immediate" or "Wait for Callback"');
 
-/** Banned Words: a comma-separated text, or a list from an expression; undefined when none. */
+/** Banned Words: commas or line breaks separate words; a text that is a JSON list, or a list from an expression. */
 export function parseBannedWords(value: unknown): string[] | undefined | InputProblem {
 	if (value === undefined || value === null || value === '') return undefined;
-	const parts: unknown = typeof value === 'string' ? value.split(',') : value;
+	const parts: unknown = typeof value === 'string' ? splitWords(value) : value;
 	if (!Array.isArray(parts)) {
 		return new InputProblem(
-			'The Banned Words must be a comma-separated text or a list of words',
-			'Enter words separated by commas, for example "spoiler, competitor", or an expression returning an array of strings.',
+			'The Banned Words must be a text of words separated by commas or line breaks, or a list of words',
+			'Enter words separated by commas or one per line, for example "spoiler, competitor", or an expression returning an array of strings.',
 		);
 	}
 	const isWord = (part: unknown) =>
@@ -93,6 +94,19 @@ export function parseBannedWords(value: unknown): string[] | undefined | InputPr
 	}
 	const words = [...new Set(parts.map((part) => String(part).trim()))].filter((word) => word !== '');
 	return words.length > 0 ? words : undefined;
+}
+
+/** A text starting with "[" is read as a JSON list when it parses as one; otherwise commas and line breaks separate. */
+function splitWords(text: string): unknown {
+	if (text.trimStart().startsWith('[')) {
+		try {
+			const list: unknown = JSON.parse(text);
+			if (Array.isArray(list)) return list;
+		} catch {
+			// Not JSON: a word may start with "[".
+		}
+	}
+	return text.split(/[,\r\n]+/);
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
