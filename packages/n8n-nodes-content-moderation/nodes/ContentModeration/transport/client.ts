@@ -168,10 +168,8 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 			}
 			const response = outcome.result;
 			if (outcome.kind === 'status') {
-				throw addNote(
-					apiError(ctx.getNode(), response.statusCode, response.body, request, base.url, known),
-					retryNote(outcome),
-				);
+				const { statusCode, body } = response;
+				throw addNote(apiError(ctx.getNode(), statusCode, body, request, base.url, known), retryNote(outcome));
 			}
 			return {
 				statusCode: response.statusCode,

@@ -10,12 +10,10 @@ const STATUS_HINTS: Record<number, string> = {
 	400: 'The service rejected the request. Check the field it names.',
 	401: 'The service rejected the secret key. Check the Secret Key of the Content Moderation API credential.',
 	403: 'The service rejected the secret key. Check the Secret Key of the Content Moderation API credential.',
+	// An unknown id, or a Base URL under which the API is not served (a path such as /api/v1 added).
+	404: "Nothing is there: either the id (or Queue ID) is wrong, it is case-sensitive and a deleted text is gone, or the Base URL of the Content Moderation API credential (BASE_URL) is not the API's root (ContentMod's is https://api.contentmod.io, with no path such as /api/v1). The credential's Test button tells the two apart.",
 	429: 'The service is rate limiting requests. Try again later, or lower Request Options > Max Concurrency (or raise Max Retries).',
 };
-
-/** A 404 is an unknown id, or a Base URL under which the API is not served (a path such as /api/v1 added). */
-const notFoundHint = (baseUrl: string) =>
-	`Nothing is there: either the id (or Queue ID) is wrong, it is case-sensitive and a deleted text is gone, or the Base URL of the Content Moderation API credential (${baseUrl}) is not the API's root (ContentMod's is https://api.contentmod.io, with no path such as /api/v1). The credential's Test button tells the two apart.`;
 
 /** The service's own message, from `{"error":{"message"}}`, `{"message"}` or a plain-text body. */
 function serviceMessage(body: unknown): string | undefined {
@@ -45,10 +43,9 @@ export function apiError(
 	);
 	const own = serviceMessage(typeof body === 'object' && body !== null ? safeBody : safeBody.body);
 	const message = redact(`The Content Moderation Service answered ${statusCode}${own ? `: ${own}` : ''}`, secrets);
-	const hint =
-		statusCode === 404
-			? notFoundHint(baseUrl)
-			: (STATUS_HINTS[statusCode] ?? (statusCode >= 500 ? 'The service failed. Try again later.' : undefined));
+	const hint = (
+		STATUS_HINTS[statusCode] ?? (statusCode >= 500 ? 'The service failed. Try again later.' : undefined)
+	)?.replace('BASE_URL', baseUrl);
 	const where = redact(`${request.method} ${request.path}`, secrets);
 	const error = new NodeApiError(node, safeBody, {
 		message,

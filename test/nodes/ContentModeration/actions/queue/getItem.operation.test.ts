@@ -42,6 +42,6 @@ describe('Queue > Get Item', () => {
 		expect(error.message).toContain('status "error"');
 		expect(error.message).toContain('no verdict will come');
 		expect(error.description).not.toMatch(/read the item again/i);
-		expect(error.description).toContain('Do not read this item again');
+		expect(error.description).toContain('Do not read it again: add the content again');
 	});
 });

@@ -43,12 +43,11 @@ export const verdict: VerdictFacts = {
 	analysisOf: (result) => (isObject(result.moderation) ? result.moderation : undefined),
 	missingAnalysis(node, result, itemIndex) {
 		const id = String(result.id ?? '');
-		// An item whose moderation failed never gets one: a workflow told to read it again would loop for ever.
+		// A failed moderation never gets one: a workflow told to read the item again would loop for ever.
 		if (result.status === 'error') {
 			const message = `The automatic moderation of queue item "${id}" failed (status "error"): no verdict will come, so Route by Verdict cannot decide one`;
-			const description =
-				'Do not read this item again: add the content again (Queue > Add Item) or moderate it directly (Text or Image > Moderate), or turn off Route by Verdict.';
-			return operationError(node, itemIndex, message, description);
+			const fix = 'Do not read it again: add the content again, moderate it directly, or turn off Route by Verdict.';
+			return operationError(node, itemIndex, message, fix);
 		}
 		const status = typeof result.status === 'string' ? ` (status "${result.status}")` : '';
 		const message = `Queue item "${id}" has no moderation yet${status}, so Route by Verdict cannot decide a verdict`;

@@ -77,7 +77,7 @@ export const { verdict, finishRun } = submissionSteps('the text moderation ID', 
 /** Banned Words: commas or line breaks separate words; a text that is a JSON list, or a list from an expression. */
 export function parseBannedWords(value: unknown): string[] | undefined | InputProblem {
 	if (value === undefined || value === null || value === '') return undefined;
-	const parts: unknown = typeof value === 'string' ? splitWords(value) : value;
+	const parts: unknown = typeof value === 'string' ? (jsonList(value) ?? value.split(/[,\r\n]+/)) : value;
 	if (!Array.isArray(parts)) {
 		return new InputProblem(
 			'The Banned Words must be a text of words separated by commas or line breaks, or a list of words',
@@ -96,17 +96,14 @@ export function parseBannedWords(value: unknown): string[] | undefined | InputPr
 	return words.length > 0 ? words : undefined;
 }
 
-/** A text starting with "[" is read as a JSON list when it parses as one; otherwise commas and line breaks separate. */
-function splitWords(text: string): unknown {
-	if (text.trimStart().startsWith('[')) {
-		try {
-			const list: unknown = JSON.parse(text);
-			if (Array.isArray(list)) return list;
-		} catch {
-			// Not JSON: a word may start with "[".
-		}
+/** A text that parses as a JSON list; undefined otherwise (a word may start with "[" too). */
+function jsonList(text: string): unknown[] | undefined {
+	try {
+		const list: unknown = text.trimStart().startsWith('[') ? JSON.parse(text) : undefined;
+		return Array.isArray(list) ? list : undefined;
+	} catch {
+		return undefined;
 	}
-	return text.split(/[,\r\n]+/);
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
