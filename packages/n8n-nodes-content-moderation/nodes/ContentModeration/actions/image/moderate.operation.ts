@@ -80,7 +80,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: N
 	const parsed = ensure(this, itemIndex, parseMetaJson(options.meta, 'Metadata (JSON)'));
 	// Left at its default {}, as Text > Moderate: nothing stored, so the result's meta stays the service's own.
 	const meta = isObject(parsed) && Object.keys(parsed).length === 0 ? undefined : parsed;
-	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, run.client, options, meta);
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, run, options, meta);
 
 	// The image is read only once its request may go out (the process's byte budget has room for it).
 	const body = withImage(await imageInput(this, itemIndex, run.maxImageBytes), (image) =>

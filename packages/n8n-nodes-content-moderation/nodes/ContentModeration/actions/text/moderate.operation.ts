@@ -106,15 +106,15 @@ function jsonList(text: string): unknown[] | undefined {
 	}
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject> {
 	const text = getText(this, itemIndex);
 	const options = getOptions(this, itemIndex);
 	const meta = ensure(this, itemIndex, checkMetadataObject(options.meta, 'Metadata (JSON)'));
 	const bannedWords = ensure(this, itemIndex, parseBannedWords(options.bannedWords));
-	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, meta);
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, run, options, meta);
 	if (bannedWords !== undefined) requestOptions.bannedWords = bannedWords;
 
 	const body: IDataObject = { text };
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;
-	return (await moderateText(client, body, itemIndex, secrets)).body;
+	return (await moderateText(run.client, body, itemIndex, secrets)).body;
 }
