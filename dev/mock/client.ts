@@ -1,9 +1,11 @@
 import { request } from 'undici';
 
+import { parseBody } from './http';
+
 interface MockResponse {
 	status: number;
 	headers: Record<string, string | string[] | undefined>;
-	/** Parsed JSON, or undefined for an empty body */
+	/** Parsed JSON, the text of a plain answer, or undefined for an empty body */
 	body: any;
 	durationMs: number;
 }
@@ -35,7 +37,8 @@ export async function call(baseUrl: string, method: string, path: string, option
 	return {
 		status: response.statusCode,
 		headers: response.headers,
-		body: text === '' ? undefined : JSON.parse(text),
+		// JSON, or the text of a plain answer (an unknown route's)
+		body: parseBody(Buffer.from(text)),
 		durationMs: Date.now() - started,
 	};
 }

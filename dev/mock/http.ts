@@ -73,7 +73,7 @@ export function jsonBody(request: ParsedRequest, maxBodyBytes: number): unknown 
 	}
 }
 
-/** Runs the handler of the route matching method and path; 404 for no route, 405 for a wrong method. */
+/** Runs the handler of the route matching method and path; 404 (text) for no route, 405 for a wrong method. */
 export function dispatch(routes: Route[], method: string, path: string, request: ParsedRequest): Reply {
 	const segments = path.split('/').slice(1);
 	for (const route of routes) {
@@ -98,5 +98,7 @@ export function dispatch(routes: Route[], method: string, path: string, request:
 		}
 		return handler(params, request);
 	}
-	throw new MockApiError(404, 'not_found', `No route for ${method} ${path}`);
+	// As a web framework answers a path no handler serves: plain text, not the API's JSON error (a Base URL with a
+	// wrong prefix, say /api/v1, gets this; the credential's Test tells it from an unknown id by that).
+	return { status: 404, text: '404 Not Found' };
 }

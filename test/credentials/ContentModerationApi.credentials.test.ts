@@ -1,7 +1,9 @@
 /** The credential as the vendor's users know it, and its Test button's probe against the rebuilt mock. */
 import { ContentModerationApi } from '@package/credentials/ContentModerationApi.credentials';
 import { startMockService, type MockService } from '@dev/mock/server';
+import { testCredential } from '@test/helpers/credentialTester';
 import { prepareWorkflow } from '@test/helpers/engine';
+import { startScriptedServer } from '@test/helpers/scripted-server';
 
 const credential = new ContentModerationApi();
 const field = (name: string) => credential.properties.find((p) => p.name === name);
@@ -52,4 +54,39 @@ describe('Content Moderation API credential', () => {
 			expect(resolve(withUser)).toBe('http://remove-user-and-password-from-the-base-url.invalid');
 		}
 	});
+
+	describe("its Test button as n8n's credential tester runs it (n8n-core's RoutingNode, n8n's rules)", () => {
+		const NOTHING_HERE = /^Nothing at this Base URL answers like the ContentMod API: .*https:\/\/api\.contentmod\.io, with no path such as \/api\/v1/;
+		const key = 'right-key-8841';
+
+		it('passes the right key, refuses a wrong one by its 401', async () => {
+			expect(await testCredential({ baseUrl: mock.url, accessToken: key })).toEqual({ status: 'OK', message: 'Connection successful!' });
+			expect(await testCredential({ baseUrl: mock.url, accessToken: 'wrong-key' })).toEqual({
+				status: 'Error',
+				message: 'The service rejected the secret key (HTTP 401)',
+			});
+		});
+
+		it('refuses a wrong path prefix with the right key: nothing is served there (a plain 404, not the API JSON one)', async () => {
+			const result = await testCredential({ baseUrl: `${mock.url}/api/v1/`, accessToken: key });
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(NOTHING_HERE);
+		});
+
+		it.each([
+			['404 to everything (a web page)', 404],
+			['200 to everything (a single-page site)', 200],
+		])('refuses a website that answers %s, whatever the key', async (_case, status) => {
+			const site = await startScriptedServer(() => ({ status, raw: { text: '<!doctype html><h1>Not here</h1>', contentType: 'text/html' } }));
+			try {
+				const result = await testCredential({ baseUrl: site.url, accessToken: 'wrong-key' });
+				expect(result.status).toBe('Error');
+				expect(result.message).toMatch(NOTHING_HERE);
+				expect(site.requests.map((r) => r.path)).toEqual(['/image/00000000-0000-4000-8000-000000000000']);
+			} finally {
+				await site.stop();
+			}
+		});
+	});
 });
+

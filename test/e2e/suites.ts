@@ -30,7 +30,7 @@ export type SuiteName = 'n8n 2.x' | 'n8n 1.x' | 'queue mode';
  * lose none.
  */
 const REGULAR_2X: Phase[] = [
-	{ label: "n8n's defaults", cases: [1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 41, 40, 42, 44, 48, 47, 45, 49, 50], background: [14] },
+	{ label: "n8n's defaults", cases: [1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 41, 40, 42, 44, 48, 47, 45, 49, 50, 51], background: [14] },
 	{ label: 'lazy isolate acquisition', env: LAZY_ACQUISITION, cases: [15, 44], restartedBy: 15 },
 ];
 

@@ -1,10 +1,21 @@
-import type { IAuthenticate, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	IAuthenticateRuleResponseCode,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
 
 /** Statuses that fail the Test button; any other answer (404 above all) means the token was accepted. */
 const FAILING_STATUSES = [400, 402, 405, 406, 407, 408, 410, 429, 500, 501, 502, 503, 504];
 const REJECTED_TOKEN = 'The service rejected the secret key';
 /** Well-formed (a UUID), so that a service that validates ids answers 404, not 400. */
 const PROBE_ID = '00000000-0000-4000-8000-000000000000';
+const REFUSED =
+	'The service refused the test request (HTTP 400): check that the Base URL is the ContentMod API (https://api.contentmod.io)';
+const NOT_THE_API =
+	"Nothing at this Base URL answers like the ContentMod API: the test's GET /image/<id> got a web page or plain text, not the API's JSON error. Set the Base URL to the API's root, https://api.contentmod.io, with no path such as /api/v1 (the key was not checked)";
 /** A `user:password@` in the Base URL is never sent (it would replace the Secret Key): the test names the fix. */
 const TEST_BASE_URL =
 	'/^[a-z][a-z0-9+.-]*:[\\/\\\\]*[^\\/\\\\?#]*@/i.test($credentials.baseUrl.trim()) ? "http://remove-user-and-password-from-the-base-url.invalid" : $credentials.baseUrl.trim().replace(/\\/+$/, "")';
@@ -61,8 +72,8 @@ export class ContentModerationApi implements ICredentialType {
 		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken ?? '')}` },
 	});
 
-	// The service has no endpoint that only checks a key. Every endpoint requires it, so the test reads an
-	// image moderation that cannot exist: 401/403 is a wrong key, 404 is an accepted one.
+	// No endpoint only checks a key, and every one requires it: the test reads an image moderation that cannot
+	// exist. 401/403: a wrong key; a 404 in JSON: the API, key accepted; a text or HTML body: nothing served here.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: `={{ ${TEST_BASE_URL} }}`,
@@ -70,17 +81,13 @@ export class ContentModerationApi implements ICredentialType {
 			method: 'GET',
 			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, ...FAILING_STATUSES] },
 		},
+		// Both kinds in one list (n8n's type wants one; its tester reads each rule by its type). n8n fails the test
+		// when lodash's get(body, key) equals value: only a text body's constructor.name is "String".
 		rules: [
 			{ type: 'responseCode', properties: { value: 401, message: `${REJECTED_TOKEN} (HTTP 401)` } },
 			{ type: 'responseCode', properties: { value: 403, message: `${REJECTED_TOKEN} (HTTP 403)` } },
-			{
-				type: 'responseCode',
-				properties: {
-					value: 400,
-					message:
-						'The service refused the test request (HTTP 400): check that the Base URL is the ContentMod API (https://api.contentmod.io)',
-				},
-			},
-		],
+			{ type: 'responseCode', properties: { value: 400, message: REFUSED } },
+			{ type: 'responseSuccessBody', properties: { key: 'constructor.name', value: 'String', message: NOT_THE_API } },
+		] as unknown as IAuthenticateRuleResponseCode[],
 	};
 }

@@ -9,6 +9,8 @@ import { CREDENTIAL_ID, CREDENTIAL_NAME } from '../../../dev/n8n/stack';
 import { startScriptedServer } from '../../helpers/scripted-server';
 import { assert, E2eContext } from '../context';
 
+const NOTHING_HERE = 'Nothing at this Base URL answers like the ContentMod API';
+
 /** A well-formed id that cannot exist: a service that validates ids answers 404 for a good key. */
 const PROBE_PATH = '/image/00000000-0000-4000-8000-000000000000';
 
@@ -41,11 +43,15 @@ export async function credentialTest(ctx: E2eContext): Promise<string> {
 	expectResult(await testButton(ctx, { baseUrl: `${url}/`, accessToken: token }), 'OK', 'Connection successful!', 'trailing slash');
 	assert(ctx.mock.requests.at(-1)?.path === PROBE_PATH, `trailing slash probed ${ctx.mock.requests.at(-1)?.path}`);
 
+	// A path the API does not serve: the right token, the mock's plain-text 404 for an unknown route.
+	const prefixed = await testButton(ctx, { baseUrl: `${url}/api/v1`, accessToken: token });
+	assert(prefixed.status === 'Error' && prefixed.message.startsWith(NOTHING_HERE), `wrong path prefix: got ${prefixed.status} "${prefixed.message}"`);
+
 	if (N8N_MAJOR === 1) {
 		// n8n 1.x ignores every status for the credential's ignoreHttpStatusErrors object (README, Compatibility):
 		// what it answers for a wrong token is reported, not asserted, since it is n8n's limit, not a promise of ours.
 		const wrong = await testButton(ctx, { baseUrl: url, accessToken: 'wrong-token-5521' });
-		return `right token OK, trailing slash OK; n8n 1.x answers a wrong token with ${wrong.status} "${wrong.message}" (known 1.x limitation)`;
+		return `right token OK, trailing slash OK, wrong path prefix refused; n8n 1.x answers a wrong token with ${wrong.status} "${wrong.message}" (known 1.x limitation)`;
 	}
 
 	expectResult(
@@ -56,6 +62,7 @@ export async function credentialTest(ctx: E2eContext): Promise<string> {
 	);
 	assert(ctx.mock.requests.at(-1)?.status === 401, 'the service did not answer the wrong token with 401');
 
+
 	// n8n's tester reports a status without a rule by the response's status text.
 	const statuses: Array<[number, string, string]> = [
 		[403, 'Error', 'The service rejected the secret key (HTTP 403)'],
@@ -65,14 +72,22 @@ export async function credentialTest(ctx: E2eContext): Promise<string> {
 		[200, 'OK', 'Connection successful!'],
 	];
 	let status = 0;
-	const fixed = await startScriptedServer(() => ({ status, body: { message: 'x' } }));
+	let page = false;
+	const fixed = await startScriptedServer(() => (page ? { status, raw: { text: '<h1>Not found</h1>', contentType: 'text/html' } } : { status, body: { message: 'x' } }));
 	try {
 		for (const [code, expected, message] of statuses) {
 			status = code;
 			expectResult(await testButton(ctx, { baseUrl: fixed.url, accessToken: 'some-token-9' }), expected, message, `HTTP ${code}`);
 		}
+		// A website answering every path with a page, whatever the key.
+		page = true;
+		for (const code of [404, 200]) {
+			status = code;
+			const site = await testButton(ctx, { baseUrl: fixed.url, accessToken: 'some-token-9' });
+			assert(site.status === 'Error' && site.message.startsWith(NOTHING_HERE), `a web page answering ${code}: got ${site.status} "${site.message}"`);
+		}
 	} finally {
 		await fixed.stop();
 	}
-	return `right token OK, wrong token 401, trailing slash OK, ${statuses.map(([c]) => c).join('/')} as expected`;
+	return `right token OK, wrong token 401, wrong path prefix and web pages (404, 200) refused, trailing slash OK, ${statuses.map(([c]) => c).join('/')} as expected`;
 }

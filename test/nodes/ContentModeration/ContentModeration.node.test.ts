@@ -126,3 +126,32 @@ describe('one Options collection per panel', () => {
 		expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b)));
 	});
 });
+
+describe('fields shown by the parameters the editor holds', () => {
+	/** Whether the editor shows the Options collection's option `name` for these node parameters. */
+	function optionShown(parameters: INodeParameters, name: string): boolean {
+		const all = withDefaults(description, parameters);
+		const collection = description.properties.find(
+			(p) => p.name === 'options' && NodeHelpers.displayParameter(all, p, node(all), description),
+		);
+		const option = (collection?.options as INodeProperties[] | undefined)?.find((o) => o.name === name);
+		if (!option) return false;
+		// An option's '/…' conditions read the node's parameters (nodeValuesRoot), as the editor does.
+		return NodeHelpers.displayParameter({}, option, node(all), description, all);
+	}
+
+	test('Queue > Add Item offers Max Image Size only for Content Type Image', () => {
+		const addItem = { resource: 'queue', operation: 'addItem' };
+		expect(optionShown({ ...addItem, contentType: 'text' }, 'maxImageSizeMb')).toBe(false);
+		expect(optionShown({ ...addItem, contentType: 'image', inputType: 'base64' }, 'maxImageSizeMb')).toBe(true);
+		expect(optionShown({ ...addItem, contentType: 'text' }, 'maxRetries')).toBe(true);
+		expect(optionShown({ resource: 'image', operation: 'moderate' }, 'maxImageSizeMb')).toBe(true);
+	});
+
+	test("Image > Moderate's tool description names riskScores as the service returns it: overall, spam, toxicity, 1-100", () => {
+		const told = resources.image.moderate.toolDescription;
+		expect(told).toContain('riskScores (overall, spam and toxicity, each 1-100)');
+		expect(told).not.toMatch(/per category|0-100/);
+	});
+});
+

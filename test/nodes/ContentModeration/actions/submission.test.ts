@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { submissionOptions } from '@package/nodes/ContentModeration/actions/submission';
+import type { NodeRun } from '@package/nodes/ContentModeration/actions/operation';
 import type { ApiClient } from '@package/nodes/ContentModeration/transport/client';
 import { contentModerationNode } from '@test/helpers/fixtures';
 
@@ -27,13 +28,14 @@ function client(secret = 'cb-secret'): ApiClient & { secretReads: number } {
 			fake.secretReads++;
 			return secret;
 		},
+		baseUrl: async () => 'http://127.0.0.1:4010',
 	};
 	return fake as unknown as ApiClient & { secretReads: number };
 }
 
 type Settings = { mode: string; meta: Parameters<typeof submissionOptions>[3] };
 const submit = async (fields: IDataObject, { mode, meta }: Settings, api = client()) =>
-	await submissionOptions.call(context(mode), 0, api, fields, meta);
+	await submissionOptions.call(context(mode), 0, { client: api, hints: [] } as unknown as NodeRun, fields, meta);
 
 describe('submissionOptions', () => {
 	it('Immediate: metadata under both keys and the actor, no callback URL and no defer', async () => {

@@ -34,6 +34,17 @@ describe('service failures: NodeApiError with the HTTP status and the service me
 		expectNoToken(run, SECRET_TOKEN);
 	});
 
+	it('404 names the Base URL as a possible cause besides the id: a path prefix under which nothing is served', async () => {
+		const baseUrl = `${mock.service.url}/api/v1`;
+		const run = await mock.run({ resource: 'text', operation: 'get', textId: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b' }, undefined, { baseUrl });
+		const error = nodeError(run);
+		expect(error.httpCode).toBe('404');
+		expect(error.description).toContain(`Base URL of the Content Moderation API credential (${baseUrl})`);
+		expect(error.description).toContain('no path such as /api/v1');
+		expect(error.description).toContain('the id (or Queue ID) is wrong');
+		expectNoToken(run, SECRET_TOKEN);
+	});
+
 	it('500 from the service (a submission is not retried on 500)', async () => {
 		const server = await startScriptedServer(() => ({
 			status: 500,

@@ -17,6 +17,8 @@ export interface NodeRun {
 	maxImageBytes: number;
 	/** Claims on completions (Callback > Receive), committed or released by the router when the run ends. */
 	claims: RunClaims;
+	/** Warnings for the run's output (hints.ts); undefined entries and repeats are dropped. */
+	hints: Array<string | undefined>;
 }
 
 /** What execute() returns for an item that outputs nothing (a repeated delivery Receive does not pass on). */

@@ -9,6 +9,7 @@ import { DEFAULT_RETRY_SETTINGS } from '../retry/policy';
 import { isVerdictRoutingOn, readRules, routeByVerdict } from '../verdict/outputs';
 import { deliveries } from '../inbound/deliveries';
 import { RunClaims } from '../inbound/runClaims';
+import { addHints, refusalsHint, thresholdsHint } from './hints';
 import { NO_ITEM, type NodeRun } from './operation';
 import { resources } from './resources';
 
@@ -46,7 +47,7 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 		signal: cancel ? AbortSignal.any([cancel, runFailed.signal]) : runFailed.signal,
 		limiter: { adaptive: concurrency.adaptive, cap: concurrency.limit },
 	});
-	const nodeRun: NodeRun = { client, maxImageBytes, claims };
+	const nodeRun: NodeRun = { client, maxImageBytes, claims, hints: [] };
 	const routing = isVerdictRoutingOn.call(this, operation.verdict);
 	const indexes = this.getInputData().map((_, itemIndex) => itemIndex);
 	const { claimKey } = operation;
@@ -63,7 +64,7 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 			const refusal = routing ? operation.verdict?.refusal?.call(this, itemIndex) : undefined;
 			if (refusal) throw refusal;
 			// A threshold that is not a number fails the item before anything is sent.
-			if (routing) readRules.call(this, itemIndex, false);
+			if (routing) nodeRun.hints.push(thresholdsHint(readRules.call(this, itemIndex, false)));
 			const json = await operation.execute.call(this, itemIndex, nodeRun);
 			claims.itemDone(itemIndex, json !== NO_ITEM);
 			if (json === NO_ITEM) return [];
@@ -85,6 +86,7 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 
 	// Up to the cap items run at once, results in input order; the client's limiter decides what is in flight.
 	const results = (await mapConcurrent(indexes, concurrency.limit, processItem)).flat();
+	addHints(this, [...nodeRun.hints, refusalsHint(client.load())]);
 	const finished = await operation.finishRun?.call(this, results, routing);
 	if (finished) return finished;
 	if (routing && operation.verdict) return routeByVerdict.call(this, operation.verdict, results);

@@ -6,12 +6,12 @@ import { tokensInUrl } from '../helpers/urlTokens';
 import { withCallbackSecret } from '../inbound/token';
 import { putMetadata } from '../validation/metadata';
 import { addSecrets } from '../redaction/redact';
-import type { ApiClient } from '../transport/client';
 import { checkHttpUrl, checkNoPastedToken, optionalText } from '../validation/checks';
 import { ensure, getActorId } from '../validation/parameters';
 import { WAIT_CALLBACK_MODE } from '../verdict/description';
 import type { VerdictFacts } from '../verdict/outputs';
-import type { Operation } from './operation';
+import { unreachableCallback } from './hints';
+import type { NodeRun, Operation } from './operation';
 import { pauseForCallbacks } from './waitForCallback/pause';
 import { callbackUrl as waitCallbackUrl, resumeSecrets, waitCallbackRoutingRefusal } from './waitForCallback/urls';
 
@@ -25,7 +25,7 @@ const DEFERRED_MODES = new Set<unknown>(['deferred', 'deferredWait', WAIT_CALLBA
 export async function submissionOptions(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	client: ApiClient,
+	{ client, hints }: NodeRun,
 	fields: IDataObject,
 	meta: JsonValue | IDataObject | undefined,
 ): Promise<{ options: IDataObject; secrets?: string[] }> {
@@ -45,6 +45,7 @@ export async function submissionOptions(
 		const url = waitCallbackUrl(this, itemIndex);
 		options.callbackUrl = url;
 		secrets = resumeSecrets(url);
+		hints.push(await unreachableCallback("Wait for Callback's resume URL", url, client));
 	} else if (deferred) {
 		// A callback URL makes the service answer with the id only, so Immediate never sends one.
 		const url = ensure(this, itemIndex, optionalText(fields.callbackUrl, 'Callback URL', '{{ $json.callbackUrl }}'));
@@ -54,6 +55,7 @@ export async function submissionOptions(
 			ensure(this, itemIndex, checkNoPastedToken(url, 'Callback URL'));
 			const checked = ensure(this, itemIndex, checkHttpUrl(url, 'Callback URL'));
 			options.callbackUrl = withCallbackSecret(checked, await client.callbackSecret());
+			hints.push(await unreachableCallback('The Callback URL', checked, client));
 		}
 	}
 	if (deferred) options.defer = true;

@@ -16,7 +16,7 @@ import {
 	type RequestBody,
 	type UnreadBody,
 } from './http';
-import type { LimiterShare, ShareSettings } from '../limiter/limiter';
+import type { LimiterShare, ServiceLimiter, ShareSettings } from '../limiter/limiter';
 import { SHARED_CAP } from '../limiter/limiter';
 import { limiters, serviceKey } from '../limiter/registry';
 import type { RetrySettings } from '../retry/policy';
@@ -56,6 +56,10 @@ export interface ApiClient {
 	credentialSecrets(): Promise<string[]>;
 	/** The credential's (once read) and those callers add: whatever leaves the node run is redacted with these. */
 	readonly secrets: string[];
+	/** The credential's Base URL; undefined when it is not a valid one. */
+	baseUrl(): Promise<string | undefined>;
+	/** Requests refused with 429 or 503 and sent again; the sends at a time this run may have now. */
+	load(): { resent: number; limit: number };
 }
 
 export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiClient {
@@ -79,8 +83,10 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 	const cancelled = () => new NodeOperationError(ctx.getNode(), 'The execution was cancelled');
 	const shareSettings = settings.limiter ?? { adaptive: true, cap: SHARED_CAP };
 	let share: LimiterShare | undefined;
+	let limiter: ServiceLimiter | undefined;
 	const shareOf = (baseUrl: string, accessToken: unknown): LimiterShare =>
-		(share ??= limiters.limiterFor(serviceKey(baseUrl, accessToken)).openShare(shareSettings, signal));
+		(share ??= (limiter = limiters.limiterFor(serviceKey(baseUrl, accessToken))).openShare(shareSettings, signal));
+	let resent = 0;
 	// The limiter's waits fail only when the run is cancelled.
 	const waitFor = async <W>(wait: Promise<W>): Promise<W> => {
 		try {
@@ -98,6 +104,14 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 
 	return {
 		secrets,
+		async baseUrl() {
+			const base = parseBaseUrl((await readCredential()).data?.baseUrl);
+			return 'url' in base ? base.url : undefined;
+		},
+		load: () => ({
+			resent,
+			limit: Math.min(shareSettings.adaptive ? (limiter?.limit ?? 1) : Infinity, shareSettings.cap),
+		}),
 		async callbackSecret(): Promise<string> {
 			const value = (await readCredential()).data?.callbackSecret;
 			return typeof value === 'string' ? value : '';
@@ -132,8 +146,10 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 			const bodyBytes = unread === undefined ? 0 : isUnread(unread) ? unread.bodyBytes : JSON.stringify(unread).length;
 
 			// Retries happen here, so that callers never retry.
+			let refused = false;
 			const outcome = await withRetries(request.method, retry, {
 				send: async () => {
+					refused = false;
 					if (signal?.aborted) throw cancelled();
 					const permit = await waitFor(limiterShare.acquire(bodyBytes));
 					let options;
@@ -153,10 +169,13 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 						(response) => permit.release(loadSignal(response, Date.now() - started)),
 						(error: unknown) => permit.release(signal?.aborted ? { kind: 'neutral' } : failureSignal(error)),
 					);
-					return await pending;
+					const response = await pending;
+					refused = response.statusCode === 429 || response.statusCode === 503;
+					return response;
 				},
 				statusOf: statusOutcome,
 				sleep: async (ms) => {
+					if (refused) resent++;
 					if (signal?.aborted) throw cancelled();
 					if (ms > 0) await sleep(ms);
 					if (signal?.aborted) throw cancelled();
@@ -168,7 +187,8 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 			}
 			const response = outcome.result;
 			if (outcome.kind === 'status') {
-				throw addNote(apiError(ctx.getNode(), response.statusCode, response.body, request, known), retryNote(outcome));
+				const { statusCode, body } = response;
+				throw addNote(apiError(ctx.getNode(), statusCode, body, request, base.url, known), retryNote(outcome));
 			}
 			return {
 				statusCode: response.statusCode,

@@ -10,7 +10,8 @@ const STATUS_HINTS: Record<number, string> = {
 	400: 'The service rejected the request. Check the field it names.',
 	401: 'The service rejected the secret key. Check the Secret Key of the Content Moderation API credential.',
 	403: 'The service rejected the secret key. Check the Secret Key of the Content Moderation API credential.',
-	404: 'Nothing was found under this id. Check the id (it is case-sensitive) and that it was not deleted.',
+	// An unknown id, or a Base URL under which the API is not served (a path such as /api/v1 added).
+	404: "Nothing is there: either the id (or Queue ID) is wrong, it is case-sensitive and a deleted text is gone, or the Base URL of the Content Moderation API credential (BASE_URL) is not the API's root (ContentMod's is https://api.contentmod.io, with no path such as /api/v1). The credential's Test button tells the two apart.",
 	429: 'The service is rate limiting requests. Try again later, or lower Request Options > Max Concurrency (or raise Max Retries).',
 };
 
@@ -33,6 +34,7 @@ export function apiError(
 	statusCode: number,
 	body: unknown,
 	request: ApiRequest,
+	baseUrl: string,
 	secrets: readonly unknown[],
 ): NodeApiError {
 	const safeBody = redactValue(
@@ -41,11 +43,13 @@ export function apiError(
 	);
 	const own = serviceMessage(typeof body === 'object' && body !== null ? safeBody : safeBody.body);
 	const message = redact(`The Content Moderation Service answered ${statusCode}${own ? `: ${own}` : ''}`, secrets);
-	const hint = STATUS_HINTS[statusCode] ?? (statusCode >= 500 ? 'The service failed. Try again later.' : undefined);
+	const hint = (
+		STATUS_HINTS[statusCode] ?? (statusCode >= 500 ? 'The service failed. Try again later.' : undefined)
+	)?.replace('BASE_URL', baseUrl);
 	const where = redact(`${request.method} ${request.path}`, secrets);
 	const error = new NodeApiError(node, safeBody, {
 		message,
-		description: hint ? `${hint} (${where})` : where,
+		description: hint ? redact(`${hint} (${where})`, secrets) : where,
 		httpCode: String(statusCode),
 		itemIndex: request.itemIndex,
 	});

@@ -5,12 +5,9 @@ import { NSFW_CATEGORIES } from './rules';
 /** Output indexes when routing is on; error items (continueOnFail) go to Flagged (fail closed). */
 export const VERDICT_OUTPUT = { safe: 0, flagged: 1, review: 2 } as const;
 
-/**
- * Wait for Callback's routed outputs put Timed Out first: at the Wait Timeout n8n resumes the node disabled
- * and hands the inputs unchanged to the first output (WorkflowExecute.handleWaitingState). On a callback
- * resume n8n pairs by position (addPairedItemLineage), true only on the first output: later outputs resolve
- * `$('Node').item` to nothing rather than a wrong item, and Keep Input Data carries the input.
- */
+// Timed Out first: at the Wait Timeout n8n hands the inputs to the first output (handleWaitingState). A callback
+// resume pairs by position (addPairedItemLineage), true only there: later outputs' `$('Node').item` is empty, not
+// a wrong item, and Keep Input Data carries the input.
 export const WAIT_CALLBACK_OUTPUT = { timedOut: 0, safe: 1, flagged: 2, review: 3 } as const;
 
 export const WAIT_CALLBACK_MODE = 'waitCallback';
@@ -18,10 +15,8 @@ export const WAIT_CALLBACK_MODE = 'waitCallback';
 /** Value of the category dropdown that switches to the free-text field. */
 export const CUSTOM_CATEGORY = '__custom';
 
-/**
- * The outputs by parameters (n8n drops hidden ones, so routeByVerdict is true only where it shows). A plain
- * string, not a stringified function, so that transpilers and coverage tools cannot alter it.
- */
+// The outputs by parameters (n8n drops hidden ones: routeByVerdict is true only where it shows). A plain string,
+// not a stringified function, so that transpilers and coverage tools cannot alter it.
 export const verdictOutputs: `={{${string}}}` = `={{((parameters) => {
 	if (parameters.routeByVerdict !== true && parameters.routeByDecision === true) return [{ type: "${NodeConnectionTypes.Main}", displayName: "Accepted" }, { type: "${NodeConnectionTypes.Main}", displayName: "Rejected" }, { type: "${NodeConnectionTypes.Main}", displayName: "Pending" }];
 	if (parameters.routeByVerdict !== true) return [{ type: "${NodeConnectionTypes.Main}" }];
@@ -31,11 +26,7 @@ export const verdictOutputs: `={{${string}}}` = `={{((parameters) => {
 	return outputs;
 })($parameter)}}`;
 
-const titleCase = (category: string) =>
-	category
-		.split('_')
-		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-		.join(' ');
+const titleCase = (category: string) => category.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
 
 const categoryOptions: INodePropertyOptions[] = [
 	...NSFW_CATEGORIES.map((category) => ({ name: titleCase(category), value: category })),

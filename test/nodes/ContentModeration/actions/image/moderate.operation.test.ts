@@ -76,6 +76,12 @@ describe('Image > Moderate, immediate', () => {
 		expect(output(run)[0].json.meta).toEqual({ orderId: 'A-17', n: [1, 2] });
 	});
 
+	it('drops Metadata left at its default {} (as Text > Moderate): no meta and no metadata sent', async () => {
+		const run = await mock.run(moderate({ imageUrl: SAFE_IMAGE_URL, options: { meta: '{}', actorId: 'user-42' } }));
+		expect(run.status).toBe('success');
+		expect(imagePosts()[0].body).toEqual({ image: SAFE_IMAGE_URL, options: { actorId: 'user-42' } });
+	});
+
 	it('does not send a callback URL in immediate mode (it would turn the answer into an id only)', async () => {
 		const run = await mock.run(
 			moderate({ imageUrl: SAFE_IMAGE_URL, options: { callbackUrl: 'http://127.0.0.1:9/cb', actorId: '' } }),

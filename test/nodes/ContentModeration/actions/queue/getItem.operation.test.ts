@@ -33,4 +33,15 @@ describe('Queue > Get Item', () => {
 		expect(error.httpCode).toBe('404');
 		expect(error.message).toContain(unknown);
 	});
+
+	it('Route by Verdict on an item whose moderation failed (status error) says no verdict will come, never "read it again"', async () => {
+		const added = await addTextItem(mock, 'comments', 'this will mock_fail');
+		await whenProcessed(mock);
+		const run = await mock.run({ resource: 'queue', operation: 'getItem', queueId: 'comments', itemId: String(added.id), routeByVerdict: true });
+		const error = nodeError(run);
+		expect(error.message).toContain('status "error"');
+		expect(error.message).toContain('no verdict will come');
+		expect(error.description).not.toMatch(/read the item again/i);
+		expect(error.description).toContain('Do not read it again: add the content again');
+	});
 });

@@ -62,6 +62,24 @@ describe('Text > Moderate, Immediate (the default)', () => {
 		expect(item.json.meta).toEqual({ postId: 'p-17' });
 	});
 
+	it.each([
+		['one per line', 'spoiler\nleak'],
+		['one per line with Windows line breaks and commas mixed', 'spoiler,\r\n leak\r\n'],
+		['a JSON list typed in the field', '["spoiler", "leak"]'],
+	])('Banned Words %s: each word is banned, masked and flags the text', async (_case, bannedWords) => {
+		const run = await runNode(moderate('No spoiler and no leak here', { options: { bannedWords } }));
+		expect(run.status).toBe('success');
+		expect((posts()[0].body as IDataObject).options).toEqual({ bannedWords: ['spoiler', 'leak'] });
+		const [item] = output(run);
+		expect(item.json.filteredContent).toBe('No ******* and no **** here');
+		expect(item.json.isSafe).toBe(false);
+	});
+
+	it('a text starting with "[" that is not a JSON list is split like any other', async () => {
+		await runNode(moderate(SAFE_TEXT, { options: { bannedWords: '[draft], leak' } }));
+		expect((posts()[0].body as IDataObject).options).toEqual({ bannedWords: ['[draft]', 'leak'] });
+	});
+
 	it('takes Banned Words as a list from an expression too', async () => {
 		const run = await runNode(moderate('a spoiler here', { options: { bannedWords: '={{ $json.words }}' } }), [
 			{ json: { words: ['spoiler', 'other'] } },
@@ -125,7 +143,7 @@ describe('Text > Moderate, bad input and failures', () => {
 	it.each([
 		['Metadata that is not JSON', { meta: '{oops' }, 'The Metadata (JSON) is not valid JSON'],
 		['Metadata that is not an object', { meta: '[1, 2]' }, 'The Metadata (JSON) must be a JSON object, not an array'],
-		['Banned Words of another type', { bannedWords: '={{ 42 }}' }, 'The Banned Words must be a comma-separated text or a list of words'],
+		['Banned Words of another type', { bannedWords: '={{ 42 }}' }, 'The Banned Words must be a text of words separated by commas or line breaks, or a list of words'],
 		['Banned Words listing a non-word', { bannedWords: '={{ ["spoiler", { a: 1 }] }}' }, 'The Banned Words list holds something that is not a word'],
 	])('%s: the item fails naming the field, nothing is sent', async (_case, options, message) => {
 		const run = await runNode(moderate(SAFE_TEXT, { options }));

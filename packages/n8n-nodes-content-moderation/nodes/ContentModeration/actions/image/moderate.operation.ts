@@ -5,6 +5,7 @@ import { callbackUrlOption } from '../../descriptions/callbackUrl';
 import { optionsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
 import { moderateImage } from '../../transport/endpoints';
+import { isObject } from '../../helpers/json';
 import { parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, imageInput, withImage } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
@@ -61,7 +62,7 @@ export const description: INodeProperties[] = [
 ];
 
 export const toolDescription =
-	'Moderate an image and get its safety verdict: isSafe (true or false), riskScores (overall and per category, 0-100), the flagged nsfwCategories with their severity, suggestedActions and a short description of the image';
+	'Moderate an image and get its safety verdict: isSafe (true or false), riskScores (overall, spam and toxicity, each 1-100), the flagged nsfwCategories with their severity (1-100), suggestedActions (reject, review) and a short description of the image';
 
 export const option: INodePropertyOptions = {
 	name: 'Moderate',
@@ -76,8 +77,10 @@ export const { verdict, finishRun } = submissionSteps('the request id', '"Immedi
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject> {
 	const mode = this.getNodeParameter('mode', itemIndex, 'immediate');
 	const options = getOptions(this, itemIndex);
-	const meta = ensure(this, itemIndex, parseMetaJson(options.meta, 'Metadata (JSON)'));
-	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, run.client, options, meta);
+	const parsed = ensure(this, itemIndex, parseMetaJson(options.meta, 'Metadata (JSON)'));
+	// Left at its default {}, as Text > Moderate: nothing stored, so the result's meta stays the service's own.
+	const meta = isObject(parsed) && Object.keys(parsed).length === 0 ? undefined : parsed;
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, run, options, meta);
 
 	// The image is read only once its request may go out (the process's byte budget has room for it).
 	const body = withImage(await imageInput(this, itemIndex, run.maxImageBytes), (image) =>

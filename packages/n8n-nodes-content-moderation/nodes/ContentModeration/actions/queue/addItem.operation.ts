@@ -38,7 +38,8 @@ export const description: INodeProperties[] = [
 					'Stored with the item, for example {"postId": "p-17"} or an order number. A JSON object is sent as an object; other text as text.',
 			},
 		],
-		{ sendsImages: true },
+		// A text item sends no image: Max Image Size is offered only for Content Type Image.
+		{ sendsImages: { '/contentType': ['image'] } },
 	),
 ];
 

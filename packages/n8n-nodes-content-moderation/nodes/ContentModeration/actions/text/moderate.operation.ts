@@ -43,9 +43,10 @@ export const description: INodeProperties[] = [
 			name: 'bannedWords',
 			type: 'string',
 			default: '',
+			typeOptions: { rows: 2 },
 			placeholder: 'e.g. spoiler, competitor',
 			description:
-				'Words of your own to flag, separated by commas. The service masks them in filteredContent and flags the text.',
+				'Words of your own to flag, separated by commas or one per line (or a JSON list such as ["spoiler", "competitor"]). The service masks them in filteredContent and flags the text.',
 		},
 		callbackUrlOption(['deferred']),
 		{
@@ -73,14 +74,14 @@ export const option: INodePropertyOptions = {
 
 export const { verdict, finishRun } = submissionSteps('the text moderation ID', '"Immediate" or "Wait for Callback"');
 
-/** Banned Words: a comma-separated text, or a list from an expression; undefined when none. */
+/** Banned Words: commas or line breaks separate words; a text that is a JSON list, or a list from an expression. */
 export function parseBannedWords(value: unknown): string[] | undefined | InputProblem {
 	if (value === undefined || value === null || value === '') return undefined;
-	const parts: unknown = typeof value === 'string' ? value.split(',') : value;
+	const parts: unknown = typeof value === 'string' ? (jsonList(value) ?? value.split(/[,\r\n]+/)) : value;
 	if (!Array.isArray(parts)) {
 		return new InputProblem(
-			'The Banned Words must be a comma-separated text or a list of words',
-			'Enter words separated by commas, for example "spoiler, competitor", or an expression returning an array of strings.',
+			'The Banned Words must be a text of words separated by commas or line breaks, or a list of words',
+			'Enter words separated by commas or one per line, for example "spoiler, competitor", or an expression returning an array of strings.',
 		);
 	}
 	const isWord = (part: unknown) =>
@@ -95,15 +96,25 @@ export function parseBannedWords(value: unknown): string[] | undefined | InputPr
 	return words.length > 0 ? words : undefined;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { client }: NodeRun): Promise<IDataObject> {
+/** A text that parses as a JSON list; undefined otherwise (a word may start with "[" too). */
+function jsonList(text: string): unknown[] | undefined {
+	try {
+		const list: unknown = text.trimStart().startsWith('[') ? JSON.parse(text) : undefined;
+		return Array.isArray(list) ? list : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject> {
 	const text = getText(this, itemIndex);
 	const options = getOptions(this, itemIndex);
 	const meta = ensure(this, itemIndex, checkMetadataObject(options.meta, 'Metadata (JSON)'));
 	const bannedWords = ensure(this, itemIndex, parseBannedWords(options.bannedWords));
-	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, client, options, meta);
+	const { options: requestOptions, secrets } = await submissionOptions.call(this, itemIndex, run, options, meta);
 	if (bannedWords !== undefined) requestOptions.bannedWords = bannedWords;
 
 	const body: IDataObject = { text };
 	if (Object.keys(requestOptions).length > 0) body.options = requestOptions;
-	return (await moderateText(client, body, itemIndex, secrets)).body;
+	return (await moderateText(run.client, body, itemIndex, secrets)).body;
 }
