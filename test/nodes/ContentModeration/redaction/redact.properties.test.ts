@@ -1,7 +1,8 @@
 /**
  * Properties of the one redaction over any secret of MIN_MASKED_LENGTH or more characters: none of its forms
  * (as secretPatterns.ts lists them, written out again here) survives anywhere in a value or an error it is
- * planted in, at any depth, key or value, message, description, errorResponse, context or cause; what is
+ * planted in, at any depth, key or value, message, description, errorResponse, context, cause or a property
+ * keyed by a symbol; what is
  * not a secret comes out as it went in (Buffers as Buffers, the error's `node` untouched).
  */
 import { fc, test } from '@fast-check/jest';
@@ -161,8 +162,12 @@ const errorPlace = fc.constantFrom(
 	'cause',
 	'cause of cause',
 	'own non-enumerable property',
+	'symbol-keyed property',
 	'messages',
 );
+
+/** Where Node's own objects keep their state (a request's headers, kOutHeaders): an error may carry one. */
+const INTERNAL = Symbol('internal');
 
 function nodeWith(secret: string): INode {
 	// The workflow's own parameters may hold anything the user typed, the secret too: not ours to change.
@@ -196,6 +201,8 @@ function errorWith(place: string, text: string, sibling: unknown, buffer: Buffer
 			Object.defineProperty(error, 'hidden', { value: nested, enumerable: false, writable: true });
 			return error;
 		}
+		case 'symbol-keyed property':
+			return Object.assign(new NodeOperationError(node, 'plain'), { [INTERNAL]: nested });
 		default: {
 			const error = new NodeApiError(node, { message: 'plain' });
 			error.messages = ['plain', text];
@@ -230,6 +237,7 @@ describe('redactError', () => {
 				(error as { errorResponse?: { body?: unknown } }).errorResponse?.body,
 				(error as NodeOperationError).context?.data,
 				(error as { hidden?: unknown }).hidden,
+				(error as { [INTERNAL]?: unknown })[INTERNAL],
 				((error as { cause?: unknown }).cause as { nested?: unknown } | undefined)?.nested,
 			].filter((holder): holder is { sibling: unknown; buffer: unknown } => holder !== undefined && holder !== null);
 			for (const holder of holders) {
