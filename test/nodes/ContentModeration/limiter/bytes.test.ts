@@ -1,8 +1,10 @@
 /**
  * The process's byte budget, taken in the service limiter's turns beside the places: one larger body
- * alone, small bodies never held back, a large body not starved by smaller ones, fair between runs.
+ * alone, small bodies never held back, a large body not starved by smaller ones, fair between runs. Under
+ * random arrivals, answers and cancellations: limiter.properties.test.ts (a body larger than the budget
+ * is not starved by small sends that keep overlapping is one of its checks).
  */
-import { ByteBudget, SMALL_BODY_BYTES } from '@package/nodes/ContentModeration/limiter/bytes';
+import { ByteBudget, MAX_BODY_BYTES_IN_FLIGHT, SMALL_BODY_BYTES } from '@package/nodes/ContentModeration/limiter/bytes';
 import { ServiceLimiter, type LimiterShare, type Permit } from '@package/nodes/ContentModeration/limiter/limiter';
 import { AbortedWait } from '@package/nodes/ContentModeration/limiter/waiters';
 import { DEFAULT_RETRY_SETTINGS } from '@package/nodes/ContentModeration/retry/policy';
@@ -46,22 +48,6 @@ describe('ByteBudget', () => {
 });
 
 describe('bytes in the limiter\'s turns', () => {
-	it('a body larger than the budget is not starved by small sends that keep overlapping', async () => {
-		const { send, share, admitted, end } = await limiterWith(new ByteBudget(64 * MB));
-		const urls = share();
-		let next = 0;
-		const urlSend = () => send(urls, `url-${next++}`, 300);
-		await Promise.all([urlSend(), urlSend()]);
-		const large = send(share(), 'large', 80 * MB);
-		// Two URL sends always in flight: each ends only after the next has started.
-		for (let round = 0; round < 20 && !admitted.includes('large'); round++) {
-			void urlSend();
-			await end(`url-${next - 3}`);
-		}
-		expect(admitted).toContain('large');
-		await large;
-	});
-
 	it('a send waits for its bytes as for its place; a cancelled one leaves; bytes come back with the release', async () => {
 		const { send, share, admitted, end, clock } = await limiterWith(new ByteBudget(3.2 * MB));
 		const bulk = share();
@@ -154,5 +140,48 @@ describe('bytes in the limiter\'s turns', () => {
 		}
 		// After B's first sends only (the rule before the reserve admitted it after B6).
 		expect(admitted.slice(0, admitted.indexOf('A1') + 1)).toEqual(['A0', 'B0', 'B1', 'B2', 'B3', 'B4', 'B5', 'A1']);
+	});
+
+	describe('Fixed Concurrency', () => {
+		// Max Image Size's default: a binary image's body is its base64.
+		const maxImage = 20 * MB;
+		const body = Math.ceil(maxImage / 3) * 4;
+		const N = 5;
+
+		it('a Fixed run sends its N bodies at once, the budget full or not; an adaptive large body waits for their bytes', async () => {
+			const budget = new ByteBudget();
+			const { send, share, admitted, end, clock, service } = await limiterWith(budget);
+			const fixed = service.openShare({ adaptive: false, cap: N });
+			for (let i = 0; i < N; i++) void send(fixed, `fixed${i}`, body);
+			await clock.advance(1);
+			expect(admitted).toEqual(['fixed0', 'fixed1', 'fixed2', 'fixed3', 'fixed4']);
+			expect(budget.bytesInFlight).toBe(N * body);
+			void send(share(), 'adaptive', body);
+			await end('fixed0');
+			await end('fixed1');
+			await end('fixed2');
+			// 2 bodies of 26.7 MB left: a third beside them would pass the 64 MB budget.
+			expect(admitted).not.toContain('adaptive');
+			await end('fixed3');
+			expect(admitted).toContain('adaptive');
+		});
+
+		it(`the worst case: the budget full of adaptive bodies, then a Fixed run of ${N}: budget + N bodies at Max Image Size`, async () => {
+			const budget = new ByteBudget();
+			const { send, share, admitted, clock, service } = await limiterWith(budget);
+			const bulk = share();
+			for (let i = 0; i < 10; i++) void send(bulk, `bulk${i}`, body);
+			await clock.advance(1);
+			const adaptiveBytes = budget.bytesInFlight;
+			expect(adaptiveBytes).toBeLessThanOrEqual(MAX_BODY_BYTES_IN_FLIGHT);
+			const fixed = service.openShare({ adaptive: false, cap: N });
+			for (let i = 0; i < N; i++) void send(fixed, `fixed${i}`, body);
+			await clock.advance(1);
+			expect(admitted.filter((label) => label.startsWith('fixed'))).toHaveLength(N);
+			// 2 adaptive bodies (53.3 MB) and 5 Fixed ones (133.3 MB): 186.7 MB, within 64 + 133.3 = 197.3 MB.
+			expect(budget.bytesInFlight).toBe(adaptiveBytes + N * body);
+			expect(budget.bytesInFlight).toBeLessThanOrEqual(MAX_BODY_BYTES_IN_FLIGHT + N * body);
+			expect((budget.bytesInFlight / MB).toFixed(1)).toBe('186.7');
+		});
 	});
 });

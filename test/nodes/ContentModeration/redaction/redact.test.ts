@@ -42,6 +42,30 @@ describe('redactValue and redactError', () => {
 		expect(redactValue(input, [SECRET])).toBe(input);
 	});
 
+	test('a Buffer beside a secret stays a Buffer, with its bytes (a value and an error)', () => {
+		const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255]);
+		const copy = redactValue({ token: SECRET, image: bytes, list: [bytes] }, [SECRET]);
+		expect(copy.token).toBe(MASK);
+		expect(Buffer.isBuffer(copy.image)).toBe(true);
+		expect(copy.image).toEqual(bytes);
+		expect(Buffer.isBuffer(copy.list[0])).toBe(true);
+		const error = Object.assign(new Error(`failed ${SECRET}`), { body: bytes });
+		redactError(error, [SECRET]);
+		expect(error.message).toBe(`failed ${MASK}`);
+		expect(error.body).toBe(bytes);
+		expect(Buffer.isBuffer(error.body)).toBe(true);
+	});
+
+	test('redactError leaves error.node as it was: the workflow\'s own parameters, even holding the secret', () => {
+		const own = { ...node, parameters: { text: `typed ${SECRET}`, options: { callbackUrl: `https://x.test/cb?token=${encodeURIComponent(SECRET)}` } } };
+		const before = structuredClone(own);
+		const error = new NodeOperationError(own, `failed ${SECRET}`, { description: `d ${SECRET}` });
+		redactError(error, [SECRET]);
+		expect([error.message, error.description]).toEqual([`failed ${MASK}`, `d ${MASK}`]);
+		expect(error.node).toBe(own);
+		expect(own).toEqual(before);
+	});
+
 	test('redactError reaches message, stack, description, errorResponse, messages, context and the cause chain', () => {
 		const root = new Error(`root ${SECRET}`);
 		const wrapped = new NodeOperationError(node, root, { description: `d ${SECRET}` });

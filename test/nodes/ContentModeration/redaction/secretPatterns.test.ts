@@ -30,6 +30,24 @@ describe('secretPatterns and maskIn', () => {
 		expect(mask(`before ${form} after`, [SECRET])).toBe(`before ${MASK} after`);
 	});
 
+	// The characters percent-encoders and JSON writers disagree on: !'()*~, a space, "/" beside non-ASCII.
+	const OTHER = "sé/(c)!*~ 'x";
+	const percent = (kept: string, space: string) =>
+		encodeURIComponent(OTHER)
+			.replace(/[!'()*~]/g, (c) => (kept.includes(c) ? c : `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+			.replace(/%20/g, space);
+	test.each([
+		['form-encoded (URLSearchParams)', new URLSearchParams({ a: OTHER }).toString().slice(2)],
+		["RFC 3986 (Python's quote, PHP's rawurlencode)", percent('~', '%20')],
+		["Python's quote_plus", percent('~', '+')],
+		["PHP's urlencode", percent('', '+')],
+		["Java's URLEncoder", percent('*', '+')],
+		["JSON, ASCII-only without \\/ (Python's json.dumps)", 's\\u00e9/(c)!*~ \'x'],
+		["JSON with \\/ and Unicode as is (PHP's JSON_UNESCAPED_UNICODE)", "sé\\/(c)!*~ 'x"],
+	])('%s', (_name, form) => {
+		expect(mask(`before ${form} after`, [OTHER])).toBe(`before ${MASK} after`);
+	});
+
 	test('base64url, for a secret whose base64 has + and / (base64url: - and _)', () => {
 		const secret = 'cb/sé?>~secret-9';
 		const url = Buffer.from(secret).toString('base64url');

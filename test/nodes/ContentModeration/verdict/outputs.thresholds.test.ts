@@ -29,6 +29,23 @@ describe('a threshold from an expression', () => {
 		expect(outputs[FLAGGED][0].json.verdictReasons).toEqual(['riskScores.overall 95 >= threshold 70']);
 	});
 
+	it.each([100, '100'])('accepts %p, the top of the range: overall risk 100 is Flagged, 99 Safe', async (threshold) => {
+		const run = await runWorkflow({
+			nodes: [moderationNode(moderate(risk))],
+			credentials: routing.credentials(),
+			items: [
+				{ json: { url: imageUrl('top', { risk: 100 }), threshold } },
+				{ json: { url: imageUrl('below-top', { risk: 99 }), threshold } },
+			],
+		});
+		expect(run.error).toBeUndefined();
+		const outputs = run.outputsOf(NODE);
+		expect(outputs[FLAGGED].map((item) => [pairedIndex(item), item.json.verdictReasons])).toEqual([
+			[0, ['riskScores.overall 100 >= threshold 100']],
+		]);
+		expect(outputs[SAFE].map(pairedIndex)).toEqual([1]);
+	});
+
 	it.each([
 		['Risk Score Threshold', risk],
 		['Severity Threshold of the Category Threshold "violence_gore"', category],

@@ -93,7 +93,7 @@ export class ServiceLimiter {
 		return { release: once((outcome: SendOutcome) => this.finish(share, outcome, admission)) };
 	}
 
-	/** A place and the bytes; Fixed runs hold exactly their number of bodies (no budget). */
+	/** A place and the bytes; a Fixed run sends exactly its number, never waiting for bytes. */
 	private mayStart(share: Share, bytes: number, pass = bytesInTurn(this.bytes)): boolean {
 		const now = this.clock.now();
 		if (share.inFlight >= share.cap || now < this.pausedUntilMs) return false;
@@ -104,8 +104,9 @@ export class ServiceLimiter {
 		const now = this.clock.now();
 		share.inFlight++;
 		this.lastActiveAt = now;
-		if (!share.adaptive) return { sent: undefined, releaseBytes: () => {} };
-		return { sent: this.adaptiveLimit.sent(now), releaseBytes: this.bytes.take(bytes) };
+		// A Fixed run's bodies count too, so that adaptive sends wait for the memory they hold.
+		const releaseBytes = this.bytes.take(bytes);
+		return { sent: share.adaptive ? this.adaptiveLimit.sent(now) : undefined, releaseBytes };
 	}
 
 	/**

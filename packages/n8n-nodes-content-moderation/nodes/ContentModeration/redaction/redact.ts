@@ -26,7 +26,7 @@ export interface Redaction {
 	 * key `__proto__` changes no prototype. What lies deeper than MAX_DEPTH is masked whole.
 	 */
 	value<T>(value: T): T;
-	/** The error redacted in place: every own property (message and stack too) and the whole `cause` chain. */
+	/** The error redacted in place: every own property (message and stack, symbol-keyed ones too) and the whole `cause` chain. */
 	error<E>(error: E): E;
 }
 
@@ -90,17 +90,18 @@ function errorWith<E>(error: E, patterns: Patterns): E {
 			return current;
 		if (depth >= MAX_DEPTH) return MASK;
 		seen.add(current);
-		for (const key of Object.getOwnPropertyNames(current)) {
-			if (NOT_WALKED.has(key)) continue;
+		// Symbol keys too: Node's objects keep their state under them (a request's headers).
+		for (const key of Reflect.ownKeys(current)) {
+			if (typeof key === 'string' && NOT_WALKED.has(key)) continue;
 			const descriptor = Object.getOwnPropertyDescriptor(current, key);
 			// Getters are not called (they may do anything), except V8's `stack` accessor on errors.
 			const readable = descriptor !== undefined && ('value' in descriptor || (key === 'stack' && descriptor.set));
 			if (!readable) continue;
-			const value = (current as Record<string, unknown>)[key];
+			const value = (current as Record<PropertyKey, unknown>)[key];
 			const next = walk(value, depth + 1);
 			if (next !== value) {
 				try {
-					(current as Record<string, unknown>)[key] = next;
+					(current as Record<PropertyKey, unknown>)[key] = next;
 				} catch {
 					// A frozen or read-only property cannot hold a secret we put there; leave it.
 				}

@@ -6,17 +6,31 @@ export const MASK = '***';
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** JSON string content with every non-ASCII character and "/" escaped, as PHP and Python write JSON. */
-function asciiJson(text: string): string {
-	return JSON.stringify(text)
-		.slice(1, -1)
-		.replace(/\//g, '\\/')
-		.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** JSON string content with every non-ASCII character escaped, as Python writes JSON (PHP also escapes "/"). */
+function asciiJson(json: string): string {
+	return json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
- * Every form a secret can take in a message or a body: raw, JSON-escaped (also twice, and ASCII-only),
- * URL-encoded (component, form and URI style, and twice: a URL inside another URL's query), HTML-escaped,
+ * Percent-encodings differ only in which of !'()*~ they leave as they are and in how they write a space:
+ * encodeURIComponent keeps all six, RFC 3986 (Python's quote, PHP's rawurlencode) keeps ~, a form
+ * (URLSearchParams, Java's URLEncoder) keeps *, PHP's urlencode none; a space is %20 or +.
+ */
+const KEPT_BY_ENCODERS = ["!'()*~", '~', '*', ''];
+
+function percentEncodings(secret: string): string[] {
+	const component = encodeURIComponent(secret);
+	return KEPT_BY_ENCODERS.flatMap((kept) => {
+		const encoded = component.replace(/[!'()*~]/g, (c) =>
+			kept.includes(c) ? c : `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+		);
+		return [encoded, encoded.replace(/%20/g, '+')];
+	});
+}
+
+/**
+ * Every form a secret can take in a message or a body: raw, JSON-escaped (also twice, ASCII-only, with "\/"),
+ * URL-encoded (component, RFC 3986, form and URI style, and twice: a URL inside another URL's query), HTML-escaped,
  * base64 and base64url, and the same for its other Unicode normalization (NFC / NFD). A secret inside a
  * longer base64 text (e.g. Basic auth "user:secret") is not found: its base64 depends on what precedes it.
  */
@@ -33,9 +47,11 @@ function formsOf(secret: string): string[] {
 		secret,
 		json,
 		JSON.stringify(json).slice(1, -1),
-		asciiJson(secret),
-		uri,
-		uri.replace(/%20/g, '+'),
+		// Python's json.dumps, PHP's json_encode, and PHP's with JSON_UNESCAPED_UNICODE.
+		asciiJson(json),
+		asciiJson(json.replace(/\//g, '\\/')),
+		json.replace(/\//g, '\\/'),
+		...percentEncodings(secret),
 		encodeURIComponent(uri),
 		encodeURI(secret),
 		secret.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]),

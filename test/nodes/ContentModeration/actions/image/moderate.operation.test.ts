@@ -1,7 +1,10 @@
 /**
  * Image > Moderate (immediate and deferred modes) through n8n-core's engine against the mock service.
  */
-import { binaryItem } from '@test/helpers/engine';
+import type { IExecuteFunctions, INodeType } from 'n8n-workflow';
+
+import { binaryItem, moderationNode, runWorkflow } from '@test/helpers/engine';
+import { testNodeDescription } from '@test/helpers/fixtures';
 import { imagePosts as imagePostsOf, moderateImage } from '@test/helpers/parameters';
 import { startScriptedServer } from '@test/helpers/scripted-server';
 import {
@@ -113,6 +116,58 @@ describe('Image > Moderate, Max Image Size', () => {
 		const run = await mock.run(moderate({ inputType: 'binary', binaryPropertyName: 'data' }), [binaryItem(bigPng())]);
 		expect(run.status).toBe('success');
 		expect(imagePosts()).toHaveLength(1);
+	});
+
+	/** A PNG padded to exactly `bytes`. */
+	const pngOf = (bytes: number) => {
+		const png = makePng('cat');
+		return Buffer.concat([png, Buffer.alloc(bytes - png.length, 7)]);
+	};
+
+	it.each([
+		['Binary File', { inputType: 'binary', binaryPropertyName: 'data' }, () => binaryItem(pngOf(MB))],
+		['Base64', { inputType: 'base64', imageBase64: '={{ $json.b64 }}' }, () => ({ json: { b64: pngOf(MB).toString('base64') } })],
+	])('%s: an image of exactly Max Image Size is sent (the limit is inclusive)', async (_label, input, item) => {
+		const run = await mock.run(moderate({ ...input, options: { maxImageSizeMb: 1 } }), [item()]);
+		expect(run.error).toBeUndefined();
+		expect(imagePosts().map((r) => Buffer.from(String((r.body as { image: string }).image), 'base64').length)).toEqual([MB]);
+	});
+
+	it('Binary File: a file of 0 bytes fails its item, nothing is sent', async () => {
+		const run = await mock.run(moderate({ inputType: 'binary', binaryPropertyName: 'data' }), [binaryItem(Buffer.alloc(0))]);
+		expect(run.status).toBe('error');
+		expect(nodeError(run).message).toBe('The binary property "data" is empty [item 0]');
+		expect(imagePosts()).toHaveLength(0);
+	});
+
+	/** Passes its input on with each binary's recorded size set to 1 KB, whatever the file holds. */
+	const understatesSize: INodeType = {
+		description: testNodeDescription('Understates Size', 'Records a smaller size than the file has'),
+		async execute(this: IExecuteFunctions) {
+			return [
+				this.getInputData().map((item, index) => ({
+					json: item.json,
+					binary: Object.fromEntries(Object.entries(item.binary ?? {}).map(([key, data]) => [key, { ...data, bytes: 1024 }])),
+					pairedItem: { item: index },
+				})),
+			];
+		},
+	};
+
+	it('Binary File: a file larger than Max Image Size whose recorded size is small is refused when read, nothing is sent', async () => {
+		const run = await runWorkflow({
+			nodes: [
+				{ name: 'Understates Size', type: 'test.understatesSize', parameters: {} },
+				moderationNode(moderate({ inputType: 'binary', binaryPropertyName: 'data', options: { maxImageSizeMb: 1 } })),
+			],
+			nodeTypes: { 'test.understatesSize': understatesSize },
+			credentials: { contentModerationApi: { baseUrl: mock.service.url, accessToken: mock.service.token } },
+			items: [binaryItem(bigPng())],
+		});
+		expect(run.outputOf('Understates Size')[0].binary?.data.bytes).toBe(1024);
+		expect(run.status).toBe('error');
+		expect(nodeError(run).message).toMatch(/^The image is 1\.5 MB, larger than Max Image Size \(1 MB\)/);
+		expect(imagePosts()).toHaveLength(0);
 	});
 });
 
