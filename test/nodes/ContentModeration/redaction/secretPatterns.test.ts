@@ -74,3 +74,26 @@ describe('secretForms', () => {
 	});
 
 });
+
+describe('a secret holding a lone surrogate', () => {
+	// Typed or pasted into a credential, such a secret cannot be URL-encoded: encodeURIComponent throws, and the
+	// encoders that accept it (URL, Buffer) write U+FFFD in its place.
+	const LONE = 'abcd\uD800efgh';
+	const WRITTEN = 'abcd\uFFFDefgh';
+
+	test.each([
+		['raw', LONE],
+		['JSON-escaped', JSON.stringify(LONE).slice(1, -1)],
+		['URL-encoded, as URL writes it', new URL(`https://x.example/?t=${LONE}`).search.slice(3)],
+		['base64', Buffer.from(LONE).toString('base64')],
+	])('%s is masked, and redaction does not throw', (_name, form) => {
+		expect(redactValue({ a: `before ${form} after`, b: 'plain' }, [LONE])).toEqual({
+			a: `before ${MASK} after`,
+			b: 'plain',
+		});
+	});
+
+	test('its forms are those of the text encoders write', () => {
+		expect(secretForms(LONE)).toEqual(expect.arrayContaining([LONE, encodeURIComponent(WRITTEN)]));
+	});
+});

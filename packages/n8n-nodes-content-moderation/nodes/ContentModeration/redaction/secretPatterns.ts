@@ -41,7 +41,9 @@ export function secretForms(secret: string): string[] {
 
 function formsOf(secret: string): string[] {
 	const json = JSON.stringify(secret).slice(1, -1);
-	const uri = encodeURIComponent(secret);
+	// A lone surrogate cannot be URL-encoded (encodeURIComponent throws): encoders write U+FFFD, as UTF-8 does.
+	const text = Buffer.from(secret, 'utf8').toString('utf8');
+	const uri = encodeURIComponent(text);
 	const base64 = Buffer.from(secret, 'utf8').toString('base64');
 	return [
 		secret,
@@ -51,9 +53,9 @@ function formsOf(secret: string): string[] {
 		asciiJson(json),
 		asciiJson(json.replace(/\//g, '\\/')),
 		json.replace(/\//g, '\\/'),
-		...percentEncodings(secret),
+		...percentEncodings(text),
 		encodeURIComponent(uri),
-		encodeURI(secret),
+		encodeURI(text),
 		secret.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]),
 		base64,
 		base64.replace(/=+$/, ''),
