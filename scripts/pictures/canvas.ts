@@ -46,6 +46,11 @@ export function before(wf: WorkflowFile, to: string): string {
 	return found;
 }
 
+/** The nodes outside `names` that lead into one of them: a picture of `names` would start at an arrow from nowhere. */
+export function fromOutside(wf: WorkflowFile, names: string[]): string[] {
+	return Object.keys(wf.connections).filter((from) => !names.includes(from) && targets(wf, from).flat().some((to) => names.includes(to)));
+}
+
 export async function openWorkflow(page: Page, wf: WorkflowFile): Promise<void> {
 	await page.goto(`/workflow/${wf.id}`, { timeout: RUN_TIMEOUT });
 	for (const name of workingNodes(wf)) await canvasNode(page, name).waitFor({ state: 'visible', timeout: RUN_TIMEOUT });

@@ -9,7 +9,7 @@ import type { MockService } from '../../dev/mock/server';
 import type { ExecutionRecords } from '../../dev/n8n/db';
 import { ACTION_TYPE, TRIGGER_TYPE } from '../../dev/n8n/package';
 import { EXAMPLES_DIR, readWorkflow, type Stack, type WorkflowFile } from '../../dev/n8n/stack';
-import { before, canvasNode, canvasPicture, CHROME, countsOutOf, node, openWorkflow, ran, RUN_TIMEOUT, targets, workingNodes } from './canvas';
+import { before, canvasNode, canvasPicture, CHROME, countsOutOf, fromOutside, node, openWorkflow, ran, RUN_TIMEOUT, targets, workingNodes } from './canvas';
 import { type DrawnLabel, labelProblems, PICTURE_WIDTH, secretsIn } from './check';
 
 export interface Context {
@@ -47,19 +47,25 @@ function refuse(problems: string[]): void {
 	if (problems.length) throw new Error(problems.join('; '));
 }
 
-/** Picture 1: example 01 after a run, from the node before Image > Moderate to what its Safe and Flagged outputs lead to. */
+/**
+ * Picture 1: example 01 after a run, the whole workflow: from the trigger and the node that makes the items to
+ * what Image > Moderate's Safe and Flagged outputs lead to, so that the reader sees where the items come from.
+ */
 export async function routeByVerdict(page: Page, c: Context): Promise<Buffer> {
 	const wf = example(EXAMPLES.routeByVerdict);
 	const moderate = node(wf, ACTION_TYPE, 'moderate').name;
 	const routed = targets(wf, moderate).flat();
+	const shown = workingNodes(wf);
+	refuse(fromOutside(wf, shown).map((from) => `route-by-verdict.png: ${from} leads into the picture from outside it`));
 	await openWorkflow(page, wf);
 	await page.getByTestId('execute-workflow-button').click();
-	await ran(page, [moderate, ...routed]);
+	await ran(page, shown);
 	const counts = await countsOutOf(page, wf, moderate, routed.length);
+	const countIn = await countsOutOf(page, wf, before(wf, moderate), 1);
 	await assertNoSecret(page, c.secrets, 'route by verdict');
-	const picture = await canvasPicture(page, [before(wf, moderate), moderate, ...routed]);
-	refuse(labelProblems('route-by-verdict.png', picture.labels, picture.clipWidth, ['Safe', 'Flagged', ...counts]));
-	c.log(`example 01 ran in the editor: ${counts.join(', ')} out of ${moderate}; ${sizes(picture.labels)}`);
+	const picture = await canvasPicture(page, shown);
+	refuse(labelProblems('route-by-verdict.png', picture.labels, picture.clipWidth, ['Safe', 'Flagged', ...counts, ...countIn]));
+	c.log(`example 01 ran in the editor: ${countIn.join(', ')} into ${moderate}, ${counts.join(', ')} out of it; ${sizes(picture.labels)}`);
 	return picture.png;
 }
 
