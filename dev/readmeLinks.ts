@@ -7,7 +7,7 @@
  * are built, found and rewritten; `npx tsx scripts/readme-links.ts --write` writes them into the README and
  * test/docs/markdown-links.test.ts fails on any that differ.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..');
@@ -115,6 +115,18 @@ export function repositoryLinks(text: string): RepositoryLink[] {
 		});
 	}
 	return links;
+}
+
+const NOT_OURS = new Set(['node_modules', '.git', 'dist', 'bench-results', '.stryker-tmp']);
+
+/** The repository's Markdown files under `dir` (the READMEs, docs/, the changelog), not those of dependencies or builds. */
+export function markdownFiles(dir: string = ROOT): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		if (NOT_OURS.has(name)) return [];
+		const path = join(dir, name);
+		if (statSync(path).isDirectory()) return markdownFiles(path);
+		return name.endsWith('.md') ? [path] : [];
+	});
 }
 
 /** Whether a path from the repository's root is a file or folder of this checkout. */

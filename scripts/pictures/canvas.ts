@@ -46,6 +46,11 @@ export function before(wf: WorkflowFile, to: string): string {
 	return found;
 }
 
+/** The nodes outside `names` that lead into one of them: a picture of `names` would start at an arrow from nowhere. */
+export function fromOutside(wf: WorkflowFile, names: string[]): string[] {
+	return Object.keys(wf.connections).filter((from) => !names.includes(from) && targets(wf, from).flat().some((to) => names.includes(to)));
+}
+
 export async function openWorkflow(page: Page, wf: WorkflowFile): Promise<void> {
 	await page.goto(`/workflow/${wf.id}`, { timeout: RUN_TIMEOUT });
 	for (const name of workingNodes(wf)) await canvasNode(page, name).waitFor({ state: 'visible', timeout: RUN_TIMEOUT });
@@ -97,19 +102,41 @@ export async function countsOutOf(page: Page, wf: WorkflowFile, from: string, ex
 	return shown;
 }
 
-/** The box around the named nodes (everything drawn inside them) and the connection labels between them. */
+/**
+ * The box around the named nodes (what is drawn of them: the node, its handles and icons, the text of its
+ * labels) and the connection labels between them. Not the boxes that hold them: a node's label box is twice
+ * the node's width whatever its text, and a trigger's box holds the Execute button n8n shows only on hover.
+ */
 async function workingArea(page: Page, names: string[]): Promise<Box> {
 	const boxes: Box[] = [];
 	for (const name of names) {
 		boxes.push(
-			...(await canvasNode(page, name).evaluate((el: any) =>
-				// Not the toolbar n8n shows over a node on hover: it is wider than the node and never in the picture.
-				[el, ...el.querySelectorAll('*')]
-					.filter((e: any) => !e.closest('[data-test-id="canvas-node-toolbar"]'))
-					.map((e: any) => e.getBoundingClientRect())
-					.filter((r: any) => r.width > 0 && r.height > 0)
-					.map((r: any) => ({ x: r.x, y: r.y, width: r.width, height: r.height })),
-			)),
+			...(await canvasNode(page, name).evaluate((el: any) => {
+				// No helper functions here: tsx wraps a named one in its `__name` helper, which the page does not have.
+				const doc = el.ownerDocument;
+				const view = doc.defaultView;
+				const shapes = [...el.querySelectorAll('*')]
+					.filter((e: any) => e.children.length === 0 && String(e.textContent ?? '').trim() === '')
+					.map((e: any) => ({ owner: e, rect: e.getBoundingClientRect() }));
+				const texts = doc.createTreeWalker(el, view.NodeFilter.SHOW_TEXT);
+				for (let t = texts.nextNode(); t; t = texts.nextNode()) {
+					if (String(t.textContent).trim() === '') continue;
+					const range = doc.createRange();
+					range.selectNodeContents(t);
+					shapes.push({ owner: t.parentElement, rect: range.getBoundingClientRect() });
+				}
+				const rects = [el.getBoundingClientRect()];
+				for (const { owner, rect } of shapes) {
+					// Not the toolbar n8n shows over a node on hover: it is wider than the node and never in the picture.
+					let drawn = !owner.closest('[data-test-id="canvas-node-toolbar"]');
+					for (let a = owner; drawn && a && a !== el.parentElement; a = a.parentElement) {
+						const style = view.getComputedStyle(a);
+						drawn = style.display !== 'none' && style.visibility !== 'hidden' && Number(style.opacity) !== 0;
+					}
+					if (drawn) rects.push(rect);
+				}
+				return rects.filter((r: any) => r.width > 0 && r.height > 0).map((r: any) => ({ x: r.x, y: r.y, width: r.width, height: r.height }));
+			})),
 		);
 	}
 	const nodes = union(boxes);

@@ -9,7 +9,8 @@ export const README_WIDTH = 880;
 export const PICTURE_WIDTH = README_WIDTH;
 /** ... at this device scale, so that it stays sharp on a high-density screen. */
 export const PICTURE_SCALE = 2;
-export const PICTURE_MAX_BYTES = 400_000;
+/** npmjs.com loads every README picture with the page: each at most 200 KB (run.ts reduces its colours first). */
+export const PICTURE_MAX_BYTES = 200_000;
 /**
  * The smallest label (an output's name, an item count, the output panel's text) a picture may show, in CSS
  * px of font size at README_WIDTH: 12 px, the size n8n's editor draws an output's name at 100 % zoom

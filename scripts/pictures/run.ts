@@ -2,10 +2,11 @@
  * `npm run pictures`: the package README's pictures, taken from n8n's editor. Starts the mock service and the
  * pinned n8n with the package, a credential and the example workflows (as `npm start` does), runs the examples
  * the pictures show from the editor in headless Chromium, and saves each picture into docs/pictures/, cropped to
- * what its README text is about, at npm's README width (check.ts). Before a picture is saved the page
- * is checked: it shows what the README says (item counts and output names; the trigger's Production URL,
- * Events and output with `event`), its labels are large enough to read where npm shows it, and it holds
- * neither the Callback Secret nor the service's key. Run it again after a change to a node's panel.
+ * what its README text is about, at npm's README width (check.ts), in a palette of 256 colours (optimise.ts).
+ * Before a picture is saved the page is checked: it shows what the README says (item counts and output names;
+ * the trigger's Production URL, Events and output with `event`), its labels are large enough to read where npm
+ * shows it, it holds neither the Callback Secret nor the service's key, and it is at most 200 KB. Run it again
+ * after a change to a node's panel.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { Running, teardownOnSignals } from '../../dev/n8n/lifecycle';
 import { newCallbackSecret, startStack } from '../../dev/n8n/stack';
 import { SCREENSHOT_DIR, withEditor } from '../../dev/n8n/editor';
 import { PICTURE_SCALE, pictureProblems, pngSize } from './check';
+import { optimisePng, PICTURE_COLOURS } from './optimise';
 import { type Context, reviewLoop, routeByVerdict, triggerPanel } from './shots';
 import { ROOT } from '../../dev/readmeLinks';
 
@@ -54,6 +56,10 @@ async function main(): Promise<void> {
 		}),
 		PICTURE_SCALE,
 	);
+	for (const [name, png] of Object.entries(pictures) as Array<[keyof typeof pictures, Buffer]>) {
+		pictures[name] = optimisePng(png);
+		log(`${name}: ${(png.length / 1000).toFixed(1)} kB as Chromium saved it, ${(pictures[name].length / 1000).toFixed(1)} kB at ${PICTURE_COLOURS} colours`);
+	}
 	const problems = Object.entries(pictures).flatMap(([name, png]) => pictureProblems(name, png));
 	if (problems.length) throw new Error(problems.join('; '));
 	mkdirSync(PICTURES_DIR, { recursive: true });

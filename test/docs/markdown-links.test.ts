@@ -12,24 +12,14 @@ import { readmeInstallScript } from '../../dev/n8n/package';
 import {
 	PACKAGE_DIR,
 	PACKAGE_README,
+	ROOT,
 	inRepository,
+	markdownFiles,
 	packageJson,
 	repositoryLinks,
 	repositoryWebUrl,
 	rewriteRepositoryLinks,
 } from '../../dev/readmeLinks';
-
-const ROOT = resolve(__dirname, '..', '..');
-const SKIP = new Set(['node_modules', '.git', 'dist', 'bench-results']);
-
-function markdownFiles(dir: string): string[] {
-	return readdirSync(dir).flatMap((name) => {
-		if (SKIP.has(name)) return [];
-		const path = join(dir, name);
-		if (statSync(path).isDirectory()) return markdownFiles(path);
-		return name.endsWith('.md') ? [path] : [];
-	});
-}
 
 /** The text outside fenced code blocks and inline code, where a `[x](y)` is a link. */
 function prose(text: string): string {
@@ -90,7 +80,7 @@ function brokenLinks(file: string): string[] {
 	return broken;
 }
 
-const files = markdownFiles(ROOT);
+const files = markdownFiles();
 
 describe('Markdown links', () => {
 	it('finds the README and the docs', () => {
