@@ -8,13 +8,13 @@ import { test as property } from '@fast-check/jest';
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 
 import { MAX_DEPTH, nestedDeeperThan } from '@package/nodes/ContentModeration/helpers/json';
-import { systemClock } from '@package/nodes/ContentModeration/helpers/clock';
 import { isCompleteResult } from '@package/nodes/ContentModeration/inbound/completion';
 import { RESULT_EVENT } from '@package/nodes/ContentModeration/inbound/envelope';
 import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 import { callbackText, contentType, SERVICE_IDS, serviceAnswer, tokenCase } from '@test/helpers/callbackArbitraries';
 import { imageResult } from '@test/helpers/callbackBodies';
-import { FakeClock, flush } from '@test/helpers/fakeClock';
+import { flush } from '@test/helpers/fakeClock';
+import { useFakeSystemClock } from '@test/helpers/fakeSystemClock';
 import { fakeRequest, fakeResponse, triggerFor } from '@test/helpers/fuzzTrigger';
 import { findLeaks } from '@test/helpers/leaks';
 import { startScriptedServer, type ScriptedServer } from '@test/helpers/scripted-server';
@@ -30,24 +30,8 @@ beforeAll(async () => {
 });
 afterAll(async () => await service.stop());
 
-// The secret cache's and the read-back's time: moved on by `settle` until a call is answered.
-const clock = new FakeClock();
-beforeEach(() => {
-	jest.spyOn(systemClock, 'now').mockImplementation(clock.now);
-	jest.spyOn(systemClock, 'sleep').mockImplementation(clock.sleep);
-});
-afterEach(() => jest.restoreAllMocks());
-
-async function settle<T>(promise: Promise<T>): Promise<T> {
-	let done = false;
-	const settled = promise.finally(() => (done = true));
-	for (let step = 0; step < 400 && !done; step++) {
-		await clock.advance(50);
-		// The scripted service answers over real sockets: give it a moment.
-		await new Promise((resolve) => setImmediate(resolve));
-	}
-	return await settled;
-}
+// The secret cache's and the read-back's time.
+const { settle } = useFakeSystemClock();
 
 type Run = Awaited<ReturnType<typeof triggerFor>>;
 
