@@ -69,7 +69,7 @@ export class ContentModerationTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to read the full result (GET /text/{ID} for a text result, GET /image/{ID} otherwise) when the callback carries no complete result (a boolean isSafe, a finished status and the fields the verdict rules read). The read happens before the callback is answered; callbacks that carry the whole result need none. A result still incomplete (off: any incomplete one) is answered 503 and starts nothing.',
+					'Whether to read the full result (GET /text/{ID} for a text result, GET /image/{ID} otherwise) when the callback carries no complete result (a boolean isSafe, a finished status and the fields the verdict rules read). The read happens before the callback is answered; callbacks that carry the whole result need none. Reads need a Content Moderation API credential. A result still incomplete (off, or without a credential: any incomplete one) is answered 503 and starts nothing.',
 			},
 			{
 				displayName: 'Options',

@@ -94,13 +94,9 @@ export async function completeResult(
 		const warning = `${String(body.warning)}, so it cannot be matched to its submission. A delivery of it again starts the workflow again. Its fields are as the service sent them.`;
 		return { result: { ...body, warning } };
 	}
-	const why = distrust ? 'accepted without a Callback Secret' : `${incompleteness(body)} in the callback`;
-	if (body.id === null)
-		return { unfinished: `The callback carries no complete result (${why}) and no id to read it by` };
-	if (client === undefined)
-		return {
-			unfinished: `The callback carries no complete result (${why}), and Fetch Full Result is off or no credential is selected`,
-		};
+	const why = `The callback carries no complete result (${distrust ? 'accepted without a Callback Secret' : `${incompleteness(body)} in the callback`})`;
+	if (body.id === null) return { unfinished: `${why} and no id to read it by` };
+	if (client === undefined) return { unfinished: `${why}, and Fetch Full Result is off or no credential is selected` };
 	try {
 		const reading = await readBack(client, body.id, kind);
 		if (!reading.done) return { unfinished: reading.message };
