@@ -76,8 +76,9 @@ async function waitingBodies(ctx: E2eContext): Promise<string> {
 			assert(answer.status === 422, `a foreign id sent as ${contentType ?? 'no content type'} was answered ${answer.status} ${JSON.stringify(answer.body)} (expected 422: the body read)`);
 		}
 		const review = JSON.stringify({ event: 'queue.review.completed', data: { id: 'q-48', status: 'accepted' } });
-		const ignored = await postAs(urls[0], review, 'application/vnd.contentmod+json');
-		assert(ignored.status === 200 && ignored.body?.ignored === 'not a moderation.completed callback', `a review decision as a vendor type was answered ${ignored.status} ${JSON.stringify(ignored.body)}`);
+		const refused = await postAs(urls[0], review, 'application/vnd.contentmod+json');
+		const message = (refused.body as { error?: { message?: string } } | undefined)?.error?.message;
+		assert(refused.status === 422 && message === 'This URL takes only moderation.completed callbacks', `a review decision as a vendor type was answered ${refused.status} ${JSON.stringify(refused.body)}`);
 
 		ctx.mock.releaseResults();
 		await untilSucceeded(ctx, executionId, 90_000, 500);
@@ -85,7 +86,7 @@ async function waitingBodies(ctx: E2eContext): Promise<string> {
 		await expectOneResume(ctx, executionId);
 		const attempts = ctx.mock.callbacks.filter((c) => ids.includes(c.moderationId));
 		assert(attempts.some((c) => c.status === 200), `no octet-stream callback was accepted: ${attempts.map((c) => c.status ?? c.error).join(',')}`);
-		return `Wait for Callback #${executionId}: foreign id as octet-stream and without a content type 422, a review decision ignored, resumed once by octet-stream callbacks (${routed})`;
+		return `Wait for Callback #${executionId}: foreign id as octet-stream and without a content type 422, a review decision refused 422, resumed once by octet-stream callbacks (${routed})`;
 	} finally {
 		ctx.mock.releaseResults();
 		ctx.mock.configure({

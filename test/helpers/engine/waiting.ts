@@ -12,7 +12,8 @@
  * - `noWebhookResponse`: the node answered; no `workflowData`: 200 with `webhookResponse` and the
  *   execution stays waiting; `workflowData`: the resume is claimed once (a second concurrent claim gets
  *   500, as ExecutionAlreadyResumingError), the answer is sent, the data becomes the node's output
- *   (`forwardAllOutputs`, all outputs) and WorkflowExecute.processRunExecutionData runs the rest;
+ *   (`forwardAllOutputs`, all outputs) and WorkflowExecute.processRunExecutionData runs the rest (the answer
+ *   goes before it for the webhook's `responseMode` `onReceived`, n8n's default, else once it ended);
  * - a thrown `webhook()`: 500 and the execution is resumed with its run data wiped and the error set
  *   (n8n's behaviour, recorded so tests can assert it never happens).
  * With `resumeTokens: false` it behaves like n8n 1.x instead: no resume token (resume URLs unsigned and

@@ -101,9 +101,15 @@ export async function answerResumeCall(record: ExecutionRecord, req: IncomingMes
 	}
 	record.status = 'running';
 	const answer = result.webhookResponse ?? { message: 'Workflow was started' };
-	recordCall(200, answer, true);
-	send(res, 200, answer);
+	// n8n answers an `onReceived` webhook (its default) before the resumed run, any other mode once it ended.
+	const onReceived = (description.responseMode ?? 'onReceived') === 'onReceived';
+	const answerNow = () => {
+		recordCall(200, answer, true);
+		send(res, 200, answer);
+	};
+	if (onReceived) answerNow();
 	stack[0].data.main = result.workflowData;
 	stack[0].metadata = { ...stack[0].metadata, forwardAllOutputs: true } as typeof stack[0]['metadata'];
 	await resumeWith(record, loaded);
+	if (!onReceived) answerNow();
 }

@@ -61,7 +61,7 @@ export class ContentModerationTrigger implements INodeType {
 				default: 'all',
 				displayOptions: { show: { eventTypes: ['both', 'results', 'any'] } },
 				description:
-					'Which completed moderations start the workflow, by verdict; the others are acknowledged and ignored. Review decisions and other events are not filtered by verdict. A result with only an ID that could not be read passes every filter except Safe Only.',
+					'Which completed moderations start the workflow, by verdict; the others are acknowledged and ignored. Review decisions and other events are not filtered by verdict. A result the service refused to read back (its error attached) passes every filter except Safe Only.',
 			},
 			{
 				displayName: 'Fetch Full Result',
@@ -69,7 +69,7 @@ export class ContentModerationTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to read the full result (GET /text/{ID} for a text result, GET /image/{ID} otherwise) when the callback carries only the ID or misses fields. The read happens before the callback is answered; callbacks that carry the whole result need none. Only takes effect when a Content Moderation API credential is selected.',
+					'Whether to read the full result (GET /text/{ID} for a text result, GET /image/{ID} otherwise) when the callback carries no complete result (a boolean isSafe, a finished status and the fields the verdict rules read). The read happens before the callback is answered; callbacks that carry the whole result need none. Reads need a Content Moderation API credential. A result still incomplete (off, or without a credential: any incomplete one) is answered 503 and starts nothing.',
 			},
 			{
 				displayName: 'Options',

@@ -1,9 +1,7 @@
-/** The one read-back rule (inbound/readBack.ts): what is a completion, which callbacks are read, and how long, on a fake clock. */
+/** The one read-back (inbound/readBack.ts): how long an unfinished result is read again, on a fake clock. */
 import { NodeApiError, type IDataObject, type INode } from 'n8n-workflow';
 
 import {
-	carriesFullResult,
-	isCompletion,
 	isNotFound,
 	READ_AGAIN_DELAYS_MS,
 	READ_BACK_BUDGET_MS,
@@ -11,7 +9,7 @@ import {
 	withId,
 } from '@package/nodes/ContentModeration/inbound/readBack';
 import type { ApiClient } from '@package/nodes/ContentModeration/transport/client';
-import { imageResult, textResult } from '@test/helpers/callbackBodies';
+import { imageResult } from '@test/helpers/callbackBodies';
 import { FakeClock, flush } from '@test/helpers/fakeClock';
 
 /** A client whose reads answer `answers` in turn (the last one again), each taking `readMs` on `clock`. */
@@ -41,16 +39,6 @@ async function settle<T>(clock: FakeClock, promise: Promise<T>): Promise<{ value
 
 const processing = { statusCode: 200, body: { id: 'r1', status: 'processing' } };
 
-test('a completion: not 202, not status processing, and a verdict (isSafe true or false)', () => {
-	expect(isCompletion(200, { id: 'x', isSafe: false })).toBe(true);
-	expect(isCompletion(200, { id: 'x', status: 'processing' })).toBe(false);
-	expect(isCompletion(200, { id: 'x', status: 'processing', isSafe: true })).toBe(false);
-	expect(isCompletion(202, { id: 'x', isSafe: true })).toBe(false);
-	expect(isCompletion(200, { isSafe: 'true' })).toBe(false);
-	expect(isCompletion(200, null)).toBe(false);
-	expect(isCompletion(200, '')).toBe(false);
-});
-
 test('withId adds the id read by only where the result has none (or null); isNotFound is a 404 of the service', () => {
 	expect(JSON.stringify(withId('m-1', { isSafe: true }))).toBe('{"id":"m-1","isSafe":true}');
 	expect(withId('m-1', { id: 'own', isSafe: true })).toEqual({ id: 'own', isSafe: true });
@@ -59,17 +47,6 @@ test('withId adds the id read by only where the result has none (or null); isNot
 	const node = { name: 'n', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 	const apiError = (httpCode: string) => new NodeApiError(node, { message: 'no' }, { httpCode });
 	expect([apiError('404'), apiError('500'), new Error('404')].map(isNotFound)).toEqual([true, false, false]);
-});
-
-test('a callback carrying every field of its kind needs no read; one missing any does', () => {
-	expect(carriesFullResult(imageResult(), 'image')).toBe(true);
-	expect(carriesFullResult(textResult(), 'text')).toBe(true);
-	const { hash, ...noHash } = imageResult();
-	expect(hash).toBeDefined();
-	expect(carriesFullResult(noHash, 'image')).toBe(false);
-	expect(carriesFullResult({ id: 'r1', isSafe: true }, undefined)).toBe(false);
-	// A text result has no description or hash: read as an image it would look incomplete.
-	expect(carriesFullResult(textResult(), undefined)).toBe(false);
 });
 
 test('read again while unfinished, within the budget, then done with the id it was read by', async () => {
@@ -98,17 +75,4 @@ test('slow reads: no read again that would end past the budget, so fewer reads',
 	// 1 s read, 0.3 s pause, 1 s read; a 0.7 s pause and another 1 s read would end at 4 s: not taken.
 	expect(paths).toHaveLength(2);
 	expect(ms).toBeLessThanOrEqual(READ_BACK_BUDGET_MS);
-});
-
-describe('isCompletion, as Wait for Callback uses it', () => {
-	it('takes a body or an answer with a boolean isSafe, never a 202 or a processing status', () => {
-		expect(isCompletion(200, { isSafe: false })).toBe(true);
-		expect(isCompletion(200, { id: 'a' })).toBe(false);
-		expect(isCompletion(200, { status: 'processing' })).toBe(false);
-		expect(isCompletion(200, { isSafe: 'true' })).toBe(false);
-		expect(isCompletion(200, undefined)).toBe(false);
-		expect(isCompletion(200, { isSafe: true })).toBe(true);
-		expect(isCompletion(202, { isSafe: true })).toBe(false);
-		expect(isCompletion(200, { status: 'processing' })).toBe(false);
-	});
 });

@@ -130,3 +130,27 @@ test('a wait for another execution ends when this execution is cancelled', async
 	expect(await waiter.turn('k', 0)).toBe('busy');
 	expect(clock.now() - 1_000_000).toBeLessThan(2_000);
 });
+
+test('a claim granted after its run failed is released at once: later deliveries of the completion do not wait', async () => {
+	const { registry, run } = setup();
+	const holder = run();
+	await holder.takeAll(['k']);
+	const failed = run();
+	const taking = failed.takeAll(['k']);
+	await flush();
+	// The waiting run fails before the holder lets go.
+	failed.release();
+	holder.release();
+	await taking;
+	await flush();
+	expect(registry.inFlight).toBe(0);
+	expect(registry.claim('k').kind).toBe('held');
+});
+
+test('an item asking its turn after its run failed is not let through, and takes nothing', async () => {
+	const { registry, run } = setup();
+	const failed = run();
+	failed.release();
+	expect(await failed.turn('k', 0)).not.toBe('pass');
+	expect(registry.inFlight).toBe(0);
+});

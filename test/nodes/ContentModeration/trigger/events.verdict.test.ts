@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { MockService } from '@dev/mock/server';
 import { REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
-import { useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
+import { UNKNOWN_ID, useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
 import { postCallback } from '@test/helpers/webhook-server';
 
 const callbacks = useTriggerCallbacks();
@@ -65,17 +65,28 @@ describe('events filter', () => {
 		expect(server.executions).toHaveLength(1);
 	});
 
-	test('an id that cannot be read passes Flagged Only but is held back by Safe Only', async () => {
-		const flagged = await trigger({ events: 'flagged' }, false);
-		const safe = await trigger({ events: 'safe' }, false);
+	test('a result the service refuses to read (404) passes Flagged Only with its error but is held back by Safe Only', async () => {
+		const flagged = await trigger({ events: 'flagged' });
+		const safe = await trigger({ events: 'safe' });
 
-		const passed = await postCallback(flagged.webhookUrl, { id: 'abc-123' });
+		const passed = await postCallback(flagged.webhookUrl, { id: UNKNOWN_ID });
 		// Another id: both triggers share one webhook id, so the same id would be a repeat of the first.
-		const held = await postCallback(safe.webhookUrl, { id: 'abc-124' });
+		const held = await postCallback(safe.webhookUrl, { id: `${UNKNOWN_ID.slice(0, -1)}e` });
 
-		expect(passed.body).toEqual({ received: true, event: 'moderation.completed', id: 'abc-123' });
+		expect(passed.body).toEqual({ received: true, event: 'moderation.completed', id: UNKNOWN_ID });
 		expect(flagged.executions).toHaveLength(1);
+		expect((flagged.executions[0][0].json.error as IDataObject).httpCode).toBe('404');
 		expect((held.body as IDataObject).ignored).toMatch(/cannot count as safe/);
 		expect(safe.executions).toHaveLength(0);
+	});
+
+	test('an id alone that cannot be read back (no credential) starts nothing under any filter: 503', async () => {
+		for (const events of ['flagged', 'all']) {
+			const server = await trigger({ events }, false);
+			const answer = await postCallback(server.webhookUrl, { id: `abc-${events}` });
+			expect(answer.status).toBe(503);
+			expect(JSON.stringify(answer.body)).toContain('no complete result (no boolean isSafe in the callback)');
+			expect(server.executions).toHaveLength(0);
+		}
 	});
 });

@@ -62,7 +62,7 @@ test('20 calls with a wrong token and 20 without one in the same (fake) second, 
 	expect(server.executions).toHaveLength(0);
 }, 90_000);
 
-test('15 calls in a row while the credential cannot be read: 500 naming no secret, at most 2 reads in the first second', async () => {
+test('15 calls in a row while the credential cannot be read: 503 naming no secret, at most 2 reads in the first second', async () => {
 	reads.mockImplementation(async () => {
 		throw new Error(`decryption failed for ${SECRET}`);
 	});
@@ -79,7 +79,7 @@ test('15 calls in a row while the credential cannot be read: 500 naming no secre
 	await clock.advance(REREAD_INTERVAL_MS);
 	const all = await Promise.all(answers);
 	expect(reads.mock.calls.length).toBe(2);
-	expect(new Set(all.map((answer) => answer.status))).toEqual(new Set([500]));
+	expect(new Set(all.map((answer) => answer.status))).toEqual(new Set([503]));
 	expect(JSON.stringify(all)).not.toContain(SECRET);
 });
 

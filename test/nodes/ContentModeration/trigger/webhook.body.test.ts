@@ -9,6 +9,7 @@ import type { MockService } from '@dev/mock/server';
 import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { limiters, serviceKey } from '@package/nodes/ContentModeration/limiter/registry';
 import { useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
+import { imageResult } from '@test/helpers/callbackBodies';
 import { postCallback } from '@test/helpers/webhook-server';
 import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
@@ -84,27 +85,27 @@ describe('callbacks without an id (the spec\'s image result has none) start a wo
 		expect(mock.requests).toHaveLength(0);
 	});
 
-	test('a partial result without id says the missing fields could not be read, and filters as unknown', async () => {
+	test('a partial result without id starts nothing: 503, it cannot be read back, under every filter', async () => {
 		const all = await trigger({ events: 'all' });
 		const safe = await trigger({ events: 'safe' });
 
 		const answer = await postCallback(all.webhookUrl, { isSafe: true, meta: { orderId: 'A-17' } });
 		const held = await postCallback(safe.webhookUrl, { meta: { orderId: 'A-17' } });
 
-		expect(answer).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: null, warning: 'No id: a delivery of this completion again starts the workflow again' } });
-		const item = all.executions[0][0].json;
-		expect(item).toMatchObject({ id: null, isSafe: true, meta: { orderId: 'A-17' } });
-		expect(item.warning).toMatch(/no id, so it cannot be matched .* could not be read with GET \/image\/\{id\}/);
-		expect((held.body as IDataObject).ignored).toMatch(/cannot count as safe/);
+		expect(answer.status).toBe(503);
+		expect(JSON.stringify(answer.body)).toContain('no complete result (no suggestedActions.reject and .review in the callback) and no id to read it by');
+		expect(held.status).toBe(503);
+		expect(all.executions).toHaveLength(0);
 		expect(safe.executions).toHaveLength(0);
 		expect(mock.requests).toHaveLength(0);
 	});
 
 	test('an unusable id (null, empty, an object) is reported as such', async () => {
 		const server = await trigger({ events: 'all' }, false);
-		await postCallback(server.webhookUrl, { id: null, isSafe: false });
-		await postCallback(server.webhookUrl, { id: '', isSafe: false });
-		await postCallback(server.webhookUrl, { id: { v: 1 }, isSafe: false });
+		const result = imageResult(undefined, { isSafe: false });
+		await postCallback(server.webhookUrl, { ...result, id: null });
+		await postCallback(server.webhookUrl, { ...result, id: '' });
+		await postCallback(server.webhookUrl, { ...result, id: { v: 1 } });
 		expect(server.executions.map((run) => [run[0].json.id, run[0].json.warning])).toEqual([
 			[null, expect.stringMatching(/^The callback's id is not usable \(null\)/)],
 			[null, expect.stringMatching(/^The callback's id is not usable \(it is empty\)/)],
@@ -114,7 +115,7 @@ describe('callbacks without an id (the spec\'s image result has none) start a wo
 
 	test('a numeric id is taken as its text', async () => {
 		const server = await trigger({ events: 'all' }, false);
-		const answer = await postCallback(server.webhookUrl, { id: 12345, isSafe: true });
+		const answer = await postCallback(server.webhookUrl, imageResult(12345 as unknown as string));
 		expect(answer).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: '12345' } });
 		expect(server.executions[0][0].json.warning).toBeUndefined();
 	});

@@ -165,9 +165,10 @@ test('the same body carrying both secrets (plain, URL-encoded, base64), cold the
 	const reads = jest.spyOn(HarnessCredentialsHelper.prototype, 'getDecrypted');
 	const server = await trigger({});
 	const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
-	// No id: nothing is read back and no repeat is recognised, so both calls start the workflow.
+	// A complete result without id: nothing is read back and no repeat is recognised, so both calls start the workflow.
+	const { id: _id, ...complete } = imageResult();
 	const body = {
-		isSafe: true,
+		...complete,
 		description: `key ${ACCESS_TOKEN}, secret ${CALLBACK_SECRET}`,
 		meta: {
 			url: `https://x.test/?a=${encodeURIComponent(ACCESS_TOKEN)}&b=${encodeURIComponent(CALLBACK_SECRET)}`,

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeType, IWebhookResponseData } from 'n8n-workflow';
 
 import { prepareWorkflow, triggerNode } from '@test/helpers/engine';
+import { imageResult } from '@test/helpers/callbackBodies';
 import { webhookContext } from '@test/helpers/engine/webhookContext';
 import { postCallback, TEST_CALLBACK_SECRET } from '@test/helpers/webhook-server';
 import { CREDENTIAL_TYPE } from '@dev/n8n/package';
@@ -92,7 +93,7 @@ async function fakeN8n(): Promise<FakeN8n> {
 }
 
 function completion() {
-	return { event: 'moderation.completed', data: { id: randomUUID(), isSafe: true, confidence: 90, description: 'A cat' } };
+	return { event: 'moderation.completed', data: imageResult(randomUUID()) as IDataObject & { id: string } };
 }
 
 let n8n: FakeN8n;

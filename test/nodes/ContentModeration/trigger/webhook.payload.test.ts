@@ -10,7 +10,6 @@ import { call } from '@dev/mock/client';
 import { mockImageUrl, REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { CALLBACK_TOKEN, expectReceivedAt, UNKNOWN_ID, useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
 import { postCallback, WEBHOOK_ID } from '@test/helpers/webhook-server';
-import { TEST_URL_NOTE } from '@package/nodes/ContentModeration/inbound/secretRule';
 
 const callbacks = useTriggerCallbacks();
 const { trigger, moderate, imageReads } = callbacks;
@@ -151,19 +150,24 @@ describe('the item a callback starts', () => {
 	});
 
 	test.each([
-		['Fetch Full Result off', { events: 'all', fetchFullResult: false }, true, {}],
-		['no credential, Fetch Full Result on (the test URL)', { events: 'all', fetchFullResult: true }, false, { callbackSecretNotice: TEST_URL_NOTE }],
-	])('%s: an id-only body is passed on as received, nothing read', async (_name, parameters, withCredential, notice) => {
+		['Fetch Full Result off', { events: 'all', fetchFullResult: false }, true, 'Fetch Full Result is off or no credential is selected'],
+		['no credential, Fetch Full Result on (the test URL)', { events: 'all', fetchFullResult: true }, false, 'Fetch Full Result is off or no credential is selected'],
+	])('%s: an id-only body cannot be completed: 503, nothing read, nothing started', async (_name, parameters, withCredential, why) => {
 		const server = await trigger(parameters, withCredential);
 		const result = await moderate(SAFE_IMAGE_URL);
 		mock.reset();
 
-		await postCallback(server.webhookUrl, { id: result.id });
+		const answer = await postCallback(server.webhookUrl, { id: result.id });
 
+		expect(answer.status).toBe(503);
+		expect(JSON.stringify(answer.body)).toContain(why);
 		expect(mock.requests).toHaveLength(0);
-		const { receivedAt, ...rest } = server.executions[0][0].json;
-		expect(rest).toEqual({ id: result.id, event: 'moderation.completed', ...notice });
-		expect(typeof receivedAt).toBe('string');
+		expect(server.executions).toHaveLength(0);
+		// The complete result, delivered again, starts the workflow: the refusal was not remembered.
+		const again = await postCallback(server.webhookUrl, result);
+		expect(again.status).toBe(200);
+		expect(server.executions).toHaveLength(1);
+		expect(mock.requests).toHaveLength(0);
 	});
 
 	test('the node reports the production URL <base>/webhook/<webhookId>/callback', async () => {

@@ -46,13 +46,13 @@ describe('callback secret of the credential', () => {
 		expect(JSON.stringify([none.body, wrong.body, server.executions])).not.toContain(SECRET);
 	});
 
-	test('a credential that cannot be read: 500, nothing starts (its secret cannot be checked)', async () => {
+	test('a credential that cannot be read: 503 so that the sender tries again, nothing starts (its secret cannot be checked)', async () => {
 		const server = await startTriggerServer({ parameters: { events: 'all' }, unreadableCredential: true });
 		servers.push(server);
 		const answer = await postCallback(server.webhookUrl, await moderate(SAFE_IMAGE_URL), { query: { token: SECRET } });
 		expect(answer).toEqual({
-			status: 500,
-			body: { received: false, error: { status: 500, message: expect.stringMatching(/credential of this trigger could not be read/) } },
+			status: 503,
+			body: { received: false, error: { status: 503, message: expect.stringMatching(/credential of this trigger could not be read; try this callback again/) } },
 		});
 		expect(server.executions).toHaveLength(0);
 	});

@@ -12,13 +12,10 @@ export const MAX_EVENT_LENGTH = 100;
 /** Longest id read (the service's are UUIDs, 36 characters); an id is echoed in answers and read back. */
 export const MAX_ID_LENGTH = 200;
 
-/** Fields of an image result (spec 2.2) and of a text result (vendor SDK `TextModerationResponse`). */
+/** Fields of an image (spec 2.2) or text result: data with none of them and no id is refused. */
 const SHARED_FIELDS = ['summary', 'isSafe', 'confidence', 'riskScores', 'topics', 'nsfwCategories', 'suggestedActions'];
-export const IMAGE_RESULT_FIELDS = [...SHARED_FIELDS, 'description', 'hash'];
-export const TEXT_RESULT_FIELDS = [...SHARED_FIELDS, 'filteredContent'];
-/** Fields that make data a moderation result worth a workflow: a result with none of them and no id is refused. */
-const OTHER_FIELDS = ['meta', 'sentiment', 'sentimentScore', 'request', 'filteredContent', 'content'];
-const ANY_RESULT_FIELDS = [...IMAGE_RESULT_FIELDS, ...OTHER_FIELDS];
+const OTHER_FIELDS = ['description', 'hash', 'meta', 'sentiment', 'sentimentScore', 'request', 'filteredContent'];
+const ANY_RESULT_FIELDS = [...SHARED_FIELDS, ...OTHER_FIELDS, 'content'];
 
 /** A callback's data accepted; `id` is null when it carries no usable id (`warning` then says why). */
 export type CallbackBody = IDataObject & { id: string | null };

@@ -11,8 +11,8 @@ import { systemClock, type Clock } from '../helpers/clock';
 import type { RetrySettings } from '../retry/policy';
 import type { ApiClient } from '../transport/client';
 import { getImage, getText } from '../transport/endpoints';
-import { hasAnalysis } from '../verdict/rules';
-import { IMAGE_RESULT_FIELDS, TEXT_RESULT_FIELDS, type CallbackBody, type DataKind } from './envelope';
+import { completedWith, incompleteness, isCompleteResult, isCompletion } from './completion';
+import type { CallbackBody, DataKind } from './envelope';
 
 /** Retries of one callback read (429/503, network): once, briefly, as the sender waits for the answer. */
 export const CALLBACK_READ_RETRY: RetrySettings = { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 };
@@ -22,17 +22,6 @@ export const READ_AGAIN_DELAYS_MS: readonly number[] = [300, 700, 1_500];
 export const READ_BACK_BUDGET_MS = 3_000;
 /** A callback's reads, whatever each takes, end by this: its answer stays within a sender's 5 s. */
 export const CALLBACK_READS_END_MS = 4_000;
-
-/** Whether a callback's data carries its whole result, every field of its kind (an image unless it shows a text). */
-export function carriesFullResult(data: IDataObject, kind: DataKind | undefined): boolean {
-	const fields = kind === 'text' ? TEXT_RESULT_FIELDS : IMAGE_RESULT_FIELDS;
-	return fields.every((field) => data[field] !== undefined);
-}
-
-/** THE rule: a read answer is a completion unless it is a 202, says `status: processing`, or carries no verdict. */
-export function isCompletion(statusCode: number, body: unknown): boolean {
-	return statusCode !== 202 && isObject(body) && body.status !== 'processing' && hasAnalysis(body);
-}
 
 /** The API reference's image result has no id: the one read by is put first where it has none (or null). */
 export const withId = (id: string, result: IDataObject): IDataObject =>
@@ -82,16 +71,16 @@ export async function readBack(
 }
 
 export type CompletedResult =
-	/** `error`: the full result was needed but could not be read. */
+	/** `error`: the result was needed but the service refused the read for good (a 4xx other than 429). */
 	| { result: IDataObject; error?: IDataObject }
-	/** Read back still unfinished: not a completion, nothing to pass on yet. */
+	/** Not complete (completion.ts) and not completed by a read: nothing to pass on yet. */
 	| { unfinished: string };
 
 /**
- * The trigger's callback with the full result read through `client` (none: no credential or Fetch Full
- * Result off) when it misses result fields; the read wins, extra callback fields are kept. Without an id,
- * and for a review decision, the callback is passed on as it came. `distrust` (accepted without a Callback
- * Secret): a result is always read, and only its id and warning are taken from the call.
+ * The trigger's callback as a complete result (inbound/completion.ts): as it came when complete, else read
+ * back through `client` (none: no credential or Fetch Full Result off), the read's verdict fields winning and
+ * the callback's other fields kept. A review decision (a queue item) or another event passes as it came.
+ * `distrust` (accepted without a Callback Secret): a result is always read, and only its id is taken from the call.
  */
 export async function completeResult(
 	body: CallbackBody,
@@ -99,20 +88,19 @@ export async function completeResult(
 	kind: DataKind | undefined,
 	distrust: boolean,
 ): Promise<CompletedResult> {
-	if (distrust && kind !== 'queueItem')
-		body = { id: body.id, ...(body.warning === undefined ? {} : { warning: body.warning }) };
-	const full = kind === 'queueItem' || (!distrust && carriesFullResult(body, kind));
-	if (body.id === null) {
-		const missing = full
-			? ''
-			: `, and the result fields it misses could not be read with GET /${kind === 'text' ? 'text' : 'image'}/{id}`;
-		const warning = `${String(body.warning)}, so it cannot be matched to its submission${missing}. A delivery of it again starts the workflow again. Its fields are as the service sent them.`;
+	if (kind === 'queueItem' && !distrust) return { result: body };
+	if (!distrust && isCompleteResult(body)) {
+		if (body.id !== null) return { result: body };
+		const warning = `${String(body.warning)}, so it cannot be matched to its submission. A delivery of it again starts the workflow again. Its fields are as the service sent them.`;
 		return { result: { ...body, warning } };
 	}
-	if (full || client === undefined) return { result: body };
+	const why = `The callback carries no complete result (${distrust ? 'accepted without a Callback Secret' : `${incompleteness(body)} in the callback`})`;
+	if (body.id === null) return { unfinished: `${why} and no id to read it by` };
+	if (client === undefined) return { unfinished: `${why}, and Fetch Full Result is off or no credential is selected` };
 	try {
 		const reading = await readBack(client, body.id, kind);
-		return reading.done ? { result: { ...body, ...reading.result } } : { unfinished: reading.message };
+		if (!reading.done) return { unfinished: reading.message };
+		return { result: distrust ? reading.result : completedWith(body, reading.result) };
 	} catch (error) {
 		// The transport's errors carry the status and the service's message, never a secret.
 		const { message, httpCode, description } = error as { message?: string; httpCode?: string; description?: string };
@@ -127,6 +115,6 @@ export async function completeResult(
 			httpCode,
 			description: description ?? null,
 		};
-		return { result: body, error: failure };
+		return { result: distrust ? { id: body.id } : body, error: failure };
 	}
 }

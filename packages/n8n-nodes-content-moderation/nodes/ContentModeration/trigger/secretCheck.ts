@@ -62,8 +62,11 @@ export async function checkSecret(
 			if (!check.ok) return { refused: refuse(ctx, 401, check.message) };
 			credential = rest.credential;
 		} catch {
-			// Without the credential its secret cannot be checked: refuse rather than let anyone in.
-			return { refused: refuse(ctx, 500, 'The Content Moderation API credential of this trigger could not be read') };
+			// Without the credential its secret cannot be checked: refuse rather than let anyone in. 503, not 500:
+			// a read may fail for a moment (n8n's database, a key being rotated), and the sender's retry keeps the completion.
+			const message =
+				'The Content Moderation API credential of this trigger could not be read; try this callback again';
+			return { refused: refuse(ctx, 503, message) };
 		}
 	}
 	const standing = standingIn(ctx, credential?.strong);

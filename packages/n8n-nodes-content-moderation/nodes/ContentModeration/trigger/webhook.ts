@@ -85,7 +85,7 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		const kind = distrust ? resultKind(body) : event === RESULT_EVENT ? kindOf(body) : 'queueItem';
 		const fetchFullResult = distrust || (this.getNodeParameter('fetchFullResult', true) as boolean);
 		const completed = await completeResult(body, fetchFullResult ? client : undefined, kind, distrust);
-		// Not finished yet: nothing starts and nothing is recorded; a non-2xx answer makes the sender try again.
+		// Not complete (inbound/completion.ts): nothing starts and nothing is recorded; the sender tries again.
 		if ('unfinished' in completed) return refuse(this, 503, `${completed.unfinished}; try this callback again`);
 		const { result, error } = completed;
 		// A read this call made knows the credential as it is now (a Secret Key changed since the cache's read).

@@ -79,7 +79,8 @@ describe('Callback > Receive and repeated deliveries', () => {
 		});
 		expect(await receive([decision('accepted', true), decision('accepted', true)], 'webhook')).toHaveLength(1);
 		expect(await receive([decision('rejected', false)], 'webhook')).toHaveLength(1);
-		const noId = { event: 'moderation.completed', data: { isSafe: true, description: 'x' } };
+		const { id: _none, ...withoutId } = imageResult();
+		const noId = { event: 'moderation.completed', data: withoutId };
 		expect(await receive([noId, noId], 'webhook')).toHaveLength(2);
 	});
 

@@ -9,6 +9,7 @@ import { nodeError, output, useMock } from '@test/helpers/nodeRun';
 import { pollUntil } from '@package/nodes/ContentModeration/actions/image/pollResult';
 import type { Clock } from '@package/nodes/ContentModeration/helpers/clock';
 import { FakeClock, flush } from '@test/helpers/fakeClock';
+import { imageResult } from '@test/helpers/callbackBodies';
 
 const mock = useMock();
 
@@ -55,7 +56,7 @@ describe('Image > Moderate, deferredWait', () => {
 	});
 
 	it('deferredWait: a 404 while polling counts as not ready yet', async () => {
-		const result = { id: 'img-404', isSafe: true, confidence: 90 };
+		const result = imageResult('img-404');
 		const server = await startScriptedServer((request, index) => {
 			if (request.method === 'POST') return { status: 202, body: { id: 'img-404' } };
 			return index < 3 ? { status: 404, body: { error: { status: 404, code: 'not_found', message: 'no' } } } : { status: 200, body: result };

@@ -11,6 +11,7 @@ import { moderationNode, startWaitingHarness, type WaitingHarness } from '@test/
 import { postCallback } from '@test/helpers/webhook-server';
 import { startScriptedServer } from '@test/helpers/scripted-server';
 import { waitFor } from '@dev/wait';
+import { textResult } from '@test/helpers/callbackBodies';
 import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 
 const NODE = 'Content Moderation';
@@ -83,13 +84,13 @@ describe('Text > Moderate v3, Wait for Callback', () => {
 		expect((outputs[2][0].json.moderation as { content: string }).content).toBe(PROFANE_TEXT);
 	});
 
-	it('a callback without the result reads the text back from GET /text/{id}; another event is acknowledged and ignored', async () => {
+	it('a callback without the result reads the text back from GET /text/{id}; another event is refused (422)', async () => {
 		// A service that only acknowledges (this test posts the callbacks itself).
 		const id = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
 		const service = await startScriptedServer((request) =>
 			request.method === 'POST'
 				? { status: 200, body: { id } }
-				: { status: 200, body: { id, isSafe: true, content: SAFE_TEXT, filteredContent: SAFE_TEXT } },
+				: { status: 200, body: textResult(id, { isSafe: true, content: SAFE_TEXT, filteredContent: SAFE_TEXT }) },
 		);
 		try {
 			const execution = await harness.start({
@@ -100,7 +101,7 @@ describe('Text > Moderate v3, Wait for Callback', () => {
 			await waitFor('the execution to wait', () => (execution.status === 'waiting' ? true : undefined), 10_000);
 			const url = String((service.requests[0].body as { options: { callbackUrl: string } }).options.callbackUrl);
 			const other = await postCallback(url, { event: 'queue.review.completed', data: { id: 'x', status: 'accepted' } });
-			expect(other).toMatchObject({ status: 200, body: { received: true, resumed: false } });
+			expect(other).toMatchObject({ status: 422, body: { received: false } });
 			expect(service.requests).toHaveLength(1);
 
 			const answer = await postCallback(url, { event: 'moderation.completed', data: { id } });

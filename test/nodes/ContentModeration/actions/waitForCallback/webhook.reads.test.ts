@@ -239,17 +239,20 @@ describe('Wait for Callback: a callback whose own result is not ready', () => {
 		expect([readsOf(early), readsOf(second), readsOf(third)]).toEqual([2, 0, 1]);
 	}, 60_000);
 
-	it('an item still pending when a later callback reads it stays marked for the next one', async () => {
+	it('an item still pending when a later callback reads it is read no more until its own callback comes again', async () => {
 		const run = await waitingRun(3);
 		const [early, second, third] = run.ids;
 		expect((await post(silent.callbackUrls.get(early) as string, callback(early))).status).toBe(503);
-		// `second` completes, `early` not yet: the read of `early` finds it pending.
+		// `second` completes, `early` not yet: the one read of `early` by another callback finds it pending.
 		run.complete(second);
 		expect((await post(silent.callbackUrls.get(second) as string, callback(second))).status).toBe(200);
 		expect(readsOf(early)).toBe(2);
 		run.complete(early);
 		run.complete(third);
-		expect(await post(silent.callbackUrls.get(third) as string, callback(third))).toMatchObject({ status: 200, body: { resumed: true } });
+		expect(await post(silent.callbackUrls.get(third) as string, callback(third))).toMatchObject({ status: 200, body: { resumed: false } });
+		expect(readsOf(early)).toBe(2);
+		// Its sender's retry reads it, and resumes the run.
+		expect(await post(silent.callbackUrls.get(early) as string, callback(early))).toMatchObject({ status: 200, body: { resumed: true } });
 		await expectAllResults(run.execution, run.ids);
 		expect(readsOf(early)).toBe(3);
 	}, 60_000);

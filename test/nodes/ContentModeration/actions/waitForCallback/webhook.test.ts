@@ -10,6 +10,7 @@ import { waitFor } from '@dev/wait';
 import { waitMemory } from '@package/nodes/ContentModeration/actions/waitForCallback/memory';
 import { moderationNode, runWorkflow } from '@test/helpers/engine';
 import { startScriptedServer } from '@test/helpers/scripted-server';
+import { imageResult } from '@test/helpers/callbackBodies';
 import { NODE, post, urlItems, waitParameters, useWaitingImages } from '@test/helpers/waitingImages';
 
 const waiting = useWaitingImages();
@@ -111,7 +112,7 @@ describe('Wait for Callback: the callbacks', () => {
 			const [own, foreign] = mock.submissionLog.map((submission) => ({ event: 'moderation.completed', data: { id: submission.id } }));
 			expect(await post(first, JSON.stringify(foreign), { contentType })).toMatchObject({ status: 422, body: { received: false } });
 			const review = { event: 'queue.review.completed', data: { id: 'q-1', status: 'accepted' } };
-			expect(await post(first, JSON.stringify(review), { contentType })).toMatchObject({ status: 200, body: { ignored: 'not a moderation.completed callback' } });
+			expect(await post(first, JSON.stringify(review), { contentType })).toMatchObject({ status: 422, body: { error: { message: 'This URL takes only moderation.completed callbacks' } } });
 			expect(await post(first, JSON.stringify(own), { contentType })).toMatchObject({ status: 503, body: { received: false } });
 			expect(execution.status).toBe('waiting');
 		},
@@ -123,7 +124,7 @@ describe('Wait for Callback: the callbacks', () => {
 		const [url] = callbackUrls();
 		const id = mock.submissionLog[0].id;
 		const encoded = Buffer.from(mock.token).toString('base64');
-		const body = { id, isSafe: true, description: `sent with ${mock.token}`, meta: { b64: encoded } };
+		const body = imageResult(id, { description: `sent with ${mock.token}`, meta: { b64: encoded } });
 		expect(await post(url, { event: 'moderation.completed', data: body })).toMatchObject({ status: 200, body: { resumed: true } });
 		const run = await execution.finished(30_000);
 		expect(run.outputOf(NODE)[0].json).toMatchObject({ id, description: 'sent with ***', meta: { b64: '***' } });
@@ -136,13 +137,13 @@ describe('Wait for Callback: the callbacks', () => {
 		const [first, second] = callbackUrls();
 		const [a, b] = mock.submissionLog.map((submission) => submission.id);
 		const key = new URL(first).searchParams.get('key') as string;
-		const carried = { id: a, isSafe: true, description: `sent with ${mock.token}`, callbackUrl: first };
+		const carried = imageResult(a, { description: `sent with ${mock.token}`, callbackUrl: first });
 		expect(await post(first, { event: 'moderation.completed', data: carried })).toMatchObject({ status: 200, body: { resumed: false } });
 		const held = inspect(waitMemory, { depth: 10 });
 		expect(held).toContain('sent with ***');
 		expect(held).not.toContain(mock.token);
 		expect(held).not.toContain(key);
-		expect(await post(second, { event: 'moderation.completed', data: { id: b, isSafe: false } })).toMatchObject({ status: 200, body: { resumed: true } });
+		expect(await post(second, { event: 'moderation.completed', data: imageResult(b, { isSafe: false }) })).toMatchObject({ status: 200, body: { resumed: true } });
 		await execution.finished(30_000);
 		expect(inspect(waitMemory, { depth: 10 })).not.toContain(a);
 		expect(mock.requests.filter((request) => request.method === 'GET')).toHaveLength(0);

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 
 import { checkToken } from '../../inbound/token';
 import { kindOf, parseCallback, RESULT_EVENT, resultKind } from '../../inbound/envelope';
-import { carriesFullResult, readBack } from '../../inbound/readBack';
+import { completedWith, incompleteness, isCompleteResult } from '../../inbound/completion';
+import { readBack } from '../../inbound/readBack';
 import { mediaType } from '../../inbound/requestBody';
 import {
 	ACCEPT_WITHOUT_SECRET,
@@ -34,7 +35,7 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to read the full result (GET /image/{ID} or GET /text/{ID}) when a moderation.completed callback misses some of its fields. A result still unfinished fails the item, and a delivery of the callback again passes it on.',
+			'Whether to read the full result (GET /image/{ID} or GET /text/{ID}) when a moderation.completed callback carries no complete result (a boolean isSafe, a finished status and the fields the verdict rules read). A result still incomplete fails the item (off: any incomplete one), and a delivery of the callback again passes it on.',
 	},
 	{
 		displayName: 'Pass On Repeated Deliveries',
@@ -63,7 +64,7 @@ const WEBHOOK_HINT =
 const WRONG_TOKEN_HINT =
 	"The call does not carry the Callback Secret of the selected Content Moderation API credential. Add ?token=<Callback Secret> to the Webhook node's Production URL you gave the service, or select the credential whose secret that URL carries.";
 const PARTIAL_RESULT_HINT =
-	'The callback carried only part of the result and the service has no verdict for it yet. Nothing was passed on: a delivery of the callback again passes the verdict on. Route this error (On Error) to read the result later with Image > Get or Text > Get.';
+	'The callback carried no complete result (a boolean isSafe, a finished status, suggestedActions, riskScores.overall, nsfwCategories) and none could be read back. Nothing was passed on: a delivery of the callback again passes the verdict on. Route this error (On Error) to read the result later with Image > Get or Text > Get.';
 
 /** `id`: '' when the callback carries no usable id. */
 type Received = { event: string; data: IDataObject; id: string; standing: SecretStanding };
@@ -116,7 +117,7 @@ export const execute: Operation['execute'] = async function (itemIndex, { client
 	return standing === 'testUrl' ? { ...output, callbackSecretNotice: TEST_URL_NOTE } : output;
 };
 
-/** The data with `event`, completed with a read when a result came without all its fields. */
+/** The data with `event`, a result complete (inbound/completion.ts) as it came or by a read; else the item fails. */
 async function complete(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -134,17 +135,17 @@ async function complete(
 	}
 	// Accepted without a secret, a result is an image unless it shows a text: never taken as a queue item.
 	const kind = distrust ? resultKind(data) : kindOf(data);
-	// Accepted without a Callback Secret: always read, and the result is the service's, not the call's.
-	const read =
-		event === RESULT_EVENT &&
-		id !== '' &&
-		(distrust ||
-			(!carriesFullResult(data, kind) && this.getNodeParameter('fetchFullResult', itemIndex, true) === true));
-	if (!read) return { ...data, event };
+	// A review decision (or a queue item sent flat) and other events are not results: passed on as they came.
+	if (event !== RESULT_EVENT || kind === 'queueItem') return { ...data, event };
+	if (!distrust && isCompleteResult(data)) return { ...data, event };
+	const why = distrust ? 'accepted without a Callback Secret' : `${incompleteness(data)} in the callback`;
+	const fail = (message: string) => operationError(this.getNode(), itemIndex, message, PARTIAL_RESULT_HINT);
+	if (id === '') throw fail(`The callback carries no complete result (${why}) and no ID to read it by`);
+	if (!distrust && this.getNodeParameter('fetchFullResult', itemIndex, true) !== true)
+		throw fail(`The callback carries no complete result (${why}), and Fetch Full Result is off`);
 	const reading = await readBack(client, id, kind, itemIndex);
-	if (!reading.done) {
-		// Not a completion: the item fails (its claim is released), so a delivery of it again passes the verdict on.
-		throw operationError(this.getNode(), itemIndex, reading.message, PARTIAL_RESULT_HINT);
-	}
-	return distrust ? { ...reading.result, event } : { ...data, ...reading.result, event };
+	// Not a completion: the item fails (its claim is released), so a delivery of it again passes the verdict on.
+	if (!reading.done) throw fail(reading.message);
+	// Accepted without a Callback Secret: the result is the service's, nothing of the call's but its id.
+	return distrust ? { ...reading.result, event } : { ...completedWith(data, reading.result), event };
 }

@@ -5,7 +5,8 @@ import { systemClock, type Clock } from '../../helpers/clock';
 import { asNodeError, operationError } from '../../helpers/errorItems';
 import type { ApiClient } from '../../transport/client';
 import { getImage } from '../../transport/endpoints';
-import { isCompletion, isNotFound, withId } from '../../inbound/readBack';
+import { isCompletion } from '../../inbound/completion';
+import { isNotFound, withId } from '../../inbound/readBack';
 
 // The spec gives no processing times: these suit a few-second moderation without hammering the service.
 const DEFAULT_POLL_INTERVAL_SECONDS = 2;

@@ -17,7 +17,7 @@ import { errorItem, operationError } from '../../helpers/errorItems';
 import { clampInteger } from '../../helpers/numbers';
 import { WAIT_CALLBACK_MODE, WAIT_CALLBACK_OUTPUT } from '../../verdict/description';
 import { firstPairedIndex, isErrorItem, readRoutingPlan, type VerdictFacts } from '../../verdict/outputs';
-import { hasAnalysis } from '../../verdict/rules';
+import { isCompleteResult } from '../../inbound/completion';
 import { runKey, waitMemory } from './memory';
 import { finalOutputs, type ItemState } from './state';
 import { hasResumeToken, resumeUrl, runState } from './urls';
@@ -51,7 +51,7 @@ export function noIdError(node: INode, itemIndex: number): NodeOperationError {
 	return operationError(node, itemIndex, 'The service did not return a moderation ID to wait for', description);
 }
 
-/** What each submission answered: a moderation to wait for, a result already there, or a failure. */
+/** What each submission answered: a moderation to wait for, a complete result already there (inbound/completion.ts), or a failure. */
 function itemStates(ctx: IExecuteFunctions, results: INodeExecutionData[]): ItemState[] {
 	const states: ItemState[] = ctx.getInputData().map(() => ({ error: { error: 'No result' } }));
 	results.forEach((item, position) => {
@@ -59,7 +59,7 @@ function itemStates(ctx: IExecuteFunctions, results: INodeExecutionData[]): Item
 		const json = item.json as IDataObject;
 		if (isErrorItem(item)) {
 			states[itemIndex] = { error: json };
-		} else if (hasAnalysis(json)) {
+		} else if (isCompleteResult(json)) {
 			states[itemIndex] = { result: json };
 		} else if (typeof json.id === 'string' && json.id !== '') {
 			states[itemIndex] = { id: json.id };

@@ -13,7 +13,8 @@ import { parseEnvelope, RESULT_EVENT } from '../../inbound/envelope';
 import { readCallbackBody } from '../../inbound/requestBody';
 import { refuse } from '../../inbound/refusal';
 import { redactValue } from '../../redaction/redact';
-import { CALLBACK_READ_RETRY, isCompletion, isNotFound, withId } from '../../inbound/readBack';
+import { isCompletion } from '../../inbound/completion';
+import { CALLBACK_READ_RETRY, isNotFound, withId } from '../../inbound/readBack';
 import type { VerdictFacts } from '../../verdict/outputs';
 import { runKey, waitMemory, type Outcome, type RunMemory } from './memory';
 import { finalOutputs, readState, waitingId, type WaitState } from './state';
@@ -61,8 +62,8 @@ async function readOthers(
 ): Promise<Outcome | undefined> {
 	for (const [itemIndex, id] of unknown) {
 		if (memory.resumedAt !== undefined) return undefined;
-		// Marked until its result is remembered: a read that finds it still pending leaves it marked.
-		if (!readAll && !memory.refused.has(itemIndex)) continue;
+		// A refused item is read once more per refusal: a read that finds it still pending does not mark it again.
+		if (!readAll && !memory.refused.delete(itemIndex)) continue;
 		const outcome = await memory.read(itemIndex, id, async () => await readItem(itemIndex, id));
 		if (!('result' in outcome)) return outcome;
 	}
@@ -92,8 +93,9 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 	const received = await readCallbackBody.call(this);
 	const parsed = parseEnvelope(received.body, received.parsedJson);
 	if (parsed.ok && parsed.event !== RESULT_EVENT) {
-		// Not a result (a review decision goes to the account's webhook): acknowledged, nothing read or echoed.
-		return { webhookResponse: { received: true, resumed: false, ignored: `not a ${RESULT_EVENT} callback` } };
+		// The service sends a per-request URL only its completion (a review decision goes to the account's
+		// webhook): anything else is refused, not retried, nothing read or echoed; the run keeps waiting.
+		return refuse(this, 422, `This URL takes only ${RESULT_EVENT} callbacks`);
 	}
 	const body = parsed.ok ? parsed.data : undefined;
 	const bodyId = isObject(body) && typeof body.id === 'string' ? body.id : undefined;
@@ -114,7 +116,7 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 		return 'result' in outcome ? { result: await masked(index, outcome.result) } : outcome;
 	};
 
-	// This callback's own result: from its body when complete, else read once (by this process).
+	// This callback's own result: from its body when complete (inbound/completion.ts), else read once (by this process).
 	if (expectedId !== undefined && memory.result(itemIndex, expectedId) === undefined) {
 		if (body !== undefined && bodyId === expectedId && isCompletion(200, body)) {
 			memory.remember(itemIndex, expectedId, await masked(itemIndex, body));
