@@ -27,3 +27,11 @@ test('a long notice is refused', () => {
 	expect(noticeProblems(long)).toEqual(['n: 3 sentences']);
 	expect(noticeProblems({ ...long, displayName: `Do ${'this and '.repeat(15)}that.` })).toEqual([expect.stringMatching(/^n: 32 words in/)]);
 });
+
+test('Events says that the account webhook also gets every deferred result, and which choice starts only for decisions', () => {
+	const events = new ContentModerationTrigger().description.properties.find((p) => p.name === 'eventTypes');
+	expect(events?.description).toMatch(/every deferred result to the account webhook: there, this trigger starts for each/);
+	const decisionsOnly = events?.options?.find((o) => 'name' in o && o.name === 'Review Decisions Only');
+	expect(decisionsOnly).toBeDefined();
+	expect(events?.description).toMatch(/choose Review Decisions Only/);
+});

@@ -51,7 +51,7 @@ export class ContentModerationTrigger implements INodeType {
 				options: EVENT_SELECTION_OPTIONS,
 				default: 'both',
 				description:
-					'Which events start the workflow. Other events are acknowledged (HTTP 200, ignored) and start nothing, unless Every Event is chosen.',
+					'Which events start the workflow. Other events are acknowledged (HTTP 200, ignored) and start nothing, unless Every Event is chosen. ContentMod also sends every deferred result to the account webhook: there, this trigger starts for each, even for those Deferred and Wait or Wait for Callback already output; choose Review Decisions Only if it is there for decisions only.',
 			},
 			{
 				displayName: 'Results',
