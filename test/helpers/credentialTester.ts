@@ -8,7 +8,7 @@
 import type { ICredentialDataDecryptedObject, ICredentialTestRequest, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { ContentModerationApi } from '@package/credentials/ContentModerationApi.credentials';
+import { ContentModerationApi } from '../../packages/n8n-nodes-content-moderation/credentials/ContentModerationApi.credentials';
 import { runWorkflow } from './engine';
 
 const CREDENTIAL = new ContentModerationApi();

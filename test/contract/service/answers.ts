@@ -38,6 +38,12 @@ export function status(exchange: Exchange | undefined): string {
 	return exchange.status === undefined ? `no answer (${exchange.error})` : `HTTP ${exchange.status}`;
 }
 
+/** Whether an answer's body was JSON (an object or a list), text or nothing. */
+export function bodyKind(body: unknown): string {
+	if (body === undefined || body === null || body === '') return 'no body';
+	return typeof body === 'string' ? 'a text body' : 'a JSON body';
+}
+
 /** The documented shape, its problems named without values (these differ from service to service). */
 export function shape(body: unknown, documented: Shape): string {
 	const problems = shapeProblems(body, documented).map((problem) => problem.replace(/, got .*$/, ''));

@@ -4,11 +4,12 @@
  * showed, in words that do not depend on the content (ids, scores): the same assumption gives the same words.
  */
 import { IMAGE_RESULT, TEXT_RESULT } from '../vendor-facts';
-import { idField, image, isObject, keys, last, metaOption, sameMeta, shape, status, UNKNOWN_ID, WRONG_KEY, type Check } from './answers';
+import { bodyKind, idField, image, isObject, keys, last, metaOption, sameMeta, shape, status, UNKNOWN_ID, WRONG_KEY, type Check } from './answers';
 import { CALLBACK_CHECKS } from './callbackChecks';
 import type { Exchange } from './observe';
 import { QUEUE_CHECKS } from './queueChecks';
 import { operate } from './target';
+import { testCredential } from '../../helpers/credentialTester';
 
 export const CHECKS: Check[] = [
 	{
@@ -21,10 +22,22 @@ export const CHECKS: Check[] = [
 	},
 	{
 		id: 'id.unknown',
-		assumption: "A well-formed id that does not exist is answered 404 (the credential Test's probe, Image > Get)",
+		assumption: "A well-formed id that does not exist is answered 404 with a JSON body (the credential Test's probe, Image > Get)",
 		async run(target) {
 			const outcome = await operate(target, { resource: 'image', operation: 'get', imageId: UNKNOWN_ID });
-			return { answer: status(last(outcome, 'GET', /^\/image\//)) };
+			const exchange = last(outcome, 'GET', /^\/image\//);
+			return { answer: `${status(exchange)}; ${bodyKind(exchange?.body)}` };
+		},
+	},
+	{
+		id: 'credential.test',
+		assumption:
+			"The credential's Test passes with the right key, and fails under a path the API does not serve (answered as text, not JSON): how it tells a wrong Base URL",
+		async run(target) {
+			const data = { baseUrl: target.baseUrl, accessToken: target.secretKey, callbackSecret: target.callbackSecret };
+			const right = await testCredential(data);
+			const wrongPath = await testCredential({ ...data, baseUrl: `${target.baseUrl}/contract-no-such-prefix` });
+			return { answer: `right key: ${right.status}; a path it does not serve: ${wrongPath.status} (${wrongPath.message.split(':')[0]})` };
 		},
 	},
 	{

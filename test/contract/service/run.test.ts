@@ -69,7 +69,7 @@ test('held against the mock it starts; a mock answering deferred submissions 202
 		code: 0,
 		differs: [['refusal.503', 'not checked']],
 	});
-	expect(verdicts(plain.out)).toHaveLength(16);
+	expect(verdicts(plain.out)).toHaveLength(17);
 
 	expect(changed.code).toBe(1);
 	expect(verdicts(changed.out).filter(([, verdict]) => verdict === 'DIFFERS')).toEqual([['image.deferred', 'DIFFERS']]);
