@@ -18,10 +18,7 @@ import { callbackUrl as waitCallbackUrl, resumeSecrets, waitCallbackRoutingRefus
 /** The modes the service answers with the id only; Immediate gets the result. */
 const DEFERRED_MODES = new Set<unknown>(['deferred', 'deferredWait', WAIT_CALLBACK_MODE]);
 
-/**
- * The request's `options`, and `secrets`: the Wait for Callback URL's item key and resume token, which open
- * the waiting execution and never appear in an error. `meta` is checked by the operation (its rule differs).
- */
+/** The request's `options`, and `secrets` (Wait for Callback's URL key and resume token) kept out of errors. */
 export async function submissionOptions(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -62,11 +59,7 @@ export async function submissionOptions(
 	return { options, secrets };
 }
 
-/**
- * What the moderate operations route, and their last step. Route by Verdict is refused before anything is
- * sent where Deferred answers with an id only, and Wait for Callback where n8n cannot resume on more than
- * one output; Wait for Callback pauses the execution once every item is submitted.
- */
+/** What the moderate operations route, and their last step (Wait for Callback pauses once all are submitted). */
 export function submissionSteps(
 	deferredAnswer: string,
 	otherModes: string,

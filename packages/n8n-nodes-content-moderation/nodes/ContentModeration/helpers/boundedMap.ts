@@ -1,7 +1,4 @@
-/**
- * A store of the process state (helpers/processState.ts): at most `maxEntries`, the oldest (least recently
- * set) forgotten first; no timer: expired entries go when it is next used.
- */
+/** A store of the process state: at most `maxEntries`, the least recently set forgotten first. */
 import type { Clock } from './clock';
 
 export interface Bounds {

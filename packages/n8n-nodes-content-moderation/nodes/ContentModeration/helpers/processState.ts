@@ -1,9 +1,6 @@
 /**
- * Everything this n8n process keeps between runs and calls: each store, its bounds, its clock. Each process
- * (a queue-mode worker or webhook processor too) has its own; none survives a restart. No timer: expired
- * entries go when their store is next used. Owners keep their own types in the stores; none exposes a secret
- * (the trigger's credential keeps it in closures). Not a store: the byte budget (limiter/bytes.ts), which
- * counts the bodies of sends under way until each is released.
+ * Everything this n8n process keeps between runs and calls: each store, its bounds, its clock. Each process has
+ * its own; none survives a restart. No timer: expired entries go when their store is next used.
  */
 import { createHmac, randomBytes } from 'crypto';
 

@@ -1,8 +1,4 @@
-/**
- * THE completion rule of a moderation result, for the trigger, Callback > Receive and Wait for Callback, on a
- * callback's own body and on every read-back: a boolean `isSafe`, a status other than `processing`/`pending`,
- * and every field Route by Verdict's rules read (verdict/rules.ts). Anything less is read back, never judged.
- */
+/** THE completion rule of a result, for every callback and read-back: anything less is read back, never judged. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { isObject } from '../helpers/json';

@@ -1,8 +1,6 @@
 /**
- * Which completions this n8n process has already started a workflow for (the trigger) or passed on
- * (Callback > Receive), so that a repeated delivery starts or passes on nothing, and the claims a delivery
- * takes on its completion while it is handled (a node run's: runClaims.ts). Only a SHA-256 of the key is
- * kept (receiver, event, id, result kind or decision). Stores and bounds: helpers/processState.ts.
+ * Completions this process has started a workflow for or passed on, so that a repeated delivery does nothing,
+ * and the claims held while one is handled. Only a SHA-256 of each key is kept.
  */
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
@@ -11,10 +9,7 @@ import type { Clock } from '../helpers/clock';
 import { processStore, type Stores } from '../helpers/processState';
 import { RESULT_EVENT, resultKind, REVIEW_EVENT } from './envelope';
 
-/**
- * How long a delivery handed to n8n waits for n8n's answer (seconds under load, longer under a concurrency
- * limit). Past it the next delivery takes the completion as started: an answer that never comes cannot start it twice.
- */
+/** Past this without n8n's answer, a completion counts as started: it can never start twice. */
 export const OUTCOME_WAIT_MS = 120_000;
 
 /** The longest wait for a completion held elsewhere (then `busy`): longer than a run of dozens of read-backs. */
@@ -22,11 +17,7 @@ export const CLAIM_WAIT_MS = 30_000;
 /** A waiter looks again this often (for its bound, its cancel and an outcome n8n never gave). */
 const WAIT_SLICE_MS = 250;
 
-/**
- * A delivery this caller now handles alone: `commit` once its workflow starts, else `release`; or
- * `commitWhen` n8n says whether it started the execution the delivery was handed to. Until then the
- * completion stays in flight: another delivery of it waits, and a start n8n did not make frees it again.
- */
+/** A delivery handled alone until `commit`, `release`, or `commitWhen` n8n says whether it started. */
 export interface HeldClaim {
 	kind: 'held';
 	commit(): void;
@@ -51,9 +42,8 @@ export function deliveryKey(parts: ReadonlyArray<unknown>): string {
 }
 
 /**
- * The key of one completion for one receiver (`scope`: the workflow and the trigger or node taking it, by
- * ids that survive a rename). A text and an image result may share an id: the result kind is part of it.
- * A review decision can change (accepted, then rejected): each decision is its own completion.
+ * One completion for one receiver (`scope`: ids that survive a rename). A text and an image result may share
+ * an id, and a review decision can change: kind and decision are part of the key.
  */
 export function completionKey(scope: ReadonlyArray<string>, event: string, data: IDataObject & { id: string }): string {
 	const parts: unknown[] = [...scope, event, data.id];
@@ -88,10 +78,7 @@ export class DeliveryRegistry {
 		return this.underWay.size;
 	}
 
-	/**
-	 * Synchronous on purpose: a caller that claims before its first await cannot race another delivery of
-	 * the same completion in this process.
-	 */
+	/** Synchronous on purpose: a claim made before the first await cannot race another delivery. */
 	claim(key: string): Claim {
 		const busy = this.underWay.get(key);
 		// No answer from n8n in time: taken as started, so it can never run twice (checked here: no timer).
@@ -126,10 +113,7 @@ export class DeliveryRegistry {
 		};
 	}
 
-	/**
-	 * Claims `key`, waiting while another delivery of it is handled, at most `timeoutMs` and not past
-	 * `signal`'s abort: held, a duplicate, or busy.
-	 */
+	/** Claims `key`, waiting while another delivery holds it, at most `timeoutMs` and not past `signal`. */
 	async claimWhenFree(key: string, timeoutMs = CLAIM_WAIT_MS, signal?: AbortSignal): Promise<Taken> {
 		const deadline = this.clock.now() + timeoutMs;
 		for (;;) {

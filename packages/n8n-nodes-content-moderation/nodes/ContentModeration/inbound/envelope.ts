@@ -43,10 +43,8 @@ function bodyValue(body: unknown, parsedJson: boolean): { value: unknown } | { m
 }
 
 /**
- * A callback body (n8n's parse of application/json when `parsedJson`, else raw text or bytes) read as
- * `{event, data}` (vendor SDK `WebhookBody`); an object without a string `event` is a flat body, the result
- * itself, read as `moderation.completed`. Refused: not a JSON object, nested deeper than MAX_DEPTH, an
- * event name longer than MAX_EVENT_LENGTH (not echoed), `{event}` without a data object (the event named).
+ * A callback body read as `{event, data}` (vendor SDK `WebhookBody`); an object without a string `event` is
+ * the result itself, read as `moderation.completed`.
  */
 export function parseEnvelope(body: unknown, parsedJson = false): ParsedEnvelope {
 	const read = bodyValue(body, parsedJson);
@@ -76,10 +74,8 @@ function idProblem(id: unknown): string | undefined {
 }
 
 /**
- * THE rules for a completion callback, shared by the trigger and Callback > Receive: the envelope, then its
- * data. Data without a usable id is accepted with `id: null` and a `warning` (the spec's image result has
- * no id), unless it is a result with no result field or a review decision with no status. A sender's own
- * `error` field is passed on as `callbackError`: `error` is the node's own failure.
+ * THE rules for a completion callback (the trigger and Callback > Receive). Without a usable id: `id: null` and a
+ * `warning` (the spec's image result has none). A sender's `error` becomes `callbackError`: `error` is the node's.
  */
 export function parseCallback(body: unknown, parsedJson = false): ParsedCallback {
 	const parsed = parseEnvelope(body, parsedJson);
@@ -110,11 +106,7 @@ export type DataKind = 'text' | 'image' | 'queueItem';
 /** Fields only a text result has (vendor SDK `TextModerationResponse`); image results may carry a sentiment too. */
 const TEXT_FIELDS = ['filteredContent', 'original'];
 
-/**
- * What a callback's data is, so that a result is read back from the right endpoint. A queue item has a
- * `status` and `type`/`content`/`accepted`/`moderation` but no verdict of its own; a text result its text
- * fields (`content` alone when there is no `status`); an image result a `description`; else undefined.
- */
+/** What a callback's data is, so that a result is read back from the right endpoint. */
 export function kindOf(data: IDataObject): DataKind | undefined {
 	const itemFields =
 		typeof data.accepted === 'boolean' ||

@@ -1,8 +1,4 @@
-/**
- * Reading a result back: when a read answer is a completion and the id it is read by (also for Image > Get
- * and Deferred and Wait); for callbacks (the trigger, Callback > Receive, Wait for Callback), which need a
- * read, how long an unfinished result is read again while the sender waits, and the callback completed by it.
- */
+/** Reading a result back; for callbacks, how long an unfinished one is read again while the sender waits. */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -38,11 +34,7 @@ export type ReadBack =
 	/** Still unfinished when the budget ran out: not a completion; `message` says so (id and status only). */
 	| { done: false; statusCode: number; message: string };
 
-/**
- * Reads result `id` (GET /text/{id} for a text, GET /image/{id} otherwise) until the answer is a completion,
- * again after each of READ_AGAIN_DELAYS_MS while READ_BACK_BUDGET_MS lasts. A failed read throws the
- * transport's error (NodeApiError with the status and the service's message): the caller decides.
- */
+/** Reads result `id` until it is a completion, within READ_BACK_BUDGET_MS; a failed read throws (the caller decides). */
 export async function readBack(
 	client: ApiClient,
 	id: string,
@@ -77,10 +69,8 @@ export type CompletedResult =
 	| { unfinished: string };
 
 /**
- * The trigger's callback as a complete result (inbound/completion.ts): as it came when complete, else read
- * back through `client` (none: no credential or Fetch Full Result off), the read's verdict fields winning and
- * the callback's other fields kept. A review decision (a queue item) or another event passes as it came.
- * `distrust` (accepted without a Callback Secret): a result is always read, and only its id is taken from the call.
+ * The trigger's callback as a complete result: as it came, else read through `client` (none: no credential or
+ * Fetch Full Result off). `distrust` (no Callback Secret): always read, only the id taken from the call.
  */
 export async function completeResult(
 	body: CallbackBody,

@@ -1,9 +1,6 @@
 /**
- * The claims of one node run (Callback > Receive) on completions, in the process's delivery registry
- * (deliveries.ts): a completion counts as passed on only when the run succeeds with its item among the
- * outputs (the router's `commit`); a run that fails frees every completion it held (`release`), so a
- * delivery of it again passes on. Items of one run with one completion take turns: the first passes it
- * on, the next are repeats, unless the first failed.
+ * One Callback > Receive run's claims on completions: passed on only when the run succeeds with the item in its
+ * outputs; a failed run frees them all, so a delivery again passes on.
  */
 import { CLAIM_WAIT_MS, deliveries, type DeliveryRegistry, type HeldClaim } from './deliveries';
 

@@ -1,8 +1,6 @@
 /**
- * Secure by default: a published trigger, and Callback > Receive in a production execution, accept
- * callbacks only with a Callback Secret of MIN_CALLBACK_SECRET_LENGTH characters or more. Without one they
- * refuse, unless the user turns on `acceptWithoutSecret`; then a result is read back from the service
- * instead of trusted from the call. The editor's test URL (mode 'manual') accepts and says so.
+ * Secure by default: in production, callbacks need a strong Callback Secret unless `acceptWithoutSecret` is on
+ * (then a result is read back, not trusted). The editor's test URL accepts and says so.
  */
 import type { INodeProperties } from 'n8n-workflow';
 

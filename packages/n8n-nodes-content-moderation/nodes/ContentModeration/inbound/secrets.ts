@@ -1,10 +1,6 @@
 /**
- * The secret cache: each trigger's credential as last read, so that a callback does not read it each time
- * (in a webhook, n8n builds a workflow and takes an expression isolate per read) and a call without the
- * right token costs little. Stores and bounds: helpers/processState.ts. A read under way is shared; a
- * trigger's reads are at least a second apart, whatever the last gave. A call without a token while a
- * secret is cached is refused without a read; a wrong token is checked against the next read, so a new
- * secret works within a second and wrong tokens cost at most one read a second.
+ * The secret cache: a credential read costs n8n a workflow and an expression isolate, so each trigger's is kept.
+ * Reads are at least a second apart: a new secret works within a second, wrong tokens cost one read a second.
  */
 import { processStore, secretDigest, type Stores } from '../helpers/processState';
 import { redactionFor, type Redaction } from '../redaction/redact';

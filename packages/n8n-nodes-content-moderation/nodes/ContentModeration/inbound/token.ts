@@ -1,8 +1,4 @@
-/**
- * The callback token: the service signs nothing and carries back only the URL it was given, so the
- * Callback Secret travels as the URL's `token` query parameter (or this header). Where it is put into a
- * URL, how a call's token is checked (the one constant-time compare), and how it is kept out of what leaves.
- */
+/** The callback token: the service signs nothing and calls back only the URL it was given, so the secret rides in it. */
 import { timingSafeEqual } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -11,10 +7,7 @@ import { secretDigest, type SecretDigest } from '../helpers/processState';
 export const TOKEN_QUERY_PARAMETER = 'token';
 export const TOKEN_HEADER = 'x-callback-token';
 
-/**
- * The URL with `token=<secret>` added, unless the secret is empty (a URL with a token of its own is
- * refused before: checkNoPastedToken). The rest of the URL is kept byte for byte.
- */
+/** The URL with `token=<secret>` added (none when empty); the rest kept byte for byte. */
 export function withCallbackSecret(url: string, secret: string): string {
 	if (secret === '') return url;
 	const hashAt = url.indexOf('#');
@@ -31,11 +24,7 @@ const REDACTED = '[redacted]';
 export type TokenCheck = { ok: true } | { ok: false; message: string };
 const MISSING_TOKEN = `Missing callback token: add ?${TOKEN_QUERY_PARAMETER}=<secret> to the URL or send an X-Callback-Token header`;
 
-/**
- * THE compare of a secret a call carries with the one expected (the Callback Secret, Wait for Callback's
- * item key): both as fixed-length digests, so neither an early exit nor the time taken depends on the
- * given value's length or content.
- */
+/** THE secret compare: fixed-length digests, so that the time taken tells nothing of the given value. */
 export function sameSecret(given: string, expected: string | SecretDigest): boolean {
 	return timingSafeEqual(secretDigest(given), typeof expected === 'string' ? secretDigest(expected) : expected);
 }
@@ -52,10 +41,7 @@ export function givenTokenStrings(query: IDataObject, headers: IDataObject): str
 		.filter((value): value is string => typeof value === 'string');
 }
 
-/**
- * Accepts the call when a token it carries (`givenTokens`) is one `accepts` takes. Authenticity is this
- * one function: if the service signs callbacks one day, the signature check goes here.
- */
+/** Authenticity is this one function: if the service signs callbacks one day, the check goes here. */
 export function checkGivenToken(accepts: (token: string) => boolean, given: readonly unknown[]): TokenCheck {
 	if (given.length === 0) return { ok: false, message: MISSING_TOKEN };
 	// Every given value is checked so the time taken does not tell which one matched. A repeated parameter
@@ -77,11 +63,7 @@ export function redactQuery(query: IDataObject): IDataObject {
 	return TOKEN_QUERY_PARAMETER in query ? { ...query, [TOKEN_QUERY_PARAMETER]: REDACTED } : { ...query };
 }
 
-/**
- * The headers with credentials replaced. Secrets inside other headers (proxies copy the original URL with
- * its ?token= into x-forwarded-uri, x-original-uri/-url, x-envoy-original-path, referer) are masked with
- * the whole item (trigger/webhook.ts).
- */
+/** The headers with credentials replaced; a token a proxy copied into another header is masked with the item. */
 export function redactHeaders(headers: IDataObject): IDataObject {
 	return Object.fromEntries(
 		Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value]),

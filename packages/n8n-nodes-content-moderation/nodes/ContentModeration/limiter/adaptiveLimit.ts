@@ -1,9 +1,6 @@
 /**
- * The adaptive limit of one service: how many sends may be in flight, learned from the answers as TCP
- * learns its window (AIMD). Slow start grows it x3 per round trip in batches (batches.ts) until the first
- * sign of trouble; then +1 per round trip. Refusals (judged per sample, refusals.ts), timeouts and a
- * latency rise (successes.ts) lower it; a refused send keeps its place for a round trip (places.ts); after
- * a decrease for refusals growth is held back (refusals.ts). Pure: the caller gives the time.
+ * How many sends may be in flight, learned from the answers as TCP learns its window (AIMD): slow start x3 per
+ * round trip until the first sign of trouble, then +1. Pure: the caller gives the time.
  */
 import { SlowStartBatches } from './batches';
 import { isRefusal, type SendOutcome, type SentAt } from './outcome';

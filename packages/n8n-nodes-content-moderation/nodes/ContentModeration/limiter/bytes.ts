@@ -1,9 +1,6 @@
 /**
- * The byte budget of the n8n process: request body bytes that node runs hold at once, whichever service
- * they go to and however many executions run (memory is per process). An adaptive send waits for its bytes
- * in its service limiter's turns, beside its place (limiter.ts); its body is built once both are its own.
- * A Fixed run's sends are counted but never wait (they keep exactly their number), so at worst the process
- * holds the budget plus each Fixed run's number of bodies at Max Image Size.
+ * The byte budget of the n8n process (memory is per process, whatever the service): an adaptive send waits for
+ * its bytes beside its place. A Fixed run's sends are counted but never wait (they keep exactly their number).
  */
 import { once } from './waiters';
 

@@ -1,8 +1,4 @@
-/**
- * One service's limiter, shared by the node runs of this n8n process that talk to it (registry.ts). Who
- * may send: the adaptive limit (adaptiveLimit.ts), the Retry-After pause, the byte budget (bytes.ts) and
- * each run's share (cap, cancel, Fixed or adaptive). Shares take turns (waiters.ts). Time is injected.
- */
+/** One service's limiter, shared by this process's node runs that talk to it; their shares take turns. */
 import type { Clock } from '../helpers/clock';
 import { AdaptiveLimit } from './adaptiveLimit';
 import { ByteBudget, bytesInTurn } from './bytes';

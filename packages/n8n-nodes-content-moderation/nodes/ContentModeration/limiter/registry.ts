@@ -1,7 +1,6 @@
 /**
- * One limiter per service per n8n process: the registry that finds it. A service is its base URL and access token (two
- * credentials with the same token share one quota); the token (and a user:password in the base URL) is kept only as its
- * digest. Its store and its bounds (idle limiters are forgotten with what they learned): helpers/processState.ts.
+ * One limiter per service per process. A service is its base URL and token (two credentials with one token share
+ * one quota); the token is kept only as a digest.
  */
 import { BoundedMap } from '../helpers/boundedMap';
 import { systemClock, type Clock } from '../helpers/clock';

@@ -1,9 +1,6 @@
 /**
- * THE redaction of secrets (the access token, the callback secret, a token found in a callback URL or a
- * callback request). Everything that may reach an error, an output item or a response goes through
- * `redactionFor`: text, plain values (copied) and errors (in place), every string with every form of
- * every secret masked (secretPatterns.ts). A caller that redacts with the same secrets again and again
- * (the trigger's secret cache) keeps the Redaction it compiled once.
+ * THE redaction of secrets: whatever may reach an error, an output item or a response goes through
+ * `redactionFor`, every form of every secret masked.
  */
 import { MAX_DEPTH, nestedDeeperThan } from '../helpers/json';
 import { MASK, maskIn, secretPatterns, type Patterns } from './secretPatterns';

@@ -35,10 +35,8 @@ const UNREADABLE_WITHOUT_SECRET =
 	'Accepted without a Callback Secret, only a moderation result with an id is taken (it is read back from the service); review decisions and other events need the Callback Secret';
 
 /**
- * Handles one completion callback: the caller is authenticated first; a completion already started in this
- * n8n process (inbound/deliveries.ts) is acknowledged with `duplicate: true` and starts nothing. A delivery
- * arriving while another of its completion is handled waits for its outcome, and a delivery that starts
- * nothing (filtered out, failed, or not started by n8n) does not hold back a later one.
+ * One completion callback, authenticated first: one already started is answered `duplicate: true`; one that
+ * starts nothing (filtered out, failed) does not hold back a later delivery.
  */
 export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData() as IDataObject;

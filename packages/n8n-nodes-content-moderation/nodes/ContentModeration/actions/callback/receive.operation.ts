@@ -100,11 +100,7 @@ export const claimKey: Required<Operation>['claimKey'] = async function (itemInd
 	return repeatKey(this, event, { ...data, id });
 };
 
-/**
- * One callback: the credential's Callback Secret checked, the `{event, data}` envelope unwrapped (flat
- * bodies read as results), a result missing its fields completed with a read (inbound/readBack.ts). The
- * output is the data with `event`; headers and query are not copied.
- */
+/** One callback: its token checked, its data output with `event` (headers and query are not copied). */
 export const execute: Operation['execute'] = async function (itemIndex, { client, claims }) {
 	const received = await inspect.call(this, itemIndex, client);
 	const { event, data, id, standing } = received;

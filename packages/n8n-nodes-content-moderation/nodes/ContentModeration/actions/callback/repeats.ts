@@ -1,8 +1,4 @@
-/**
- * Callback > Receive's memory of the completions it passed on (inbound/deliveries.ts): in a production
- * execution a completion delivered again passes nothing on, or passes on marked `duplicate: true`. Whether
- * it counts as passed on is decided when the node run ends, by the router (inbound/runClaims.ts).
- */
+/** Callback > Receive's memory of the completions it passed on: a repeat passes nothing, or `duplicate: true`. */
 import type { IDataObject, IExecuteFunctions, WorkflowExecuteMode } from 'n8n-workflow';
 
 import { completionKey } from '../../inbound/deliveries';
@@ -22,11 +18,7 @@ export function repeatKey(ctx: IExecuteFunctions, event: string, data: CallbackD
 	return completionKey([String(ctx.getWorkflow().id ?? ''), 'receive', ctx.getNode().id], event, data);
 }
 
-/**
- * Whether this item's completion was passed on already in this process; otherwise the run holds it until
- * the run ends. An item of the same run with the same completion waits for this one's outcome. Held by
- * another execution past the bound: the item fails, so that it can be routed.
- */
+/** Whether the item's completion was passed on already; else the run holds it. Held elsewhere too long: fails. */
 export async function isRepeatElseClaim(
 	this: IExecuteFunctions,
 	claims: RunClaims,

@@ -1,8 +1,6 @@
 /**
- * What this n8n process learned of waiting Wait for Callback runs: each item's result once known (from its
- * callback's body or one read), so that none is read twice, since n8n's database (state.ts) cannot be written
- * without resuming. Kept masked (the credential's secrets, the item's URL key, n8n's resume token), dropped when the
- * run resumes. Store and bounds: helpers/processState.ts.
+ * Each waiting item's result once known, so that none is read twice (n8n's database cannot be written without
+ * resuming). Kept masked, dropped when the run resumes.
  */
 import type { IDataObject } from 'n8n-workflow';
 

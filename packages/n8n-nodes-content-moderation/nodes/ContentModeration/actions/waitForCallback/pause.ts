@@ -1,8 +1,4 @@
-/**
- * The execute() side of Wait for Callback: once every item was submitted (each with its callback URL,
- * urls.ts), keep what the callbacks need in node context and pause the execution in n8n's database until
- * the callbacks resume it (webhook.ts) or the Wait Timeout runs out.
- */
+/** Wait for Callback's execute(): once all are submitted, pause until the callbacks resume it or the timeout. */
 import type {
 	IDataObject,
 	IExecuteFunctions,

@@ -1,7 +1,6 @@
 /**
- * What a waiting Wait for Callback run keeps, and the outputs made of it on resume (finalOutputs). Kept in
- * the node's context, which n8n saves with the waiting execution: a callback may reach another n8n process
- * or a restarted one. Results are not kept (the webhook cannot write without resuming): they are read back.
+ * What a waiting run keeps in node context, which n8n saves with the execution: a callback may reach another
+ * process. Results are not kept (the webhook cannot write without resuming): they are read back.
  */
 import type { IDataObject, INode, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
@@ -26,10 +25,7 @@ export interface WaitState {
 	routing?: RoutingPlan;
 }
 
-/**
- * The state as a callback sees it: a webhook context has no getContext(), so it is read through an expression
- * (`{{ $node["Name"].context }}`), with braces in the node name escaped so that they cannot end it.
- */
+/** A webhook context has no getContext(): read through an expression, braces in the node name escaped. */
 export function readState(ctx: IWebhookFunctions): WaitState | undefined {
 	const name = JSON.stringify(ctx.getNode().name).replace(/[{}]/g, (c) => (c === '{' ? '\\u007b' : '\\u007d'));
 	const value = ctx.evaluateExpression(`{{ $node[${name}].context[${JSON.stringify(STATE_KEY)}] }}`);
@@ -43,10 +39,7 @@ export function waitingId(item: ItemState | undefined): string | undefined {
 	return item !== undefined && 'id' in item ? item.id : undefined;
 }
 
-/**
- * The node's final outputs: one item per input item, in input order, paired to it: the result (`resultOf`
- * gives one read back), or the error item kept when its submission failed under On Error: Continue.
- */
+/** The final outputs: per input item, in order, its result or the error item its submission left. */
 export function finalOutputs(
 	node: INode,
 	facts: VerdictFacts,

@@ -1,8 +1,6 @@
 /**
- * The callback URL of one item: this execution's resume URL (`$execution.resumeUrl`, which in n8n 2.x
- * carries `?signature=<resumeToken>`, checked by n8n) plus the webhook's path `/callback`, the item index
- * and a key only this execution can make. n8n 1.x checks nothing on resume URLs, so the key is what
- * refuses a caller there; on 2.x it also binds a URL to one item.
+ * One item's callback URL: the resume URL, `/callback`, the item index and a key only this execution can make
+ * (n8n 1.x checks nothing on resume URLs; on 2.x the key binds a URL to one item).
  */
 import { createHmac, randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
@@ -67,11 +65,7 @@ export function callbackUrl(ctx: IExecuteFunctions, itemIndex: number): string {
 	return url.toString();
 }
 
-/**
- * Route by Verdict needs n8n to pass on every output of a resumed node. n8n 1.x passes only the first
- * (n8n-core 1.x handleDisabledNode has no forwardAllOutputs), so on an n8n whose resume URLs carry no
- * resume token (1.x) routing is refused before anything is submitted.
- */
+/** n8n 1.x (resume URLs without a token) passes on only a resumed node's first output: no Route by Verdict. */
 export function waitCallbackRoutingRefusal(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError | undefined {
 	if (hasResumeToken(resumeUrl(ctx))) return undefined;
 	const description =

@@ -1,7 +1,6 @@
 /**
- * The webhook() side of Wait for Callback: n8n calls it when the service POSTs to an item's callback URL while
- * the execution waits; it resumes the execution once every item has its result, else it only answers. It never
- * throws: n8n would then resume the execution with its run data wiped (webhook-helpers executeWebhook).
+ * Wait for Callback's webhook(): resumes once every item has its result, else only answers. It never throws:
+ * n8n would then resume the execution with its run data wiped (webhook-helpers executeWebhook).
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -50,9 +49,8 @@ function unknownItems(state: WaitState, memory: RunMemory): Array<[number, strin
 }
 
 /**
- * Reads other items' results, in input order, up to the first that is not ready or fails. Where the items
- * were submitted, only those refused before (the sender may have given up); elsewhere (another queue-mode
- * process, after a restart), or for the one callback that may resume (n8n 1.x), every unknown item.
+ * Reads other items' results up to the first not ready. Where they were submitted, only those refused before
+ * (the sender may have given up); elsewhere (another process, a restart), every unknown one.
  */
 async function readOthers(
 	memory: RunMemory,
