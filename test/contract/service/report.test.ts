@@ -27,3 +27,19 @@ test('a secret in an answer reaches neither the printed lines nor the JSON repor
 	expect(printed + written).not.toContain('9f2c4a7e1b');
 	expect(JSON.parse(written).lines[0].service).toBe('echoed *** and a%20***');
 });
+
+test('under GitHub Actions, a line not checked is a warning and a differing one an error on the summary page; secrets masked', () => {
+	const secret = 'sk-live-9f2c4a7e1b';
+	const lines = [
+		judge(check, { answer: 'HTTP 200' }, { answer: 'HTTP 200' }),
+		judge({ ...check, id: 'callback.body' }, { notChecked: 'no CONTRACT_CALLBACK_URL given' }, { answer: 'HTTP 200' }),
+		judge({ ...check, id: 'image.deferred' }, { answer: `HTTP 202 ${secret}` }, { answer: 'HTTP 200' }),
+	];
+	const report = summarize('https://api.contentmod.io', new Date(), lines);
+	const printed = writeReport(report, path.join(dir, 'gh.json'), [secret], true);
+	expect(printed.split('\n').filter((line) => line.startsWith('::'))).toEqual([
+		'::warning title=Contract callback.body::something; not checked: no CONTRACT_CALLBACK_URL given',
+		'::error title=Contract image.deferred::something; the service answered: HTTP 202 ***',
+	]);
+	expect(writeReport(report, path.join(dir, 'plain.json'), [secret], false)).not.toMatch(/^::/m);
+});

@@ -68,11 +68,25 @@ export function printable(report: Report): string {
 	].join('\n');
 }
 
-/** Masks the secrets in the report and writes it; returns what to print. */
-export function writeReport(report: Report, file: string, secrets: string[]): string {
+/**
+ * GitHub Actions annotations: a line not checked is a warning on the release's summary page (a release run has no
+ * callback URL, so the callback lines stay unchecked there), a differing line an error.
+ */
+export function annotations(report: Report): string[] {
+	return report.lines.flatMap((line) => {
+		if (line.verdict === 'held') return [];
+		const level = line.verdict === 'differs' ? 'error' : 'warning';
+		const why = line.verdict === 'differs' ? `the service answered: ${line.service}` : `not checked: ${line.reason}`;
+		return [`::${level} title=Contract ${line.id}::${line.assumption}; ${why}`.replace(/\r?\n/g, ' ')];
+	});
+}
+
+/** Masks the secrets in the report and writes it; returns what to print (with annotations under GitHub Actions). */
+export function writeReport(report: Report, file: string, secrets: string[], github = process.env.GITHUB_ACTIONS === 'true'): string {
 	const redaction = redactionFor(secrets);
 	const masked = redaction.value(report);
 	mkdirSync(path.dirname(file), { recursive: true });
 	writeFileSync(file, `${JSON.stringify(masked, null, 2)}\n`);
-	return `${redaction.text(printable(masked))}\nReport: ${file}`;
+	const notes = github ? annotations(masked).map((line) => `\n${line}`).join('') : '';
+	return `${redaction.text(printable(masked))}\nReport: ${file}${notes}`;
 }
