@@ -6,10 +6,10 @@ export default {
 	jest: {
 		// The package's unit tests; a mutant runs only the test files that reached it (test/mutation/).
 		configFile: 'test/mutation/jest.config.js',
-		// jest's related tests would be the files importing the mutated file directly (its haste map holds the
-		// test folders alone), missing every test that reaches the file through the node; the coverage map
-		// chooses the files instead.
-		enableFindRelatedTests: false,
+		// A mutant is tested by the test files that import its file, directly or through a test helper (jest's
+		// haste map holds the test folders; the package's files are not followed). Tests that reach a file only
+		// through the node and n8n's engine do not count: each file's own tests must kill its mutants.
+		enableFindRelatedTests: true,
 	},
 	coverageAnalysis: 'perTest',
 	checkers: ['typescript'],

@@ -7,7 +7,9 @@ const base = require('../../jest.config.js');
 module.exports = {
 	...base,
 	rootDir: '../..',
-	roots: ['<rootDir>/test/nodes', '<rootDir>/test/credentials'],
+	// test/helpers is a root so that jest's related tests follow a test's helpers to the package file they import.
+	roots: ['<rootDir>/test/nodes', '<rootDir>/test/credentials', '<rootDir>/test/helpers'],
+	testPathIgnorePatterns: [...base.testPathIgnorePatterns, '<rootDir>/test/helpers/'],
 	setupFilesAfterEnv: ['<rootDir>/test/mutation/recordCoverage.js'],
 	filter: '<rootDir>/test/mutation/filterTestFiles.js',
 	// Stryker runs one jest per test-runner process; jest's own workers would only compete for the same cores.
