@@ -5,7 +5,7 @@ export default {
 	testRunner: 'jest',
 	jest: {
 		// The package's unit tests; a mutant runs only the test files that reached it (test/mutation/).
-		configFile: 'test/mutation/jest.config.js',
+		configFile: 'jest.mutation.config.js',
 		// A mutant is tested by the test files that import its file, directly or through a test helper (jest's
 		// haste map holds the test folders; the package's files are not followed). Tests that reach a file only
 		// through the node and n8n's engine do not count: each file's own tests must kill its mutants.
