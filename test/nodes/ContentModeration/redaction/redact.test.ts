@@ -1,6 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { addSecrets, redact, redactError, redactValue } from '@package/nodes/ContentModeration/redaction/redact';
+import { MAX_DEPTH } from '@package/nodes/ContentModeration/helpers/json';
 import { MASK } from '@package/nodes/ContentModeration/redaction/secretPatterns';
 import { findLeaks } from '@test/helpers/leaks';
 
@@ -79,5 +80,51 @@ describe('redactValue and redactError', () => {
 		expect(findLeaks(api, [SECRET], ['node'])).toEqual([]);
 		expect(api.message).toBe(`top ${MASK}`);
 		expect(root.message).toBe(`root ${MASK}`);
+	});
+});
+
+describe('redactError leaves alone what is not its to change', () => {
+	const SECRET_TEXT = 'sk_live_0123456789abcdef';
+
+	test("the error's node (the workflow's own parameters) is neither walked nor replaced", () => {
+		const workflowNode = { name: 'Moderate', parameters: { text: `typed ${SECRET_TEXT}` } };
+		const error = Object.assign(new Error(`failed ${SECRET_TEXT}`), { node: workflowNode });
+		redactError(error, [SECRET_TEXT]);
+		expect(error.node).toBe(workflowNode);
+		expect(workflowNode.parameters.text).toBe(`typed ${SECRET_TEXT}`);
+		expect(error.message).toBe(`failed ${MASK}`);
+	});
+
+	test('a getter is not called; a cycle stays a cycle', () => {
+		let reads = 0;
+		const error = new Error(`failed ${SECRET_TEXT}`) as Error & { cause?: unknown; computed?: string };
+		Object.defineProperty(error, 'computed', { get: () => (reads++, SECRET_TEXT), enumerable: true });
+		error.cause = error;
+		redactError(error, [SECRET_TEXT]);
+		expect(reads).toBe(0);
+		expect(error.cause).toBe(error);
+		expect(error.message).toBe(`failed ${MASK}`);
+	});
+
+	test('a secret nested deeper than MAX_DEPTH is masked whole, one level above is walked', () => {
+		const nest = (depth: number): Record<string, unknown> => {
+			const root: Record<string, unknown> = {};
+			let current = root;
+			for (let i = 1; i < depth; i++) current = (current.next = {}) as Record<string, unknown>;
+			current.text = `x ${SECRET_TEXT}`;
+			return root;
+		};
+		const at = (value: Record<string, unknown>, depth: number): unknown => {
+			let current: unknown = value;
+			for (let i = 1; i < depth; i++) current = (current as Record<string, unknown>).next;
+			return current;
+		};
+		// The error is depth 0, its `data` depth 1: an object at depth d is walked when d < MAX_DEPTH.
+		const shallow = Object.assign(new Error('e'), { data: nest(MAX_DEPTH - 1) });
+		redactError(shallow, [SECRET_TEXT]);
+		expect((at(shallow.data, MAX_DEPTH - 1) as Record<string, unknown>).text).toBe(`x ${MASK}`);
+		const deep = Object.assign(new Error('e'), { data: nest(MAX_DEPTH) });
+		redactError(deep, [SECRET_TEXT]);
+		expect(at(deep.data, MAX_DEPTH)).toBe(MASK);
 	});
 });

@@ -125,6 +125,18 @@ describe('retryNote', () => {
 		expect(retryNote(failure('POST', network('ECONNRESET'), 0, 'not-retryable'))).toMatch(/^Not sent again/);
 	});
 
+	it('says a POST answered by a bare 503 may have been acted on, and how to check', () => {
+		const note = retryNote(failure('POST', status(503), 0, 'not-retryable'));
+		expect(note).toMatch(/^Not sent again: this 503 carries neither a Retry-After nor a JSON body/);
+		expect(note).toContain('received the POST, which may have been acted on');
+		expect(retryNote(failure('GET', status(503), 5, 'exhausted'))).toMatch(/^Gave up after 6 tries/);
+		expect(retryNote(failure('GET', status(503), 1, 'not-retryable'))).toBe('Stopped after 2 tries.');
+	});
+
+	it('explains a long Retry-After only when it knows both waits', () => {
+		expect(retryNote(failure('GET', status(429, '120'), 0, 'retry-after-too-long', { retryAfterMs: 120_000 }))).toBeUndefined();
+	});
+
 	it('says nothing for failures no method would retry', () => {
 		expect(retryNote(failure('POST', status(400), 0, 'not-retryable'))).toBeUndefined();
 		expect(retryNote(failure('GET', status(404), 0, 'not-retryable'))).toBeUndefined();

@@ -85,6 +85,35 @@ describe('isRetryable: which failures may be sent again', () => {
 	});
 });
 
+describe('transient network failures', () => {
+	// Node's, undici's and axios's spellings of a connection that broke or never answered.
+	const TRANSIENT = [
+		'ECONNRESET',
+		'ECONNABORTED',
+		'ETIMEDOUT',
+		'ESOCKETTIMEDOUT',
+		'EPIPE',
+		'EAI_AGAIN',
+		'EHOSTUNREACH',
+		'ENETUNREACH',
+		'ENETDOWN',
+		'UND_ERR_SOCKET',
+		'UND_ERR_CONNECT_TIMEOUT',
+		'UND_ERR_HEADERS_TIMEOUT',
+		'UND_ERR_BODY_TIMEOUT',
+	];
+
+	it.each(TRANSIENT)('a GET that failed with %s is read again; a POST is not sent again', (code) => {
+		expect(isRetryable('GET', network(code))).toBe(true);
+		expect(isRetryable('POST', network(code))).toBe(false);
+	});
+
+	it.each(TRANSIENT)('%s is found behind a wrapper with another code', (code) => {
+		const wrapper = { code: 'ERR_BAD_RESPONSE', cause: { code } };
+		expect(networkErrorCode(wrapper)).toBe(code);
+	});
+});
+
 describe('decideRetry', () => {
 	it('waits Retry-After on 429 and 503, plus jitter up to a quarter of it and RETRY_AFTER_JITTER_MS', () => {
 		const none = () => 0;

@@ -2,12 +2,14 @@
 import {
 	checkHttpUrl,
 	checkId,
+	checkNoPastedToken,
 	checkNotEmpty,
 	checkThreshold,
 	describeValue,
 	InputProblem,
 	isProblem,
 	normalizeBase64,
+	optionalText,
 	parseMetaJson,
 	textOf,
 } from '@package/nodes/ContentModeration/validation/checks';
@@ -155,4 +157,43 @@ describe('checkThreshold', () => {
 			expect(refused.description).toContain('0 turns the rule off');
 		},
 	);
+});
+
+describe('what a refusal tells the user to do', () => {
+	it('an empty id: enter it or map it; an id that is not text: map the value itself', () => {
+		expect(problem(checkId(' ', 'Text ID')).description).toBe(
+			'Enter the Text ID, or map it from a previous node with an expression (for example {{ $json.id }}).',
+		);
+		expect(problem(checkId({ id: 'abc' }, 'Image ID')).description).toContain('for example {{ $json.id }}');
+		expect(problem(checkNotEmpty(['a'], 'Text', 'x')).description).toContain('for example {{ $json.body.text }}');
+	});
+
+	it('describes undefined and an object by its first keys, each cut at 40 characters, six at most', () => {
+		expect(describeValue(undefined)).toBe('undefined');
+		const forty = 'k'.repeat(40);
+		expect(describeValue({ [forty]: 1 })).toBe(`an object with keys ${forty}`);
+		expect(describeValue({ [`${forty}x`]: 1 })).toBe(`an object with keys ${forty}…`);
+		expect(describeValue(Object.fromEntries('abcdef'.split('').map((k) => [k, 1])))).toBe('an object with keys a, b, c, d, e, f');
+	});
+});
+
+describe('optionalText', () => {
+	it('is trimmed, undefined when empty or null; a number only where whole numbers are asked for', () => {
+		expect(optionalText(' user-7 \n', 'Actor ID', '{{ $json.user.id }}')).toBe('user-7');
+		expect(optionalText('  ', 'Actor ID', '{{ $json.user.id }}')).toBeUndefined();
+		expect(optionalText(null, 'Actor ID', '{{ $json.user.id }}')).toBeUndefined();
+		expect(optionalText(42, 'Actor ID', '{{ $json.user.id }}', true)).toBe('42');
+		expect(problem(optionalText(42, 'Callback URL', '{{ $json.url }}')).message).toBe(
+			'The Callback URL must be a text, but the expression gave a number (42)',
+		);
+	});
+});
+
+describe('checkNoPastedToken', () => {
+	it('keeps a URL without a token, refuses one that carries token=, naming the field and the fix', () => {
+		expect(checkNoPastedToken('https://n8n.example.com/webhook/abc', 'Callback URL')).toBe('https://n8n.example.com/webhook/abc');
+		const refused = problem(checkNoPastedToken('https://n8n.example.com/webhook/abc?token=s3cr3t-value-123', 'Callback URL'));
+		expect(refused.message).toBe('The Callback URL carries a token (token=…)');
+		expect(refused.description).toMatch(/^Remove the token from the Callback URL and set a Callback Secret/);
+	});
 });

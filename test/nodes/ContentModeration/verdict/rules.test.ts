@@ -77,6 +77,20 @@ describe('flaggedReasons', () => {
 		]);
 	});
 
+	it("matches the service's category whatever its case and spaces", () => {
+		const r = result({ nsfwCategories: [{ category: ' Violence_Gore ', severity: 80 }] });
+		expect(flaggedReasons(r, { categoryThresholds: [{ category: 'violence_gore', threshold: 60 }] })).toEqual([
+			'nsfwCategories  Violence_Gore  severity 80 >= threshold 60',
+		]);
+	});
+
+	it('reads nothing from a result that is not an object, and does not throw (routing refuses it first: no analysis)', () => {
+		for (const value of [null, 'flagged', 42, undefined]) {
+			expect(hasAnalysis(value as unknown as IDataObject)).toBe(false);
+			expect(flaggedReasons(value as unknown as IDataObject, { refused: 'unreadable rules' })).toEqual([]);
+		}
+	});
+
 	it('ignores category rules with an empty name or a 0 threshold', () => {
 		const r = result({ nsfwCategories: [{ category: 'alcohol', severity: 99 }] });
 		expect(

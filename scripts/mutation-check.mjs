@@ -1,0 +1,122 @@
+// `npm run mutate:check` (a step of .ci/run): mutation testing of what changed since the committed baseline
+// (test/mutation/stryker-incremental.json), failing when a changed file's score falls below its folder's target,
+// or below its baseline score where that is lower already. Nothing changed: no Stryker run at all.
+// A source file counts as changed when its text differs from the baseline's; a test file likewise, and then the
+// source files its tests reached are tested again. The first run of the tests is cut down to the test files that
+// reached the changed files in the baseline (MUTATION_TEST_FILES, read by test/mutation/filterTestFiles.js).
+// A source file the baseline does not hold is listed, not tested (any test may reach it, so its run would be a
+// full first run): `npm run mutate -- --mutate <file>` adds it to the baseline.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BASELINE = path.join(ROOT, 'test/mutation/stryker-incremental.json');
+const PACKAGE = 'packages/n8n-nodes-content-moderation';
+const SOURCES = [`${PACKAGE}/nodes`, `${PACKAGE}/credentials`];
+const TESTS = ['test/nodes', 'test/credentials'];
+/** The folders issue-level targets name; every other file must reach GENERAL_TARGET. */
+const STRICT = ['inbound', 'trigger', 'verdict', 'validation', 'retry', 'redaction', 'actions/waitForCallback'];
+const STRICT_TARGET = 95;
+const GENERAL_TARGET = 90;
+
+export function target(file) {
+	const inPackage = file.replace(`${PACKAGE}/nodes/ContentModeration/`, '');
+	return STRICT.some((folder) => inPackage.startsWith(`${folder}/`)) ? STRICT_TARGET : GENERAL_TARGET;
+}
+
+/** Stryker's score: detected over valid mutants, no coverage counted as survived; undefined without valid ones. */
+export function score(mutants) {
+	const count = (...statuses) => mutants.filter((m) => statuses.includes(m.status)).length;
+	const detected = count('Killed', 'Timeout');
+	const valid = detected + count('Survived', 'NoCoverage');
+	return valid === 0 ? undefined : (100 * detected) / valid;
+}
+
+const listTs = (dirs, test) =>
+	dirs.flatMap((dir) =>
+		fs
+			.readdirSync(path.join(ROOT, dir), { recursive: true })
+			.map((file) => `${dir}/${String(file).split(path.sep).join('/')}`)
+			.filter((file) => file.endsWith('.ts') && test(file)),
+	);
+const changed = (files, baseline) =>
+	files.filter((file) => baseline[file]?.source !== fs.readFileSync(path.join(ROOT, file), 'utf8'));
+
+function main() {
+	const started = Date.now();
+	if (!fs.existsSync(BASELINE)) throw new Error(`No baseline at ${BASELINE}: run npm run mutate once and commit it.`);
+	const baseline = JSON.parse(fs.readFileSync(BASELINE, 'utf8'));
+	const testFileOf = new Map();
+	for (const [file, { tests }] of Object.entries(baseline.testFiles ?? {}))
+		for (const test of tests) testFileOf.set(test.id, file);
+	const reachedBy = (sourceFile) =>
+		new Set(
+			(baseline.files[sourceFile]?.mutants ?? []).flatMap((m) => (m.coveredBy ?? []).map((id) => testFileOf.get(id))),
+		);
+
+	const sources = listTs(SOURCES, () => true);
+	const unmeasured = sources.filter((file) => baseline.files[file] === undefined);
+	if (unmeasured.length > 0)
+		console.log(`mutation: ${unmeasured.length} source file(s) not in the baseline, not checked:\n  ${unmeasured.join('\n  ')}`);
+	const changedSources = changed(sources.filter((file) => baseline.files[file] !== undefined), baseline.files);
+	const changedTests = changed(listTs(TESTS, (f) => f.endsWith('.test.ts')), baseline.testFiles ?? {});
+	const toMutate = new Set(changedSources);
+	for (const [file] of Object.entries(baseline.files))
+		if (changedTests.some((test) => reachedBy(file).has(test)) && fs.existsSync(path.join(ROOT, file))) toMutate.add(file);
+	if (toMutate.size === 0) {
+		const all = Object.values(baseline.files).flatMap((f) => f.mutants);
+		console.log(`mutation: no source file changed since the baseline, nor a test that reaches one (baseline score ${score(all)?.toFixed(2)}%)`);
+		return 0;
+	}
+	const testFiles = new Set(changedTests);
+	for (const file of toMutate) for (const test of reachedBy(file)) if (test) testFiles.add(test);
+	console.log(`mutation: ${toMutate.size} file(s) to test again:\n  ${[...toMutate].join('\n  ')}`);
+	console.log(`first run limited to ${testFiles.size} test file(s)`);
+
+	const incremental = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cm-mutation-')), 'incremental.json');
+	fs.copyFileSync(BASELINE, incremental);
+	const run = spawnSync(
+		'npx',
+		['--no-install', 'stryker', 'run', '--mutate', [...toMutate].join(','), '--incrementalFile', incremental, '--reporters', 'json,clear-text'],
+		{ cwd: ROOT, stdio: 'inherit', env: { ...process.env, MUTATION_TEST_FILES: [...testFiles].join('\n') } },
+	);
+	if (run.status !== 0) throw new Error(`stryker ended with exit code ${run.status}`);
+
+	const report = JSON.parse(fs.readFileSync(path.join(ROOT, 'reports/mutation/mutation.json'), 'utf8'));
+	let failed = 0;
+	for (const file of toMutate) {
+		const now = score(report.files[file]?.mutants ?? []);
+		const before = score(baseline.files[file]?.mutants ?? []);
+		const floor = Math.min(target(file), before ?? 100);
+		const ok = now === undefined || now >= floor;
+		if (!ok) failed++;
+		const figure = (value) => (value === undefined ? 'n/a' : `${value.toFixed(2)}%`);
+		console.log(`${ok ? 'ok  ' : 'FAIL'} ${file}: ${figure(now)} (baseline ${figure(before)}, must not fall below ${floor.toFixed(2)}%)`);
+	}
+	console.log(`mutation check: ${failed === 0 ? 'passed' : `${failed} file(s) below their floor`} in ${Math.round((Date.now() - started) / 1000)} s`);
+	return failed === 0 ? 0 : 1;
+}
+
+/** `--scores [report]`: the score per folder of a report (default: the baseline), as docs/testing.md lists them. */
+function printScores(file) {
+	const report = JSON.parse(fs.readFileSync(path.resolve(ROOT, file), 'utf8'));
+	const byFolder = new Map();
+	for (const [name, { mutants }] of Object.entries(report.files)) {
+		const folder = path.posix.dirname(name.replace(`${PACKAGE}/`, '')).replace('nodes/ContentModeration', '') || '.';
+		byFolder.set(folder, [...(byFolder.get(folder) ?? []), ...mutants]);
+	}
+	const all = [...byFolder.values()].flat();
+	for (const [folder, mutants] of [...byFolder, ['all', all]].sort()) {
+		const count = (status) => mutants.filter((m) => m.status === status).length;
+		const counts = ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'CompileError', 'Ignored'].map(count).join(' | ');
+		console.log(`| ${folder} | ${counts} | ${score(mutants)?.toFixed(2) ?? 'n/a'} |`);
+	}
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+	if (process.argv[2] === '--scores') printScores(process.argv[3] ?? BASELINE);
+	else process.exitCode = main();
+}
