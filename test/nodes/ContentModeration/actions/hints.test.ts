@@ -28,7 +28,13 @@ describe('isLocalHost: what a service outside cannot call', () => {
 		'172.16.0.1', '172.31.255.254', '192.168.1.20', '169.254.169.254', '0.0.0.0', '[::1]', '::1', '[fd12:3456::1]', '[fc00::1]', '[fe80::1]',
 	])('%s is local', (host) => expect(isLocalHost(host)).toBe(true));
 
-	it.each(['n8n.example.com', '172.15.0.1', '172.32.0.1', '192.169.1.1', '11.0.0.1', '8.8.8.8', '[2001:db8::1]', 'fd.example.com', 'local.example.com', 'fe80.example.com'])(
+	it.each([
+		// URL's own spelling of the hosts of callback URLs a user would write.
+		...['[::ffff:127.0.0.1]', '[::ffff:10.1.2.3]', '100.64.0.1', '100.101.102.103', '100.127.255.254', 'n8n:5678'],
+		...['n8n.internal', 'host.docker.internal', 'nas.lan', 'n8n.home.arpa', 'N8N.Home.Arpa.'],
+	].map((host) => new URL(`http://${host}/webhook`).hostname))('%s (a mapped, CGNAT, single-label or private-suffix host) is local', (host) => expect(isLocalHost(host)).toBe(true));
+
+	it.each(['n8n.example.com', new URL('http://[::ffff:8.8.8.8]').hostname, '100.63.255.255', '100.128.0.1', 'internal.example.com', 'lan.example.com', 'arpa.example.com', '172.15.0.1', '172.32.0.1', '192.169.1.1', '11.0.0.1', '8.8.8.8', '[2001:db8::1]', 'fd.example.com', 'local.example.com', 'fe80.example.com'])(
 		'%s is public',
 		(host) => expect(isLocalHost(host)).toBe(false),
 	);
