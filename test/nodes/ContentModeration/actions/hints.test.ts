@@ -99,6 +99,21 @@ describe('a run whose requests were refused and sent again', () => {
 			`${refused} requests were refused by the service (429 or 503) and sent again; the node settled at ${limit} at a time. Lower Max Concurrency (or set Fixed Concurrency) if your plan allows fewer.`,
 		]);
 	});
+
+	it('a run that fails (On Error: Stop) keeps no hints: its error says how many were refused and sent again', async () => {
+		mock.service.configure({ throttleRate: 1, retryAfterSeconds: 0 });
+		const result = await runWorkflow({
+			nodes: [moderationNode({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL, options: { maxRetries: 1 } })],
+			credentials: { contentModerationApi: { baseUrl: mock.service.url, accessToken: mock.service.token } },
+			items: [{ json: {} }],
+		});
+		expect(result.status).toBe('error');
+		expect(hintsOf(result)).toEqual([]);
+		expect(mock.service.requests.filter((request) => request.status === 429)).toHaveLength(2);
+		expect(result.errorOf(NODE_NAME)?.description).toMatch(
+			/^.*Gave up after 2 tries.* 1 request was refused by the service \(429 or 503\) and sent again; the node settled at \d+ at a time\./,
+		);
+	});
 });
 
 describe('Route by Verdict without a threshold', () => {

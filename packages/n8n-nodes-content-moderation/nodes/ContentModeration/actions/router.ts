@@ -4,6 +4,7 @@ import { readRequestOptions } from '../descriptions/requestOptions';
 import { asNodeError, errorItem } from '../helpers/errorItems';
 import { mapConcurrent } from '../helpers/pool';
 import { createApiClient } from '../transport/client';
+import { addNote } from '../transport/errors';
 import { redactError, redactValue } from '../redaction/redact';
 import { DEFAULT_RETRY_SETTINGS } from '../retry/policy';
 import { isVerdictRoutingOn, readRules, routeByVerdict } from '../verdict/outputs';
@@ -76,9 +77,10 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 			if (runFailed.signal.aborted) throw runFailure;
 			const failure = redactError(asNodeError(this, error, itemIndex), client.secrets);
 			if (!this.continueOnFail()) {
-				runFailure = failure;
+				// A failed run keeps no hints (n8n-core drops the context with them): the refusals go in its error.
+				runFailure = addNote(failure, refusalsHint(client.load()));
 				runFailed.abort();
-				throw failure;
+				throw runFailure;
 			}
 			return [errorItem(failure, itemIndex)];
 		}
