@@ -38,9 +38,10 @@ export function thresholdsHint({ riskThreshold = 0, categoryThresholds = [] }: V
 	return "Route by Verdict has no threshold set: only the service's isSafe and suggestedActions.reject decide what is Flagged. Set Risk Score Threshold (e.g. 70) to flag high riskScores.overall too.";
 }
 
-export function addHints(ctx: IExecuteFunctions, hints: Iterable<string | undefined>): void {
+export function addHints(ctx: IExecuteFunctions, hints: Iterable<string | undefined>): string[] {
 	const messages = [...new Set(hints)].filter((message): message is string => message !== undefined);
 	ctx.addExecutionHints(
 		...messages.map((message) => ({ message, type: 'warning' as const, location: 'outputPane' as const })),
 	);
+	return messages;
 }

@@ -88,8 +88,8 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 
 	// Up to the cap items run at once, results in input order; the client's limiter decides what is in flight.
 	const results = (await mapConcurrent(indexes, concurrency.limit, processItem)).flat();
-	addHints(this, [...nodeRun.hints, refusalsHint(client.load())]);
-	const finished = await operation.finishRun?.call(this, results, routing);
+	const hints = addHints(this, [...nodeRun.hints, refusalsHint(client.load())]);
+	const finished = await operation.finishRun?.call(this, results, routing, hints);
 	if (finished) return finished;
 	if (routing && operation.verdict) return routeByVerdict.call(this, operation.verdict, results);
 	return [results];
