@@ -28,7 +28,13 @@ describe('isLocalHost: what a service outside cannot call', () => {
 		'172.16.0.1', '172.31.255.254', '192.168.1.20', '169.254.169.254', '0.0.0.0', '[::1]', '::1', '[fd12:3456::1]', '[fc00::1]', '[fe80::1]',
 	])('%s is local', (host) => expect(isLocalHost(host)).toBe(true));
 
-	it.each(['n8n.example.com', '172.15.0.1', '172.32.0.1', '192.169.1.1', '11.0.0.1', '8.8.8.8', '[2001:db8::1]', 'fd.example.com', 'local.example.com', 'fe80.example.com'])(
+	it.each([
+		// URL's own spelling of the hosts of callback URLs a user would write.
+		...['[::ffff:127.0.0.1]', '[::ffff:10.1.2.3]', '100.64.0.1', '100.101.102.103', '100.127.255.254', 'n8n:5678'],
+		...['n8n.internal', 'host.docker.internal', 'nas.lan', 'n8n.home.arpa', 'N8N.Home.Arpa.'],
+	].map((host) => new URL(`http://${host}/webhook`).hostname))('%s (a mapped, CGNAT, single-label or private-suffix host) is local', (host) => expect(isLocalHost(host)).toBe(true));
+
+	it.each(['n8n.example.com', new URL('http://[::ffff:8.8.8.8]').hostname, '100.63.255.255', '100.128.0.1', 'internal.example.com', 'lan.example.com', 'arpa.example.com', '172.15.0.1', '172.32.0.1', '192.169.1.1', '11.0.0.1', '8.8.8.8', '[2001:db8::1]', 'fd.example.com', 'local.example.com', 'fe80.example.com'])(
 		'%s is public',
 		(host) => expect(isLocalHost(host)).toBe(false),
 	);
@@ -92,6 +98,21 @@ describe('a run whose requests were refused and sent again', () => {
 		expect(messages(result)).toEqual([
 			`${refused} requests were refused by the service (429 or 503) and sent again; the node settled at ${limit} at a time. Lower Max Concurrency (or set Fixed Concurrency) if your plan allows fewer.`,
 		]);
+	});
+
+	it('a run that fails (On Error: Stop) keeps no hints: its error says how many were refused and sent again', async () => {
+		mock.service.configure({ throttleRate: 1, retryAfterSeconds: 0 });
+		const result = await runWorkflow({
+			nodes: [moderationNode({ resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL, options: { maxRetries: 1 } })],
+			credentials: { contentModerationApi: { baseUrl: mock.service.url, accessToken: mock.service.token } },
+			items: [{ json: {} }],
+		});
+		expect(result.status).toBe('error');
+		expect(hintsOf(result)).toEqual([]);
+		expect(mock.service.requests.filter((request) => request.status === 429)).toHaveLength(2);
+		expect(result.errorOf(NODE_NAME)?.description).toMatch(
+			/^.*Gave up after 2 tries.* 1 request was refused by the service \(429 or 503\) and sent again; the node settled at \d+ at a time\./,
+		);
 	});
 });
 

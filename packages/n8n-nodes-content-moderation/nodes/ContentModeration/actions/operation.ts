@@ -37,11 +37,12 @@ export interface Operation {
 	verdict?: VerdictFacts;
 	/**
 	 * Turns every item's result (input order, error items included) into the node's outputs, or returns
-	 * undefined for the router's own. Wait for Callback pauses the execution here.
+	 * undefined for the router's own. Wait for Callback pauses the execution here. `hints`: the run's warnings.
 	 */
 	finishRun?(
 		this: IExecuteFunctions,
 		results: INodeExecutionData[],
 		routing: boolean,
+		hints: string[],
 	): Promise<INodeExecutionData[][] | undefined>;
 }

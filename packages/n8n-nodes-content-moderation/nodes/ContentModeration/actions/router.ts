@@ -4,6 +4,7 @@ import { readRequestOptions } from '../descriptions/requestOptions';
 import { asNodeError, errorItem } from '../helpers/errorItems';
 import { mapConcurrent } from '../helpers/pool';
 import { createApiClient } from '../transport/client';
+import { addNote } from '../transport/errors';
 import { redactError, redactValue } from '../redaction/redact';
 import { DEFAULT_RETRY_SETTINGS } from '../retry/policy';
 import { isVerdictRoutingOn, readRules, routeByVerdict } from '../verdict/outputs';
@@ -76,9 +77,10 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 			if (runFailed.signal.aborted) throw runFailure;
 			const failure = redactError(asNodeError(this, error, itemIndex), client.secrets);
 			if (!this.continueOnFail()) {
-				runFailure = failure;
+				// A failed run keeps no hints (n8n-core drops the context with them): the refusals go in its error.
+				runFailure = addNote(failure, refusalsHint(client.load()));
 				runFailed.abort();
-				throw failure;
+				throw runFailure;
 			}
 			return [errorItem(failure, itemIndex)];
 		}
@@ -86,8 +88,8 @@ async function runItems(this: IExecuteFunctions, claims: RunClaims): Promise<INo
 
 	// Up to the cap items run at once, results in input order; the client's limiter decides what is in flight.
 	const results = (await mapConcurrent(indexes, concurrency.limit, processItem)).flat();
-	addHints(this, [...nodeRun.hints, refusalsHint(client.load())]);
-	const finished = await operation.finishRun?.call(this, results, routing);
+	const hints = addHints(this, [...nodeRun.hints, refusalsHint(client.load())]);
+	const finished = await operation.finishRun?.call(this, results, routing, hints);
 	if (finished) return finished;
 	if (routing && operation.verdict) return routeByVerdict.call(this, operation.verdict, results);
 	return [results];

@@ -77,9 +77,9 @@ export function submissionSteps(
 	};
 	return {
 		verdict,
-		async finishRun(results, routing) {
+		async finishRun(results, routing, hints) {
 			if (this.getNodeParameter('mode', 0, 'immediate') !== WAIT_CALLBACK_MODE) return undefined;
-			return await pauseForCallbacks.call(this, verdict, results, routing);
+			return await pauseForCallbacks.call(this, verdict, results, routing, hints);
 		},
 	};
 }

@@ -1,4 +1,4 @@
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { INode, JsonObject, NodeError } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { redact, redactError, redactValue } from '../redaction/redact';
@@ -77,7 +77,7 @@ export function networkError(
 }
 
 /** Appends what retrying did (only methods, statuses and counts: nothing to redact). */
-export function addNote(error: NodeApiError, note: string | undefined): NodeApiError {
+export function addNote<E extends NodeError>(error: E, note: string | undefined): E {
 	if (note) error.description = error.description ? `${error.description} ${note}` : note;
 	return error;
 }

@@ -2,9 +2,14 @@
  * Wait for Callback, the execute() side (pause.ts): the execution pauses until the callbacks come, and
  * at the Wait Timeout n8n resumes it without the node.
  */
+import path from 'node:path';
+
+import type { IRun } from 'n8n-workflow';
+
 import type { MockService } from '@dev/mock/server';
 import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { waitFor } from '@dev/wait';
+import { loadCore } from '@test/helpers/engine/core';
 import { pairedIndex } from '@test/helpers/fixtures';
 import { NODE, probed, urlItems, waitParameters, useWaitingImages } from '@test/helpers/waitingImages';
 
@@ -13,6 +18,38 @@ const { callbackUrls, gets, startWaiting } = waiting;
 let mock: MockService;
 beforeAll(() => {
 	mock = waiting.mock;
+});
+
+/** n8n-core's Logger, from the DI container n8n-core itself uses (core.ts). */
+async function n8nLogger(): Promise<{ warn: (...args: unknown[]) => void }> {
+	const { Container } = await loadCore();
+	const coreDir = path.dirname(require.resolve('n8n-core'));
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { Logger } = require(require.resolve('@n8n/backend-common', { paths: [coreDir] })) as { Logger: new () => never };
+	return Container.get(Logger);
+}
+
+describe("Wait for Callback's warnings (execution hints), which n8n drops with the waiting run", () => {
+	const NO_THRESHOLD = expect.stringContaining('Route by Verdict has no threshold set');
+	const hintsOf = (run: IRun | undefined) => run?.data.resultData.runData[NODE]?.map((task) => task.hints);
+
+	it.each(['a callback', 'the Wait Timeout'])('are on the waiting run and in n8n\'s log, which keeps them after %s resumes it without them', async (resumer) => {
+		const warn = jest.spyOn(await n8nLogger(), 'warn');
+		try {
+			mock.configure({ processMs: resumer === 'a callback' ? 50 : 60_000 });
+			const execution = await startWaiting(waitParameters({ routeByVerdict: true }), urlItems([SAFE_IMAGE_URL]));
+			expect(execution.status).toBe('waiting');
+			expect(hintsOf(execution.run)).toEqual([[{ message: NO_THRESHOLD, type: 'warning', location: 'outputPane' }]]);
+			expect(warn).toHaveBeenCalledWith(NO_THRESHOLD, { node: NODE, executionId: execution.id });
+			const run = resumer === 'a callback' ? await execution.finished(30_000) : await execution.expire();
+			expect(run.status).toBe('success');
+			// n8n pops the waiting run and records the resumed one as a disabled node's: no code of ours adds hints there.
+			expect(hintsOf(run.run)).toEqual([[]]);
+			expect(warn).toHaveBeenCalledTimes(1);
+		} finally {
+			warn.mockRestore();
+		}
+	});
 });
 
 describe('Wait for Callback: waiting and timing out', () => {

@@ -73,6 +73,7 @@ export async function pauseForCallbacks(
 	facts: VerdictFacts,
 	results: INodeExecutionData[],
 	routing: boolean,
+	hints: string[],
 ): Promise<INodeExecutionData[][]> {
 	const state = runState(this);
 	state.items = itemStates(this, results);
@@ -96,6 +97,8 @@ export async function pauseForCallbacks(
 	state.deadline = deadline.toISOString();
 	// Callbacks reaching this process from now on are remembered here (memory.ts).
 	waitMemory.watch(runKey(this.getExecutionId(), this.getNode().name, state.deadline), state.deadline);
+	// n8n drops the waiting run, hints and all, when it resumes or times out: n8n's log keeps them.
+	for (const hint of hints) this.logger.warn(hint, { node: this.getNode().name, executionId: this.getExecutionId() });
 	await this.putExecutionToWait(deadline);
 	// n8n drops what a node returns before it waits; the Wait node returns its input the same way.
 	return [this.getInputData()];
