@@ -94,9 +94,9 @@ export async function completeResult(
 	} catch (error) {
 		// The transport's errors carry the status and the service's message, never a secret.
 		const { message, httpCode, description } = error as { message?: string; httpCode?: string; description?: string };
-		// No answer, a refusal or a server error says nothing of the result: like an unfinished one, not a completion.
+		// No answer, a refusal, a server error or (signed) a 404, "not stored yet": like an unfinished one.
 		const status = httpCode ? Number(httpCode) : Number.NaN;
-		if (!Number.isInteger(status) || status === 429 || status >= 500) {
+		if (!Number.isInteger(status) || status === 429 || status >= 500 || (status === 404 && !distrust)) {
 			const failed = Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time';
 			return { unfinished: `Reading moderation ${body.id} failed (${failed})` };
 		}
@@ -105,6 +105,7 @@ export async function completeResult(
 			httpCode,
 			description: description ?? null,
 		};
-		return { result: distrust ? { id: body.id } : body, error: failure };
+		// Refused for good: the call's verdict fields, unverified, are not passed on.
+		return { result: distrust ? { id: body.id } : completedWith(body, {}), error: failure };
 	}
 }
