@@ -89,11 +89,11 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		// A read this call made knows the credential as it is now (a Secret Key changed since the cache's read).
 		const extraSecrets = [...(client?.secrets ?? [])];
 
+		if (distrust && error !== undefined) return refuse(this, 404, `The service has no result ${body.id} to read back`);
 		// The verdict filter judges results; a review decision is a person's verdict and always passes.
 		const ignored =
 			event === RESULT_EVENT ? ignoreReason(this.getNodeParameter('events', 'all') as EventFilter, result) : undefined;
 		if (ignored !== undefined) return { webhookResponse: redaction(extraSecrets).value({ ...ack, ignored }) };
-		if (distrust && error !== undefined) return refuse(this, 404, `The service has no result ${body.id} to read back`);
 		// A read refused for good (4xx) acknowledges and starts the workflow with `error`: a 5xx would only repeat it.
 		const item: IDataObject = { ...result, receivedAt: new Date().toISOString(), event };
 		if (error !== undefined) item.error = error;
