@@ -86,11 +86,11 @@ describe('events filter', () => {
 		}
 	});
 
-	test('an id alone that cannot be read back (no credential) starts nothing under any filter: 503', async () => {
+	test('an id alone that cannot be read back (no credential) starts nothing under any filter: 422', async () => {
 		for (const events of ['flagged', 'all']) {
 			const server = await trigger({ events }, false);
 			const answer = await postCallback(server.webhookUrl, { id: `abc-${events}` });
-			expect(answer.status).toBe(503);
+			expect(answer.status).toBe(422);
 			expect(JSON.stringify(answer.body)).toContain('no complete result (no boolean isSafe in the callback)');
 			expect(server.executions).toHaveLength(0);
 		}

@@ -185,15 +185,16 @@ describe('the item a callback starts', () => {
 	test.each([
 		['Fetch Full Result off', { events: 'all', fetchFullResult: false }, true, 'Fetch Full Result is off or no credential is selected'],
 		['no credential, Fetch Full Result on (the test URL)', { events: 'all', fetchFullResult: true }, false, 'Fetch Full Result is off or no credential is selected'],
-	])('%s: an id-only body cannot be completed: 503, nothing read, nothing started', async (_name, parameters, withCredential, why) => {
+	])('%s: an id-only body cannot be completed: 422, nothing read, nothing started', async (_name, parameters, withCredential, why) => {
 		const server = await trigger(parameters, withCredential);
 		const result = await moderate(SAFE_IMAGE_URL);
 		mock.reset();
 
 		const answer = await postCallback(server.webhookUrl, { id: result.id });
 
-		expect(answer.status).toBe(503);
+		expect(answer.status).toBe(422);
 		expect(JSON.stringify(answer.body)).toContain(why);
+		expect(JSON.stringify(answer.body)).not.toContain('try this callback again');
 		expect(mock.requests).toHaveLength(0);
 		expect(server.executions).toHaveLength(0);
 		// The complete result, delivered again, starts the workflow: the refusal was not remembered.

@@ -62,5 +62,7 @@ test('Fetch Full Result off: a slim body fails its item, not passed on as it cam
 	expect(failed.json.error).toBe(
 		'The callback carries no complete result (no suggestedActions.reject and .review in the callback), and Fetch Full Result is off',
 	);
+	// A delivery of it again cannot help: the hint does not say it would.
+	expect((failed.json.details as IDataObject).description).not.toMatch(/delivery of the callback again/);
 	expect(mock.requests.filter((request) => request.method === 'GET')).toHaveLength(0);
 });
