@@ -6,8 +6,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { MockService } from '@dev/mock/server';
 import { REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
-import { UNKNOWN_ID, useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
-import { postCallback } from '@test/helpers/webhook-server';
+import { useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
+import { startScriptedServer } from '@test/helpers/scripted-server';
+import { postCallback, startTriggerServer, TEST_CALLBACK_SECRET } from '@test/helpers/webhook-server';
 
 const callbacks = useTriggerCallbacks();
 const { trigger, moderate } = callbacks;
@@ -65,26 +66,31 @@ describe('events filter', () => {
 		expect(server.executions).toHaveLength(1);
 	});
 
-	test('a result the service refuses to read (404) passes Flagged Only with its error but is held back by Safe Only', async () => {
-		const flagged = await trigger({ events: 'flagged' });
-		const safe = await trigger({ events: 'safe' });
-
-		const passed = await postCallback(flagged.webhookUrl, { id: UNKNOWN_ID });
-		// Another id: both triggers share one webhook id, so the same id would be a repeat of the first.
-		const held = await postCallback(safe.webhookUrl, { id: `${UNKNOWN_ID.slice(0, -1)}e` });
-
-		expect(passed.body).toEqual({ received: true, event: 'moderation.completed', id: UNKNOWN_ID });
-		expect(flagged.executions).toHaveLength(1);
-		expect((flagged.executions[0][0].json.error as IDataObject).httpCode).toBe('404');
-		expect((held.body as IDataObject).ignored).toMatch(/cannot count as safe/);
-		expect(safe.executions).toHaveLength(0);
+	test('a result the service refuses to read (403) passes Flagged Only with its error but is held back by Safe Only', async () => {
+		const service = await startScriptedServer(() => ({ status: 403, body: { message: 'forbidden' } }));
+		const credentials = { baseUrl: service.url, accessToken: 'tok-403-filter', callbackSecret: TEST_CALLBACK_SECRET };
+		try {
+			for (const events of ['flagged', 'safe']) {
+				const server = await startTriggerServer({ parameters: { events }, credentials, token: TEST_CALLBACK_SECRET });
+				callbacks.servers.push(server);
+				// The callback's own verdict (safe, unfinished) is not verified: it counts for nothing.
+				const data = { id: `job-403-${events}`, isSafe: true, status: 'processing' };
+				const answer = await postCallback(server.webhookUrl, { event: 'moderation.completed', data });
+				expect(answer.status).toBe(200);
+				if (events === 'safe') expect((answer.body as IDataObject).ignored).toMatch(/cannot count as safe/);
+				else expect((server.executions[0][0].json.error as IDataObject).httpCode).toBe('403');
+				expect(server.executions).toHaveLength(events === 'safe' ? 0 : 1);
+			}
+		} finally {
+			await service.stop();
+		}
 	});
 
-	test('an id alone that cannot be read back (no credential) starts nothing under any filter: 503', async () => {
+	test('an id alone that cannot be read back (no credential) starts nothing under any filter: 422', async () => {
 		for (const events of ['flagged', 'all']) {
 			const server = await trigger({ events }, false);
 			const answer = await postCallback(server.webhookUrl, { id: `abc-${events}` });
-			expect(answer.status).toBe(503);
+			expect(answer.status).toBe(422);
 			expect(JSON.stringify(answer.body)).toContain('no complete result (no boolean isSafe in the callback)');
 			expect(server.executions).toHaveLength(0);
 		}

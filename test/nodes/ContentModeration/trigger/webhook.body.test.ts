@@ -85,18 +85,37 @@ describe('callbacks without an id (the spec\'s image result has none) start a wo
 		expect(mock.requests).toHaveLength(0);
 	});
 
-	test('a partial result without id starts nothing: 503, it cannot be read back, under every filter', async () => {
+	test('a partial result without id starts nothing: 422 (no retry can read it back), under every filter', async () => {
 		const all = await trigger({ events: 'all' });
 		const safe = await trigger({ events: 'safe' });
 
 		const answer = await postCallback(all.webhookUrl, { isSafe: true, meta: { orderId: 'A-17' } });
 		const held = await postCallback(safe.webhookUrl, { meta: { orderId: 'A-17' } });
 
-		expect(answer.status).toBe(503);
+		expect(answer.status).toBe(422);
 		expect(JSON.stringify(answer.body)).toContain('no complete result (no suggestedActions.reject and .review in the callback) and no id to read it by');
-		expect(held.status).toBe(503);
+		expect(JSON.stringify(answer.body)).not.toContain('try this callback again');
+		expect(held.status).toBe(422);
 		expect(all.executions).toHaveLength(0);
 		expect(safe.executions).toHaveLength(0);
+		expect(mock.requests).toHaveLength(0);
+	});
+
+	test('an id-less image result (as the API reference sends it) short of one field: 422 with what it lacks, every time, nothing read', async () => {
+		const server = await trigger({ events: 'all' });
+		const { id: _id, ...noId } = imageResult();
+		const short: Array<[IDataObject, string]> = [
+			[{ ...noId, nsfwCategories: [{ category: 'violence_gore', severity: null }] }, 'no nsfwCategories with category and severity'],
+			[{ ...noId, suggestedActions: { reject: false } }, 'no suggestedActions.reject and .review'],
+		];
+		for (const [data, lacks] of short) {
+			for (let attempt = 0; attempt < 3; attempt++) {
+				const answer = await postCallback(server.webhookUrl, { event: 'moderation.completed', data });
+				expect(answer.status).toBe(422);
+				expect(JSON.stringify(answer.body)).toContain(`(${lacks} in the callback) and no id to read it by`);
+			}
+		}
+		expect(server.executions).toHaveLength(0);
 		expect(mock.requests).toHaveLength(0);
 	});
 

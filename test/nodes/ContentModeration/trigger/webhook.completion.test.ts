@@ -78,6 +78,26 @@ test('Accept Callbacks Without a Secret: nothing the caller sends but the id rea
 	expect(JSON.stringify(answer.body)).not.toContain('xxxxx');
 });
 
+test('Accept Callbacks Without a Secret, Safe Only: a result the service does not have is answered 404, not ignored', async () => {
+	const service = await startScriptedServer(() => ({ status: 404, body: { message: 'not found' } }));
+	try {
+		const server = await startTriggerServer({
+			parameters: { events: 'safe', options: { acceptWithoutSecret: true } },
+			credentials: { baseUrl: service.url, accessToken: 'tok-stranger-404', callbackSecret: '' },
+			token: '',
+		});
+		callbacks.servers.push(server);
+
+		const answer = await postCallback(server.webhookUrl, { id: 'job-unknown', isSafe: true });
+
+		expect(answer.status).toBe(404);
+		expect(JSON.stringify(answer.body)).toContain('The service has no result job-unknown to read back');
+		expect(server.executions).toHaveLength(0);
+	} finally {
+		await service.stop();
+	}
+});
+
 describe('a read-back the service fails', () => {
 	test.each([500, 502, 503])('answered %i: not a result, answered 503 and nothing remembered; the retry starts it once', async (status) => {
 		let failing = true;

@@ -163,8 +163,8 @@ describe('one workflow per completion', () => {
 				setTimeout(() => {
 					if (failNext > 0) {
 						failNext--;
-						res.writeHead(404, { 'content-type': 'application/json' });
-						res.end(JSON.stringify({ error: 'not_found' }));
+						res.writeHead(403, { 'content-type': 'application/json' });
+						res.end(JSON.stringify({ error: 'forbidden' }));
 						return;
 					}
 					res.writeHead(200, { 'content-type': 'application/json' });
@@ -215,7 +215,7 @@ describe('one workflow per completion', () => {
 			const answers = await Promise.all([0, 1, 2].map(async () => await postCallback(server.webhookUrl, body)));
 			expect(answers.filter((answer) => (answer.body as IDataObject).duplicate === true)).toHaveLength(2);
 			expect(server.executions).toHaveLength(1);
-			expect(server.executions[0][0].json.error).toMatchObject({ httpCode: '404' });
+			expect(server.executions[0][0].json.error).toMatchObject({ httpCode: '403' });
 		});
 	});
 });

@@ -8,8 +8,10 @@ import type { IDataObject } from 'n8n-workflow';
 import type { MockService } from '@dev/mock/server';
 import { call } from '@dev/mock/client';
 import { mockImageUrl, REVIEW_IMAGE_URL, SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
-import { CALLBACK_TOKEN, expectReceivedAt, UNKNOWN_ID, useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
-import { postCallback, WEBHOOK_ID } from '@test/helpers/webhook-server';
+import { CALLBACK_TOKEN, expectReceivedAt, useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
+import { imageResult } from '@test/helpers/callbackBodies';
+import { startScriptedServer } from '@test/helpers/scripted-server';
+import { postCallback, startTriggerServer, TEST_CALLBACK_SECRET, WEBHOOK_ID } from '@test/helpers/webhook-server';
 
 const callbacks = useTriggerCallbacks();
 const { trigger, moderate, imageReads } = callbacks;
@@ -76,21 +78,52 @@ describe('the item a callback starts', () => {
 		expect(item.hash).toBe(result.hash);
 	});
 
-	test('a failed read still acknowledges and starts the workflow with the id and an error', async () => {
-		const server = await trigger({ events: 'flagged' });
+	test('a read answered 404 (not stored yet) starts nothing (503); the finished result delivered next starts with its verdict', async () => {
+		for (const events of ['all', 'safe']) {
+			const flagged = { isSafe: false, suggestedActions: { reject: true, review: false } };
+			const id = `job-404-${events}`;
+			const service = await startScriptedServer((_request, index) =>
+				index === 0 ? { status: 404, body: { message: 'not found' } } : { status: 200, body: imageResult(id, flagged) },
+			);
+			const credentials = { baseUrl: service.url, accessToken: 'tok-404-read', callbackSecret: TEST_CALLBACK_SECRET };
+			const server = await startTriggerServer({ parameters: { events }, credentials, token: TEST_CALLBACK_SECRET });
+			callbacks.servers.push(server);
+			try {
+				const data = { id, isSafe: true, status: 'processing' };
+				const first = await postCallback(server.webhookUrl, { event: 'moderation.completed', data });
+				expect(first.status).toBe(503);
+				expect(JSON.stringify(first.body)).toMatch(/HTTP 404.*try this callback again/);
+				expect(server.executions).toHaveLength(0);
+				const second = await postCallback(server.webhookUrl, { event: 'moderation.completed', data: imageResult(id, flagged) });
+				expect(second.status).toBe(200);
+				if (events === 'safe') expect((second.body as IDataObject).ignored).toBe('flagged');
+				else expect(server.executions.map((items) => items[0].json.isSafe)).toEqual([false]);
+				expect(server.executions).toHaveLength(events === 'safe' ? 0 : 1);
+			} finally {
+				await service.stop();
+			}
+		}
+	});
 
-		const answer = await postCallback(server.webhookUrl, { id: UNKNOWN_ID });
+	test("a read refused for good (403) acknowledges and starts with the id and an error, not the callback's own verdict", async () => {
+		const service = await startScriptedServer(() => ({ status: 403, body: { message: 'forbidden' } }));
+		const credentials = { baseUrl: service.url, accessToken: 'tok-403-read', callbackSecret: TEST_CALLBACK_SECRET };
+		const server = await startTriggerServer({ parameters: { events: 'flagged' }, credentials, token: TEST_CALLBACK_SECRET });
+		callbacks.servers.push(server);
+		try {
+			const data = { id: 'job-403', isSafe: true, status: 'processing', summary: 'kept', suggestedActions: {} };
+			const answer = await postCallback(server.webhookUrl, { event: 'moderation.completed', data });
 
-		expect(answer).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: UNKNOWN_ID } });
-		expect(imageReads(UNKNOWN_ID)).toHaveLength(1);
-		expect(imageReads(UNKNOWN_ID)[0].status).toBe(404);
-		const item = server.executions[0][0].json;
-		expect(item.id).toBe(UNKNOWN_ID);
-		expect(item.isSafe).toBeUndefined();
-		const error = item.error as IDataObject;
-		expect(error.httpCode).toBe('404');
-		expect(error.message).toMatch(/answered 404/);
-		expect(JSON.stringify(server.executions)).not.toContain(mock.token);
+			expect(answer).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: 'job-403' } });
+			expect(service.requests).toHaveLength(1);
+			const item = server.executions[0][0].json;
+			expect(item).toMatchObject({ id: 'job-403', summary: 'kept', error: { httpCode: '403' } });
+			for (const field of ['isSafe', 'status', 'suggestedActions', 'riskScores', 'nsfwCategories'])
+				expect(item[field]).toBeUndefined();
+			expect(JSON.stringify(server.executions)).not.toContain('tok-403-read');
+		} finally {
+			await service.stop();
+		}
 	});
 
 	test('a result still processing starts nothing and is answered 503; delivered again once done, it starts with the verdict', async () => {
@@ -152,15 +185,16 @@ describe('the item a callback starts', () => {
 	test.each([
 		['Fetch Full Result off', { events: 'all', fetchFullResult: false }, true, 'Fetch Full Result is off or no credential is selected'],
 		['no credential, Fetch Full Result on (the test URL)', { events: 'all', fetchFullResult: true }, false, 'Fetch Full Result is off or no credential is selected'],
-	])('%s: an id-only body cannot be completed: 503, nothing read, nothing started', async (_name, parameters, withCredential, why) => {
+	])('%s: an id-only body cannot be completed: 422, nothing read, nothing started', async (_name, parameters, withCredential, why) => {
 		const server = await trigger(parameters, withCredential);
 		const result = await moderate(SAFE_IMAGE_URL);
 		mock.reset();
 
 		const answer = await postCallback(server.webhookUrl, { id: result.id });
 
-		expect(answer.status).toBe(503);
+		expect(answer.status).toBe(422);
 		expect(JSON.stringify(answer.body)).toContain(why);
+		expect(JSON.stringify(answer.body)).not.toContain('try this callback again');
 		expect(mock.requests).toHaveLength(0);
 		expect(server.executions).toHaveLength(0);
 		// The complete result, delivered again, starts the workflow: the refusal was not remembered.

@@ -63,10 +63,10 @@ export async function readBack(
 }
 
 export type CompletedResult =
-	/** `error`: the result was needed but the service refused the read for good (a 4xx other than 429). */
+	/** `error`: the result was needed but the service refused the read for good (a 4xx but 429; 404 only unsigned). */
 	| { result: IDataObject; error?: IDataObject }
-	/** Not complete (completion.ts) and not completed by a read: nothing to pass on yet. */
-	| { unfinished: string };
+	/** Not complete (completion.ts) and not completed by a read: nothing to pass on; `final`: no read can help. */
+	| { unfinished: string; final?: true };
 
 /**
  * The trigger's callback as a complete result: as it came, else read through `client` (none: no credential or
@@ -85,8 +85,9 @@ export async function completeResult(
 		return { result: { ...body, warning } };
 	}
 	const why = `The callback carries no complete result (${distrust ? 'accepted without a Callback Secret' : `${incompleteness(body)} in the callback`})`;
-	if (body.id === null) return { unfinished: `${why} and no id to read it by` };
-	if (client === undefined) return { unfinished: `${why}, and Fetch Full Result is off or no credential is selected` };
+	if (body.id === null) return { unfinished: `${why} and no id to read it by`, final: true };
+	if (client === undefined)
+		return { unfinished: `${why}, and Fetch Full Result is off or no credential is selected`, final: true };
 	try {
 		const reading = await readBack(client, body.id, kind);
 		if (!reading.done) return { unfinished: reading.message };
@@ -94,17 +95,14 @@ export async function completeResult(
 	} catch (error) {
 		// The transport's errors carry the status and the service's message, never a secret.
 		const { message, httpCode, description } = error as { message?: string; httpCode?: string; description?: string };
-		// No answer, a refusal or a server error says nothing of the result: like an unfinished one, not a completion.
+		// No answer, a refusal, a server error or (signed) a 404, "not stored yet": like an unfinished one.
 		const status = httpCode ? Number(httpCode) : Number.NaN;
-		if (!Number.isInteger(status) || status === 429 || status >= 500) {
+		if (!Number.isInteger(status) || status === 429 || status >= 500 || (status === 404 && !distrust)) {
 			const failed = Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time';
 			return { unfinished: `Reading moderation ${body.id} failed (${failed})` };
 		}
-		const failure = {
-			message: message ?? 'Could not read the full result',
-			httpCode,
-			description: description ?? null,
-		};
-		return { result: distrust ? { id: body.id } : body, error: failure };
+		const failure = { message: message ?? 'Could not read the result', httpCode, description: description ?? null };
+		// Refused for good: the call's verdict fields, unverified, are not passed on.
+		return { result: distrust ? { id: body.id } : completedWith(body, {}), error: failure };
 	}
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { RESULT_EVENT, REVIEW_EVENT } from '../inbound/envelope';
-import { flaggedReasons, hasAnalysis, needsReview } from '../verdict/rules';
+import { isCompleteResult } from '../inbound/completion';
+import { flaggedReasons, needsReview } from '../verdict/rules';
 
 export type EventFilter = 'all' | 'flagged' | 'review' | 'safe';
 
@@ -18,14 +19,13 @@ export const EVENT_OPTIONS: INodePropertyOptions[] = [
 
 /**
  * Why a result is filtered out, or undefined when it starts the workflow, by Route by Verdict's rule code
- * (default rules). A result without an analysis cannot be judged: it passes "Flagged Only" and "Review
+ * (default rules). A result not complete (inbound/completion.ts) cannot be judged: it passes "Flagged Only" and "Review
  * Only" so no flagged content is dropped silently; "Safe Only" holds it back: unknown is never safe.
  */
 export function ignoreReason(events: EventFilter, result: IDataObject): string | undefined {
 	if (events === 'all') return undefined;
-	if (!hasAnalysis(result)) {
-		return events === 'safe' ? 'no analysis in the callback, so it cannot count as safe' : undefined;
-	}
+	if (!isCompleteResult(result))
+		return events === 'safe' ? 'no complete result, so it cannot count as safe' : undefined;
 	const flagged = flaggedReasons(result).length > 0;
 	const review = needsReview(result);
 	if (events === 'flagged' && !flagged) return 'not flagged';

@@ -83,17 +83,18 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		const kind = distrust ? resultKind(body) : event === RESULT_EVENT ? kindOf(body) : 'queueItem';
 		const fetchFullResult = distrust || (this.getNodeParameter('fetchFullResult', true) as boolean);
 		const completed = await completeResult(body, fetchFullResult ? client : undefined, kind, distrust);
-		// Not complete (inbound/completion.ts): nothing starts and nothing is recorded; the sender tries again.
-		if ('unfinished' in completed) return refuse(this, 503, `${completed.unfinished}; try this callback again`);
+		// Not complete (inbound/completion.ts): nothing starts or is recorded; 503 asks again, 422 where no read can help.
+		const again = 'unfinished' in completed && completed.final !== true ? '; try this callback again' : '';
+		if ('unfinished' in completed) return refuse(this, again ? 503 : 422, completed.unfinished + again);
 		const { result, error } = completed;
 		// A read this call made knows the credential as it is now (a Secret Key changed since the cache's read).
 		const extraSecrets = [...(client?.secrets ?? [])];
 
+		if (distrust && error !== undefined) return refuse(this, 404, `The service has no result ${body.id} to read back`);
 		// The verdict filter judges results; a review decision is a person's verdict and always passes.
 		const ignored =
 			event === RESULT_EVENT ? ignoreReason(this.getNodeParameter('events', 'all') as EventFilter, result) : undefined;
 		if (ignored !== undefined) return { webhookResponse: redaction(extraSecrets).value({ ...ack, ignored }) };
-		if (distrust && error !== undefined) return refuse(this, 404, `The service has no result ${body.id} to read back`);
 		// A read refused for good (4xx) acknowledges and starts the workflow with `error`: a 5xx would only repeat it.
 		const item: IDataObject = { ...result, receivedAt: new Date().toISOString(), event };
 		if (error !== undefined) item.error = error;

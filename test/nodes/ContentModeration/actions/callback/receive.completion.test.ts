@@ -56,11 +56,24 @@ test('every result field but isSafe null and status processing: the item fails, 
 	}
 });
 
+test('an unfinished callback whose read answers 404 (not stored yet) fails its item, nothing remembered; the finished delivery passes its own verdict on', async () => {
+	const id = '00000000-0000-4000-8000-00000000f404';
+	const [failed] = await receive({ event: 'moderation.completed', data: { id, isSafe: true, status: 'processing' } });
+	expect(failed.json.error).toMatch(/404/);
+	expect(failed.json.isSafe).toBeUndefined();
+
+	const flagged = imageResult(id, { isSafe: false, suggestedActions: { reject: true, review: false } });
+	const [passed] = await receive({ event: 'moderation.completed', data: flagged });
+	expect(passed.json).toEqual({ ...flagged, event: 'moderation.completed' });
+});
+
 test('Fetch Full Result off: a slim body fails its item, not passed on as it came', async () => {
 	mock.reset();
 	const [failed] = await receive({ event: 'moderation.completed', data: { id: 'job-slim-1', isSafe: true } }, { fetchFullResult: false });
 	expect(failed.json.error).toBe(
 		'The callback carries no complete result (no suggestedActions.reject and .review in the callback), and Fetch Full Result is off',
 	);
+	// A delivery of it again cannot help: the hint does not say it would.
+	expect((failed.json.details as IDataObject).description).not.toMatch(/delivery of the callback again/);
 	expect(mock.requests.filter((request) => request.method === 'GET')).toHaveLength(0);
 });

@@ -162,6 +162,8 @@ test('n8n 1.x: the resuming item\'s callback is answered 503 while another item\
 test.each([
 	['a review decision', { event: 'queue.review.completed', data: { id: 'q-1', status: 'accepted', accepted: true } }],
 	['an event the package does not know', { event: 'moderation.failed', data: { id: 'm-0' } }],
+	['an event the package does not know, without data', { event: 'moderation.failed' }],
+	['a review decision without data', { event: 'queue.review.completed', data: 'accepted' }],
 ])('%s on an item\'s URL is refused 422, nothing read, the run keeps waiting', async (_name, body) => {
 	const execution = await startWaiting([URL_A]);
 	const answer = await post(callbackUrls()[0], body);

@@ -35,7 +35,7 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to read the full result (GET /image/{ID} or GET /text/{ID}) when a moderation.completed callback carries no complete result (a boolean isSafe, a finished status and the fields the verdict rules read). A result still incomplete fails the item (off: any incomplete one), and a delivery of the callback again passes it on.',
+			'Whether to read the full result (GET /image/{ID} or GET /text/{ID}) when a moderation.completed callback carries no complete result (a boolean isSafe, a finished status and the fields the verdict rules read). A result still incomplete fails the item (off: any incomplete one); where it can be read back, a delivery of the callback again passes it on.',
 	},
 	{
 		displayName: 'Pass On Repeated Deliveries',
@@ -63,8 +63,8 @@ const WEBHOOK_HINT =
 	"Connect n8n's Webhook node (HTTP Method POST) directly before this node: its output item carries the callback's body, headers and query.";
 const WRONG_TOKEN_HINT =
 	"The call does not carry the Callback Secret of the selected Content Moderation API credential. Add ?token=<Callback Secret> to the Webhook node's Production URL you gave the service, or select the credential whose secret that URL carries.";
-const PARTIAL_RESULT_HINT =
-	'The callback carried no complete result (a boolean isSafe, a finished status, suggestedActions, riskScores.overall, nsfwCategories) and none could be read back. Nothing was passed on: a delivery of the callback again passes the verdict on. Route this error (On Error) to read the result later with Image > Get or Text > Get.';
+const partialResultHint = (again: boolean) =>
+	`The callback carried no complete result (a boolean isSafe, a finished status, suggestedActions, riskScores.overall, nsfwCategories) and none could be read back. Nothing was passed on${again ? ': a delivery of the callback again passes the verdict on' : ''}. Route this error (On Error) to read the result later with Image > Get or Text > Get.`;
 
 /** `id`: '' when the callback carries no usable id. */
 type Received = { event: string; data: IDataObject; id: string; standing: SecretStanding };
@@ -135,10 +135,11 @@ async function complete(
 	if (event !== RESULT_EVENT || kind === 'queueItem') return { ...data, event };
 	if (!distrust && isCompleteResult(data)) return { ...data, event };
 	const why = distrust ? 'accepted without a Callback Secret' : `${incompleteness(data)} in the callback`;
-	const fail = (message: string) => operationError(this.getNode(), itemIndex, message, PARTIAL_RESULT_HINT);
-	if (id === '') throw fail(`The callback carries no complete result (${why}) and no ID to read it by`);
+	const fail = (text: string, again = true) =>
+		operationError(this.getNode(), itemIndex, text, partialResultHint(again));
+	if (id === '') throw fail(`The callback carries no complete result (${why}) and no ID to read it by`, false);
 	if (!distrust && this.getNodeParameter('fetchFullResult', itemIndex, true) !== true)
-		throw fail(`The callback carries no complete result (${why}), and Fetch Full Result is off`);
+		throw fail(`The callback carries no complete result (${why}), and Fetch Full Result is off`, false);
 	const reading = await readBack(client, id, kind, itemIndex);
 	// Not a completion: the item fails (its claim is released), so a delivery of it again passes the verdict on.
 	if (!reading.done) throw fail(reading.message);

@@ -90,9 +90,9 @@ async function handle(this: IWebhookFunctions, { facts, read }: WaitTarget): Pro
 	// The service sends {event, data}; a flat result (older senders) reads as its data.
 	const received = await readCallbackBody.call(this);
 	const parsed = parseEnvelope(received.body, received.parsedJson);
-	if (parsed.ok && parsed.event !== RESULT_EVENT) {
+	if ((parsed.event ?? RESULT_EVENT) !== RESULT_EVENT) {
 		// The service sends a per-request URL only its completion (a review decision goes to the account's
-		// webhook): anything else is refused, not retried, nothing read or echoed; the run keeps waiting.
+		// webhook): any other event, with data or not, is refused, not retried, nothing read or echoed.
 		return refuse(this, 422, `This URL takes only ${RESULT_EVENT} callbacks`);
 	}
 	const body = parsed.ok ? parsed.data : undefined;
