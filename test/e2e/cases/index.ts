@@ -74,7 +74,7 @@ export const cases: E2eCase[] = [
 	{ id: 45, name: "acknowledgement times one callback at a time: n8n's Webhook node and the trigger with its credential; a repeat starts nothing", run: (ctx) => sequentialAcks(ctx, 30) },
 	{ id: 49, name: 'publishing a trigger whose credential has no Callback Secret of 16+ characters fails with the fix; Accept Callbacks Without a Secret publishes it', run: publishWithoutSecret },
 	{ id: 50, name: 'On Error "Continue (using error output)": the error item goes to the Error output on n8n 2.x, stays on the regular output on 1.x', run: errorOutput },
-	{ id: 51, name: "a warning under the node's output (Route by Verdict without a threshold): in n8n's record of the execution and in the editor, opened on that execution in headless Chromium", run: outputHint },
+	{ id: 51, name: "warnings under the node's output (Route by Verdict without a threshold; a localhost Callback URL with a public Base URL, none with a local one): in n8n's record of the execution and in the editor, opened on that execution in headless Chromium", run: outputHint },
 	{ id: 15, name: 'n8n restarted with its data kept: package, credential and published trigger survive', run: restartKeepsData, restarts: true },
 ];
 
