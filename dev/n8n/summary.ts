@@ -19,10 +19,22 @@ export async function runManually(rest: N8nRest, db: ExecutionRecords, workflowI
 	const t0 = Date.now();
 	while (Date.now() - t0 < timeoutMs) {
 		const row = (await db.executions(workflowId)).find((e) => e.id === id);
-		if (row && !['new', 'running'].includes(row.status)) return id;
+		if (row && !['new', 'running'].includes(row.status) && dataWritten(await db.execution(id))) return id;
 		await new Promise((res) => setTimeout(res, 300));
 	}
 	throw new Error(`execution ${id} of ${workflowId} not finished within ${timeoutMs / 1000}s`);
+}
+
+/**
+ * Whether an execution's data matches its status: n8n 1.x on sqlite (pool size 0) writes the status and the
+ * data in two updates (ExecutionRepository.updateExistingExecution), so for a moment a record can say
+ * `success` over the data of its wait, or `waiting` over the data from before it.
+ */
+export function dataWritten(detail: ExecutionDetail): boolean {
+	const waits = Boolean(detail.raw?.waitTill);
+	if (detail.status === 'waiting') return waits;
+	if (detail.status === 'success') return !waits && Object.keys(detail.raw?.resultData?.runData ?? {}).length > 0;
+	return !waits;
 }
 
 /** Runs a workflow once (runManually) and reads what happened from n8n's records. */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 import { N8N_MAJOR } from '../../../dev/n8n/install';
 import { EXAMPLES_DIR, readWorkflow } from '../../../dev/n8n/stack';
-import { executeWorkflow } from '../../../dev/n8n/summary';
+import { dataWritten, executeWorkflow } from '../../../dev/n8n/summary';
 import { DEFAULT_OPTIONS } from '../../../dev/mock/options';
 import { sleep, waitFor } from '../../../dev/wait';
 import { assert, E2eContext } from '../context';
@@ -31,9 +31,16 @@ export async function statusOf(ctx: E2eContext, id: number, workflowId = WORKFLO
 	return rows.find((row) => row.id === id)?.status ?? 'missing';
 }
 
-/** Waits until execution `id` of `workflowId` has ended `success` in n8n's records. */
+/** The status of an execution once its data is written too (dataWritten); until then 'saving'. */
+export async function settledStatusOf(ctx: E2eContext, id: number, workflowId = WORKFLOW.id): Promise<string> {
+	const status = await statusOf(ctx, id, workflowId);
+	if (['running', 'new', 'missing'].includes(status)) return status;
+	return dataWritten(await ctx.db.execution(id)) ? status : 'saving';
+}
+
+/** Waits until execution `id` of `workflowId` has ended `success` in n8n's records, its data written. */
 export async function untilSucceeded(ctx: E2eContext, id: number, timeoutMs: number, everyMs: number, workflowId = WORKFLOW.id) {
-	await waitFor('the execution to finish', async () => ((await statusOf(ctx, id, workflowId)) === 'success' ? true : undefined), timeoutMs, everyMs);
+	await waitFor('the execution to finish', async () => ((await settledStatusOf(ctx, id, workflowId)) === 'success' ? true : undefined), timeoutMs, everyMs);
 }
 
 /** n8n 1.x: the routed example fails before anything is sent, naming the n8n version it needs. */

@@ -12,7 +12,7 @@ import { executeWorkflow } from '../../../dev/n8n/summary';
 import { waitFor } from '../../../dev/wait';
 import { assert, E2eContext } from '../context';
 import { settledRuns } from '../queue/cases';
-import { NODE, statusOf } from './waitForCallback';
+import { NODE, settledStatusOf } from './waitForCallback';
 
 /** A copy of example 05 (or its plain form on n8n 1.x) with a Wait Timeout of 5 s, its images under TIMEOUT_IMAGES. */
 const TIMEOUT_WORKFLOW = readWorkflow(
@@ -33,7 +33,7 @@ export async function waitForCallbackTimeout(ctx: E2eContext): Promise<string> {
 		await waitFor(
 			'n8n to resume the execution at its Wait Timeout',
 			// Past 'waiting' it is 'running' for a moment while n8n resumes it: wait for where it ends.
-			async () => (['waiting', 'running', 'new'].includes(String(await statusOf(ctx, run.executionId, TIMEOUT_WORKFLOW.id))) ? undefined : true),
+			async () => (['waiting', 'running', 'new', 'saving'].includes(await settledStatusOf(ctx, run.executionId, TIMEOUT_WORKFLOW.id)) ? undefined : true),
 			150_000,
 			1_000,
 		);
