@@ -1,6 +1,7 @@
 /** The demo's follow of later trigger executions (dev/n8n/summary.ts), against records held in memory. */
 import type { ExecutionDetail, ExecutionRecords, ExecutionRow } from '@dev/n8n/db';
-import { describeDecision, followExecutions } from '@dev/n8n/summary';
+import type { N8nRest } from '@dev/n8n/rest';
+import { dataWritten, describeDecision, followExecutions, runManually } from '@dev/n8n/summary';
 
 /** `closing`: the next read stops the demo and fails, as a read under way while it stops does. */
 function records(rows: ExecutionRow[], stop?: AbortController): ExecutionRecords & { failing: boolean; closing: boolean } {
@@ -77,4 +78,29 @@ test("describeDecision: the reviewer's decision and what part B did with the com
 		raw: {},
 	} as ExecutionDetail;
 	expect(describeDecision(detail)).toBe('  execution #7 success: item item-1 rejected -> Remove Comment "spam here"');
+});
+
+describe('an ended execution counts once its data is written (n8n 1.x on sqlite writes status, then data)', () => {
+	const detail = (status: string, raw: any): ExecutionDetail => ({ ...row(1, status), items: {}, outputs: {}, raw });
+	const ran = { resultData: { runData: { Results: [{}] } } };
+	const waits = { ...ran, waitTill: '2026-12-07T12:00:00Z' };
+
+	it('tells the data of the wait, or from before it, from the data that matches the status', () => {
+		expect(dataWritten(detail('success', waits))).toBe(false);
+		expect(dataWritten(detail('success', { resultData: { runData: {} } }))).toBe(false);
+		expect(dataWritten(detail('success', ran))).toBe(true);
+		expect(dataWritten(detail('waiting', ran))).toBe(false);
+		expect(dataWritten(detail('waiting', waits))).toBe(true);
+		expect(dataWritten(detail('error', { resultData: { runData: {} } }))).toBe(true);
+	});
+
+	it('runManually returns only after the data is written', async () => {
+		const datas = [waits, waits, ran];
+		let reads = 0;
+		const db = records([row(7, 'success', 'W')]);
+		db.execution = async () => detail('success', datas[Math.min(reads++, datas.length - 1)]);
+		const rest = { startManualRun: async () => 7 } as unknown as N8nRest;
+		expect(await runManually(rest, db, 'W', 5_000)).toBe(7);
+		expect(reads).toBe(3);
+	});
 });
