@@ -45,3 +45,19 @@ describe('Callback > Receive, Accept Callbacks Without a Secret, Pass On Repeate
 		expect(item.isSafe).not.toBe(true);
 	});
 });
+
+describe('Callback > Receive, signed, the completion rule (issue 55 point 2)', () => {
+	it('a moderation.completed whose data looks like a queue item (status "pending", no isSafe) is not passed on as a result', async () => {
+		const secret = 'cb-secret/review-queue-shaped';
+		const body = { event: 'moderation.completed', data: { id: 'job-queue-shaped-2', status: 'pending', accepted: false, type: 'text', content: 'hello', moderation: null } };
+		const run = await runWorkflow({
+			nodes: [moderationNode({ resource: 'callback', operation: 'receive' })],
+			credentials: { contentModerationApi: { baseUrl: mock.service.url, accessToken: SECRET_TOKEN, callbackSecret: secret } },
+			items: [{ json: { ...webhookItem(body).json, query: { token: secret } } }],
+			mode: 'webhook',
+		});
+		// Not a complete result (no boolean isSafe, status pending): the item fails, nothing is output.
+		expect(output(run).map((item) => item.json)).toEqual([]);
+		expect(run.status).not.toBe('success');
+	});
+});

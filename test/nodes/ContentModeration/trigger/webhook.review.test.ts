@@ -1,0 +1,26 @@
+/**
+ * Review repros (issue 55, point 1): a signed callback whose body is not a complete result must start no
+ * workflow, be remembered nowhere, and be answered so that the sender retries.
+ */
+import { imageResult } from '@test/helpers/callbackBodies';
+import { useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
+import { postCallback } from '@test/helpers/webhook-server';
+
+const callbacks = useTriggerCallbacks();
+
+test('a signed moderation.completed whose data looks like a queue item (status "pending", no isSafe) starts nothing, and the later result of that id still starts the workflow', async () => {
+	const server = await callbacks.trigger({ events: 'all' });
+	const id = 'job-queue-shaped-1';
+	const slim = { event: 'moderation.completed', data: { id, status: 'pending', accepted: false, type: 'image', content: 'https://x.test/a.png', moderation: null } };
+
+	const first = await postCallback(server.webhookUrl, slim);
+	const startedByFirst = server.executions.length;
+	const second = await postCallback(server.webhookUrl, { event: 'moderation.completed', data: imageResult(id, { isSafe: false }) });
+
+	// The verdict (isSafe false) is not lost as a "duplicate" of the queue-shaped call.
+	expect(second.body).not.toMatchObject({ duplicate: true });
+	expect(server.executions.map((run) => run[0].json.isSafe)).toContain(false);
+	// No boolean isSafe and status "pending": not a complete result, nothing started, the sender asked again.
+	expect(startedByFirst).toBe(0);
+	expect(first.status).toBe(503);
+});
