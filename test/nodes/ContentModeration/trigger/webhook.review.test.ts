@@ -4,7 +4,8 @@
  */
 import { imageResult } from '@test/helpers/callbackBodies';
 import { useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
-import { postCallback } from '@test/helpers/webhook-server';
+import { postCallback, startTriggerServer, TEST_CALLBACK_SECRET } from '@test/helpers/webhook-server';
+import { startScriptedServer } from '@test/helpers/scripted-server';
 
 const callbacks = useTriggerCallbacks();
 
@@ -23,4 +24,35 @@ test('a signed moderation.completed whose data looks like a queue item (status "
 	// No boolean isSafe and status "pending": not a complete result, nothing started, the sender asked again.
 	expect(startedByFirst).toBe(0);
 	expect(first.status).toBe(503);
+});
+
+test('a signed callback whose read-back the service refuses for good (403) starts nothing and is not remembered: once readable, a delivery of it again starts the verdict', async () => {
+	let refusing = true;
+	const service = await startScriptedServer((request) =>
+		refusing
+			? { status: 403, body: { message: 'forbidden' } }
+			: { status: 200, body: imageResult(request.path.split('/').pop(), { isSafe: false }) },
+	);
+	try {
+		const server = await startTriggerServer({
+			parameters: { events: 'all' },
+			credentials: { baseUrl: service.url, accessToken: 'tok-read-403-review', callbackSecret: TEST_CALLBACK_SECRET },
+			token: TEST_CALLBACK_SECRET,
+		});
+		callbacks.servers.push(server);
+
+		const first = await postCallback(server.webhookUrl, { id: 'job-403', isSafe: true });
+		const startedByFirst = server.executions.length;
+		refusing = false;
+		const again = await postCallback(server.webhookUrl, { id: 'job-403', isSafe: true });
+
+		// Once the read works, the verdict (isSafe false) starts the workflow: not a "duplicate".
+		expect(again.body).not.toMatchObject({ duplicate: true });
+		expect(server.executions.map((run) => run[0].json.isSafe)).toContain(false);
+		// Still incomplete after the read: nothing delivered, the sender asked again.
+		expect(startedByFirst).toBe(0);
+		expect(first.status).toBe(503);
+	} finally {
+		await service.stop();
+	}
 });
