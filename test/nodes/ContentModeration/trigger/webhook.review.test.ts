@@ -56,3 +56,12 @@ test('a signed callback whose read-back the service refuses for good (403) start
 		await service.stop();
 	}
 });
+
+test('Fetch Full Result off: an incomplete signed callback is answered 503 (as the parameter describes: "is answered 503 and starts nothing"), so that the sender retries', async () => {
+	const server = await callbacks.trigger({ events: 'all', fetchFullResult: false });
+
+	const answer = await postCallback(server.webhookUrl, { id: 'job-slim-off', isSafe: true });
+
+	expect(server.executions).toHaveLength(0);
+	expect(answer.status).toBe(503);
+});
