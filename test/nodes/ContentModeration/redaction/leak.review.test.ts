@@ -1,0 +1,42 @@
+/**
+ * Review repro: a Callback Secret (16+ characters) leaks into an error in the form a URL parser gives it.
+ * The node puts the secret into the Callback URL with encodeURIComponent (inbound/token.ts), which keeps
+ * ' ! ( ) * ~. A service that echoes the URL after parsing it (WHATWG `new URL(u).href`, as Node and
+ * browsers serialize a query) writes ' as %27 but keeps ! ( ) * ~: a mix no form in secretPatterns.ts covers
+ * (KEPT_BY_ENCODERS lists all six, ~ only, * only, or none kept).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { dumpRun, moderationNode, runWorkflow } from '@test/helpers/engine';
+import { nodeError, SECRET_TOKEN } from '@test/helpers/nodeRun';
+import { startScriptedServer } from '@test/helpers/scripted-server';
+
+const CALLBACK_SECRET = "cb'secret!2026-abcd";
+
+it("the Callback Secret echoed by the service in a parsed URL (' as %27, ! kept) never reaches the node's error", async () => {
+	const server = await startScriptedServer((request) => {
+		const url = ((request.body as IDataObject).options as IDataObject).callbackUrl as string;
+		return { status: 400, body: { message: `callbackUrl not allowed: ${new URL(url).href}` } };
+	});
+	try {
+		const run = await runWorkflow({
+			nodes: [
+				moderationNode({
+					resource: 'text',
+					operation: 'moderate',
+					text: 'hello there',
+					mode: 'deferred',
+					options: { callbackUrl: 'https://hooks.example.com/cb' },
+				}),
+			],
+			credentials: { contentModerationApi: { baseUrl: server.url, accessToken: SECRET_TOKEN, callbackSecret: CALLBACK_SECRET } },
+		});
+		expect(nodeError(run).httpCode).toBe('400');
+		// The secret as the service's URL parser writes it: cb%27secret!2026-abcd.
+		const echoed = new URL(`https://h/?token=${encodeURIComponent(CALLBACK_SECRET)}`).href.split('token=')[1];
+		expect(echoed).toBe('cb%27secret!2026-abcd');
+		expect(dumpRun(run)).not.toContain(echoed);
+	} finally {
+		await server.stop();
+	}
+});
