@@ -65,3 +65,28 @@ test('Fetch Full Result off: an incomplete signed callback is answered 503 (as t
 	expect(server.executions).toHaveLength(0);
 	expect(answer.status).toBe(503);
 });
+
+test('a signed slim callback {id, isSafe} of a TEXT moderation is completed and starts its verdict (it is not read from /image only, 404, and refused 503 for ever)', async () => {
+	const server = await callbacks.trigger({ events: 'all' });
+	const mock = callbacks.mock;
+	const headers = { authorization: `Bearer ${mock.token}`, 'content-type': 'application/json' };
+	const submitted = await fetch(`${mock.url}/text`, {
+		method: 'POST',
+		headers,
+		body: JSON.stringify({ text: 'you are an idiot', options: { defer: true } }),
+	});
+	const { id } = (await submitted.json()) as { id: string };
+	await mock.whenIdle(5_000);
+	const finished = (await (await fetch(`${mock.url}/text/${id}`, { headers })).json()) as { isSafe: boolean };
+	expect(typeof finished.isSafe).toBe('boolean');
+
+	const answers: unknown[] = [];
+	// The sender retries a 503 a few times.
+	for (let attempt = 0; attempt < 3 && server.executions.length === 0; attempt++) {
+		answers.push(await postCallback(server.webhookUrl, { event: 'moderation.completed', data: { id, isSafe: true } }));
+	}
+
+	expect(answers).toContainEqual(expect.objectContaining({ status: 200 }));
+	expect(server.executions).toHaveLength(1);
+	expect(server.executions[0][0].json).toMatchObject({ id, isSafe: finished.isSafe });
+});
