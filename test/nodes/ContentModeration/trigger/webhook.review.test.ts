@@ -90,3 +90,15 @@ test('a signed slim callback {id, isSafe} of a TEXT moderation is completed and 
 	expect(server.executions).toHaveLength(1);
 	expect(server.executions[0][0].json).toMatchObject({ id, isSafe: finished.isSafe });
 });
+
+test('Accept Callbacks Without a Secret with Include Headers and Query: nothing a stranger sends but the id reaches the item (no forged header or query value)', async () => {
+	const server = await callbacks.trigger({ events: 'all', options: { acceptWithoutSecret: true, includeRequest: true } }, true, '');
+	const { id } = await callbacks.moderate('https://images.test/safe.jpg');
+
+	const answer = await postCallback(server.webhookUrl, { id }, { query: { isSafe: 'forged-query-81' }, headers: { 'x-verdict': 'forged-header-81' } });
+
+	expect(answer.status).toBe(200);
+	const text = JSON.stringify(server.executions);
+	expect(text).not.toContain('forged-query-81');
+	expect(text).not.toContain('forged-header-81');
+});
