@@ -61,3 +61,27 @@ describe('Callback > Receive, signed, the completion rule (issue 55 point 2)', (
 		expect(run.status).not.toBe('success');
 	});
 });
+
+describe('Callback > Receive, signed, Pass On Repeated Deliveries (issue 55 point 2)', () => {
+	it('a repeat of a slim callback {id, isSafe: true} is not output as the result: the first was read back, the repeat passes the slim body on unchecked', async () => {
+		const secret = 'cb-secret/review-slim-repeat';
+		const id = await deferredImageId(mock, UNSAFE_IMAGE_URL);
+		const slim = { event: 'moderation.completed', data: { id, isSafe: true } };
+		const runOnce = async () =>
+			await runWorkflow({
+				nodes: [moderationNode({ resource: 'callback', operation: 'receive', passOnRepeats: true })],
+				credentials: { contentModerationApi: { baseUrl: mock.service.url, accessToken: SECRET_TOKEN, callbackSecret: secret } },
+				items: [{ json: { ...webhookItem(slim).json, query: { token: secret } } }],
+				mode: 'webhook',
+			});
+
+		const first = await runOnce();
+		expect(output(first)[0].json).toMatchObject({ id, isSafe: false });
+
+		const repeat = await runOnce();
+		const item = output(repeat)[0].json;
+		expect(item.duplicate).toBe(true);
+		// A repeat is not a complete result: it must not stand for one (isSafe true, no riskScores).
+		expect(item).toMatchObject({ isSafe: false });
+	});
+});
