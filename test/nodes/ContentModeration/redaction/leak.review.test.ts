@@ -40,3 +40,32 @@ it("the Callback Secret echoed by the service in a parsed URL (' as %27, ! kept)
 		await server.stop();
 	}
 });
+
+it.each([
+	['Python html.escape', '&#x27;'],
+	['PHP htmlspecialchars ENT_QUOTES', '&#039;'],
+])("the Callback Secret echoed HTML-escaped by %s (' as %s) in the service's error page never reaches the node's error", async (_name, apostrophe) => {
+	const server = await startScriptedServer((request) => {
+		const url = ((request.body as IDataObject).options as IDataObject).callbackUrl as string;
+		const page = `<html><body><p>Bad callback URL: ${url.replace(/'/g, apostrophe)}</p></body></html>`;
+		return { status: 400, raw: { text: page, contentType: 'text/html; charset=utf-8' } };
+	});
+	try {
+		const run = await runWorkflow({
+			nodes: [
+				moderationNode({
+					resource: 'text',
+					operation: 'moderate',
+					text: 'hello there',
+					mode: 'deferred',
+					options: { callbackUrl: 'https://hooks.example.com/cb' },
+				}),
+			],
+			credentials: { contentModerationApi: { baseUrl: server.url, accessToken: SECRET_TOKEN, callbackSecret: CALLBACK_SECRET } },
+		});
+		expect(nodeError(run).httpCode).toBe('400');
+		expect(dumpRun(run)).not.toContain(`cb${apostrophe}secret!2026-abcd`);
+	} finally {
+		await server.stop();
+	}
+});
