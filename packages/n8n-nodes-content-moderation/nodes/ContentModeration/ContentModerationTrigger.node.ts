@@ -61,7 +61,7 @@ export class ContentModerationTrigger implements INodeType {
 				default: 'all',
 				displayOptions: { show: { eventTypes: ['both', 'results', 'any'] } },
 				description:
-					'Which completed moderations start the workflow, by verdict; the others are acknowledged and ignored. Review decisions and other events are not filtered by verdict. A result the service refused to read back (its error attached) passes every filter except Safe Only.',
+					'Which completed moderations start the workflow, by verdict; the others are acknowledged and ignored. Review decisions and other events are not filtered by verdict.',
 			},
 			{
 				displayName: 'Fetch Full Result',
@@ -69,7 +69,7 @@ export class ContentModerationTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to read the full result (GET /text/{ID} for a text result, GET /image/{ID} otherwise) when the callback carries no complete result (a boolean isSafe, a finished status and the fields the verdict rules read). The read happens before the callback is answered; callbacks that carry the whole result need none. Reads need a Content Moderation API credential. A result still incomplete (off, or without a credential: any incomplete one) is answered 503 and starts nothing.',
+					'Whether to read the full result (GET /text/{ID} for a text result, GET /image/{ID} for an image; either, image first, when the callback does not show which) when the callback carries no complete result (a boolean isSafe, a finished status and the fields the verdict rules read). The read happens before the callback is answered; callbacks that carry the whole result need none. Reads need a Content Moderation API credential. A result still unfinished after the read, or a read that fails, is answered 503 so that the service sends it again; off, or without a credential, an incomplete callback is answered 422 (no read can complete it). Neither starts anything.',
 			},
 			{
 				displayName: 'Options',
@@ -85,7 +85,7 @@ export class ContentModerationTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							"Whether to add the request headers and query parameters to the output. The token, authorization headers and any secret inside other headers (such as a proxy's copy of the URL) are redacted.",
+							"Whether to add the request headers and query parameters to the output. The token, authorization headers and any secret inside other headers (such as a proxy's copy of the URL) are redacted. Ignored under Accept Callbacks Without a Secret: nothing an unsigned call carries but its ID reaches the item.",
 					},
 				],
 			},

@@ -1,15 +1,10 @@
-/** The one completion rule of the callbacks (inbound/completion.ts), and the read answers it takes. */
+/** The one completion rule (verdict/rules.ts), and the read answers the callbacks take by it (inbound/completion.ts). */
 import fc from 'fast-check';
 import { test as property } from '@fast-check/jest';
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	completedWith,
-	incompleteness,
-	isCompleteResult,
-	isCompletion,
-	VERDICT_FIELDS,
-} from '@package/nodes/ContentModeration/inbound/completion';
+import { completedWith, isCompletion, VERDICT_FIELDS } from '@package/nodes/ContentModeration/inbound/completion';
+import { incompleteness, isCompleteResult } from '@package/nodes/ContentModeration/verdict/rules';
 import { imageResult, textResult } from '@test/helpers/callbackBodies';
 
 /** Each way a result can lack what Route by Verdict reads, with what the rule says of it. */

@@ -118,12 +118,14 @@ test('the key is a hash: no id, event or decision in it', () => {
 	expect(deliveryKey(['a', 'bc'])).not.toBe(deliveryKey(['ab', 'c']));
 });
 
-test('a completion key tells a text result from an image result, and decisions by their whole status', () => {
+test('a completion key is one per result id (ids are UUIDs), and tells decisions by their whole status', () => {
 	const scope = ['wf1', 'node-1'];
 	const image = completionKey(scope, 'moderation.completed', { id: 'r1', description: 'a cat' });
-	expect(completionKey(scope, 'moderation.completed', { id: 'r1', filteredContent: 'hi' })).not.toBe(image);
-	// A result with only its id is read back as an image: the same completion.
+	// A slim delivery and a full one of a text result: the same completion.
+	expect(completionKey(scope, 'moderation.completed', { id: 'r1', filteredContent: 'hi' })).toBe(image);
 	expect(completionKey(scope, 'moderation.completed', { id: 'r1' })).toBe(image);
+	expect(completionKey(scope, 'moderation.completed', { id: 'r2' })).not.toBe(image);
+	expect(completionKey(['wf2', 'node-1'], 'moderation.completed', { id: 'r1' })).not.toBe(image);
 	const decision = (status: unknown) => completionKey(scope, 'queue.review.completed', { id: 'q1', status, accepted: true } as never);
 	expect(decision({ code: 'a' })).not.toBe(decision({ code: 'b' }));
 	expect(decision('[object Object]')).not.toBe(decision({ code: 'a' }));

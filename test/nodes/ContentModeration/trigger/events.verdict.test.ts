@@ -66,20 +66,18 @@ describe('events filter', () => {
 		expect(server.executions).toHaveLength(1);
 	});
 
-	test('a result the service refuses to read (403) passes Flagged Only with its error but is held back by Safe Only', async () => {
+	test('a result the service refuses to read (403) starts nothing under any filter: 503, so that the sender tries again', async () => {
 		const service = await startScriptedServer(() => ({ status: 403, body: { message: 'forbidden' } }));
 		const credentials = { baseUrl: service.url, accessToken: 'tok-403-filter', callbackSecret: TEST_CALLBACK_SECRET };
 		try {
-			for (const events of ['flagged', 'safe']) {
+			for (const events of ['flagged', 'safe', 'all']) {
 				const server = await startTriggerServer({ parameters: { events }, credentials, token: TEST_CALLBACK_SECRET });
 				callbacks.servers.push(server);
 				// The callback's own verdict (safe, unfinished) is not verified: it counts for nothing.
 				const data = { id: `job-403-${events}`, isSafe: true, status: 'processing' };
 				const answer = await postCallback(server.webhookUrl, { event: 'moderation.completed', data });
-				expect(answer.status).toBe(200);
-				if (events === 'safe') expect((answer.body as IDataObject).ignored).toMatch(/cannot count as safe/);
-				else expect((server.executions[0][0].json.error as IDataObject).httpCode).toBe('403');
-				expect(server.executions).toHaveLength(events === 'safe' ? 0 : 1);
+				expect(answer.status).toBe(503);
+				expect(server.executions).toHaveLength(0);
 			}
 		} finally {
 			await service.stop();

@@ -69,13 +69,13 @@ describe('one workflow per completion', () => {
 		expect([one.executions.length, other.executions.length]).toEqual([1, 1]);
 	});
 
-	test('an image result and a text result with one id are two completions', async () => {
+	test('one result id is one completion, whatever kind its data shows (a slim delivery, then the full one)', async () => {
 		const server = await trigger();
 		const id = randomUUID();
-		await postCallback(server.webhookUrl, result(imageResult(id)));
-		const text = await postCallback(server.webhookUrl, result(textResult(id)));
-		expect(text.body).not.toHaveProperty('duplicate');
-		expect(server.executions).toHaveLength(2);
+		await postCallback(server.webhookUrl, result(textResult(id)));
+		const slim = await postCallback(server.webhookUrl, result({ id, isSafe: false }));
+		expect(slim.body).toHaveProperty('duplicate', true);
+		expect(server.executions).toHaveLength(1);
 	});
 
 	test('review decisions whose status is an object are told apart', async () => {
@@ -208,14 +208,16 @@ describe('one workflow per completion', () => {
 			expect(server.executions).toHaveLength(1);
 		});
 
-		test('a first delivery whose read fails still starts (with the error); the ones waiting for it are duplicates', async () => {
+		test('a first delivery whose read fails (403) starts nothing (503); one waiting for it reads and starts, the last is a duplicate', async () => {
 			const server = await trigger({}, { baseUrl });
 			failNext = 1;
 			const body = result({ id: randomUUID() });
 			const answers = await Promise.all([0, 1, 2].map(async () => await postCallback(server.webhookUrl, body)));
-			expect(answers.filter((answer) => (answer.body as IDataObject).duplicate === true)).toHaveLength(2);
+			expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 503]);
+			expect(answers.filter((answer) => (answer.body as IDataObject).duplicate === true)).toHaveLength(1);
 			expect(server.executions).toHaveLength(1);
-			expect(server.executions[0][0].json.error).toMatchObject({ httpCode: '403' });
+			expect(server.executions[0][0].json).not.toHaveProperty('error');
+			expect(server.executions[0][0].json.isSafe).toEqual(expect.any(Boolean));
 		});
 	});
 });

@@ -20,8 +20,8 @@ const servers: TriggerServer[] = [];
 let service: ScriptedServer;
 
 beforeAll(async () => {
-	// The full-result read is refused for good (a 4xx: the item carries the error), echoing the Authorization
-	// header it got; the results of `job-6-…` are readable (read back under Accept Callbacks Without a Secret).
+	// The full-result read is refused (a 4xx, answered 503: nothing starts), echoing the Authorization header it
+	// got; the results of `job-6-…` are readable.
 	service = await startScriptedServer((request) =>
 		request.path.includes('/job-6-')
 			? { status: 200, body: imageResult(request.path.split('/').pop()) }
@@ -66,24 +66,31 @@ function proxyHeaders(server: TriggerServer, token: string): Record<string, stri
 /** Everything the trigger gave out: answers and started items. */
 const outputs = (server: TriggerServer) => ({ calls: server.calls, executions: server.executions });
 
-test('accepted through the credential secret: the copied query and proxy headers, and a failed read, hold no secret', async () => {
+test('accepted through the credential secret: the copied query and proxy headers hold no secret', async () => {
 	const server = await trigger({});
 
-	const answer = await postCallback(
-		server.webhookUrl,
-		{ id: 'job-123' },
-		{ query: { token: CALLBACK_SECRET, source: 'n8n' }, headers: proxyHeaders(server, CALLBACK_SECRET) },
-	);
+	const answer = await postCallback(server.webhookUrl, imageResult('job-123'), {
+		query: { token: CALLBACK_SECRET, source: 'n8n' },
+		headers: proxyHeaders(server, CALLBACK_SECRET),
+	});
 
 	expect(answer).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: 'job-123' } });
-	expect(service.requests.at(-1)?.headers.authorization).toBe(`Bearer ${ACCESS_TOKEN}`);
 	const item = server.executions[0][0].json;
 	expect(item.query).toEqual({ token: '[redacted]', source: 'n8n' });
 	const headers = item.headers as Record<string, string>;
 	expect(headers['x-forwarded-uri']).toBe(`/webhook/${WEBHOOK_ID}/callback?token=***&source=proxy`);
 	expect(headers['x-original-url']).toBe(`${server.baseUrl}/webhook/${WEBHOOK_ID}/callback?token=***&source=proxy`);
 	expect(headers.referer).toContain('token=***');
-	expect((item.error as { message: string }).message).toContain('you sent Bearer ***');
+	expect(findLeaks(outputs(server), SECRETS)).toEqual([]);
+});
+
+test('a read the service refuses (its message echoing the key): answered 503, nothing starts, no secret in the answer', async () => {
+	const server = await trigger({});
+	const answer = await postCallback(server.webhookUrl, { id: 'job-123' }, { query: { token: CALLBACK_SECRET } });
+	expect(answer.status).toBe(503);
+	expect(JSON.stringify(answer.body)).toContain('Reading moderation job-123 failed (HTTP 400)');
+	expect(service.requests.at(-1)?.headers.authorization).toBe(`Bearer ${ACCESS_TOKEN}`);
+	expect(server.executions).toHaveLength(0);
 	expect(findLeaks(outputs(server), SECRETS)).toEqual([]);
 });
 
@@ -94,8 +101,7 @@ test('a callback body echoing the secrets (meta, description) is redacted in the
 	const answer = await postCallback(
 		server.webhookUrl,
 		{
-			id: `job-${CALLBACK_SECRET}`,
-			isSafe: true,
+			...imageResult(`job-${CALLBACK_SECRET}`),
 			description: `sent with ${ACCESS_TOKEN}`,
 			meta: { callbackUrl, b64: Buffer.from(CALLBACK_SECRET).toString('base64') },
 			image: SAFE_IMAGE_URL,
@@ -107,7 +113,7 @@ test('a callback body echoing the secrets (meta, description) is redacted in the
 	expect(answer.status).toBe(401);
 	const accepted = await postCallback(
 		server.webhookUrl,
-		{ id: `job-${CALLBACK_SECRET}`, isSafe: true, description: `sent with ${ACCESS_TOKEN}`, meta: { callbackUrl } },
+		{ ...imageResult(`job-${CALLBACK_SECRET}`), description: `sent with ${ACCESS_TOKEN}`, meta: { callbackUrl } },
 		{ query: { token: CALLBACK_SECRET } },
 	);
 	expect(accepted.status).toBe(200);
@@ -137,22 +143,19 @@ test('refused as a bad body with the right secret: the 400 answer holds no secre
 test('no secret configured (the test URL): a token the caller sends (query, or only in a proxy header) is still hidden', async () => {
 	const server = await trigger({}, null);
 	const headers = { ...proxyHeaders(server, 'caller-tok-1'), 'X-Original-Uri': '/webhook/x/callback?token=stripped-tok-2' };
-	await postCallback(server.webhookUrl, { id: 'job-3', isSafe: true }, { query: { token: 'caller-tok-1' }, headers });
+	await postCallback(server.webhookUrl, imageResult('job-3'), { query: { token: 'caller-tok-1' }, headers });
 	expect(server.executions).toHaveLength(1);
 	expect(findLeaks(outputs(server), [...SECRETS, 'caller-tok-1', 'stripped-tok-2'])).toEqual([]);
 });
 
-test.each([
-	['the test URL', 'manual', {}],
-	['published, Accept Callbacks Without a Secret', 'webhook', { acceptWithoutSecret: true }],
-] as const)('a 6-character secret, %s: the token inside proxy headers is masked, the rest of the item kept', async (_name, mode, options) => {
+test('a 6-character secret on the test URL: the token inside proxy headers is masked, the rest of the item kept', async () => {
 	const server = await startTriggerServer({
-		mode,
-		parameters: { events: 'all', options: { includeRequest: true, ...options } },
+		mode: 'manual',
+		parameters: { events: 'all', options: { includeRequest: true } },
 		credentials: { baseUrl: service.url, accessToken: ACCESS_TOKEN, callbackSecret: 'k3y-6c' },
 	});
 	servers.push(server);
-	const body = { id: `job-6-${mode}`, isSafe: true };
+	const body = { id: 'job-6-manual', isSafe: true };
 	const answer = await postCallback(server.webhookUrl, body, { query: { token: 'k3y-6c' }, headers: proxyHeaders(server, 'k3y-6c') });
 	expect(answer.status).toBe(200);
 	const headers = server.executions[0][0].json.headers as Record<string, string>;

@@ -89,7 +89,8 @@ describe('the item a callback starts', () => {
 			const server = await startTriggerServer({ parameters: { events }, credentials, token: TEST_CALLBACK_SECRET });
 			callbacks.servers.push(server);
 			try {
-				const data = { id, isSafe: true, status: 'processing' };
+				// An image's data (a description): read from GET /image only, whose 404 means "not stored yet".
+				const data = { id, isSafe: true, status: 'processing', description: 'a cat' };
 				const first = await postCallback(server.webhookUrl, { event: 'moderation.completed', data });
 				expect(first.status).toBe(503);
 				expect(JSON.stringify(first.body)).toMatch(/HTTP 404.*try this callback again/);
@@ -105,21 +106,26 @@ describe('the item a callback starts', () => {
 		}
 	});
 
-	test("a read refused for good (403) acknowledges and starts with the id and an error, not the callback's own verdict", async () => {
-		const service = await startScriptedServer(() => ({ status: 403, body: { message: 'forbidden' } }));
+	test('a read refused (403) starts nothing and is not remembered (503); a delivery once the read works starts with the verdict', async () => {
+		const flagged = { isSafe: false, suggestedActions: { reject: true, review: false } };
+		const service = await startScriptedServer((_request, index) =>
+			index === 0 ? { status: 403, body: { message: 'forbidden' } } : { status: 200, body: imageResult('job-403', flagged) },
+		);
 		const credentials = { baseUrl: service.url, accessToken: 'tok-403-read', callbackSecret: TEST_CALLBACK_SECRET };
 		const server = await startTriggerServer({ parameters: { events: 'flagged' }, credentials, token: TEST_CALLBACK_SECRET });
 		callbacks.servers.push(server);
 		try {
 			const data = { id: 'job-403', isSafe: true, status: 'processing', summary: 'kept', suggestedActions: {} };
-			const answer = await postCallback(server.webhookUrl, { event: 'moderation.completed', data });
+			const first = await postCallback(server.webhookUrl, { event: 'moderation.completed', data });
+			expect(first.status).toBe(503);
+			expect(JSON.stringify(first.body)).toContain('Reading moderation job-403 failed (HTTP 403); try this callback again');
+			expect(server.executions).toHaveLength(0);
 
-			expect(answer).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: 'job-403' } });
-			expect(service.requests).toHaveLength(1);
-			const item = server.executions[0][0].json;
-			expect(item).toMatchObject({ id: 'job-403', summary: 'kept', error: { httpCode: '403' } });
-			for (const field of ['isSafe', 'status', 'suggestedActions', 'riskScores', 'nsfwCategories'])
-				expect(item[field]).toBeUndefined();
+			const again = await postCallback(server.webhookUrl, { event: 'moderation.completed', data });
+			expect(again).toEqual({ status: 200, body: { received: true, event: 'moderation.completed', id: 'job-403' } });
+			expect(service.requests).toHaveLength(2);
+			expect(server.executions).toHaveLength(1);
+			expect(server.executions[0][0].json).toMatchObject({ id: 'job-403', isSafe: false, suggestedActions: { reject: true, review: false } });
 			expect(JSON.stringify(server.executions)).not.toContain('tok-403-read');
 		} finally {
 			await service.stop();

@@ -2,6 +2,7 @@
  * Review repros (issue 55, point 1): a signed callback whose body is not a complete result must start no
  * workflow, be remembered nowhere, and be answered so that the sender retries.
  */
+import { ContentModerationTrigger } from '@package/nodes/ContentModeration/ContentModerationTrigger.node';
 import { imageResult } from '@test/helpers/callbackBodies';
 import { useTriggerCallbacks } from '@test/helpers/triggerCallbacks';
 import { postCallback, startTriggerServer, TEST_CALLBACK_SECRET } from '@test/helpers/webhook-server';
@@ -57,13 +58,15 @@ test('a signed callback whose read-back the service refuses for good (403) start
 	}
 });
 
-test('Fetch Full Result off: an incomplete signed callback is answered 503 (as the parameter describes: "is answered 503 and starts nothing"), so that the sender retries', async () => {
+test('Fetch Full Result off: an incomplete signed callback starts nothing and is answered 422, as the parameter describes', async () => {
 	const server = await callbacks.trigger({ events: 'all', fetchFullResult: false });
 
 	const answer = await postCallback(server.webhookUrl, { id: 'job-slim-off', isSafe: true });
 
 	expect(server.executions).toHaveLength(0);
-	expect(answer.status).toBe(503);
+	expect(answer.status).toBe(422);
+	const fetchFullResult = new ContentModerationTrigger().description.properties.find((p) => p.name === 'fetchFullResult');
+	expect(fetchFullResult?.description).toContain('off, or without a credential, an incomplete callback is answered 422');
 });
 
 test('a signed slim callback {id, isSafe} of a TEXT moderation is completed and starts its verdict (it is not read from /image only, 404, and refused 503 for ever)', async () => {

@@ -95,8 +95,9 @@ const routing = (extra: Partial<RoutingInputs> = {}): RoutingInputs => ({
 	...extra,
 });
 
-const unsafe = { isSafe: false };
-const review = { isSafe: true, suggestedActions: { review: true } };
+const full = { suggestedActions: { reject: false, review: false }, riskScores: { overall: 1 }, nsfwCategories: [] };
+const unsafe = { ...full, isSafe: false };
+const review = { ...full, isSafe: true, suggestedActions: { reject: false, review: true } };
 
 describe('routeResults: results without a verdict', () => {
 	it('error items go to Flagged unchanged, whatever Continue On Fail', () => {
@@ -112,9 +113,9 @@ describe('routeResults: results without a verdict', () => {
 	it('a result without analysis: the generic error, thrown, or under Continue On Fail an error item in Flagged', () => {
 		const ack = { json: { id: 'job-1' }, pairedItem: { item: 2 } };
 		const thrown = caught(() => routeResults(routing(), [ack]));
-		expect(thrown.message).toBe('The result has no analysis (no isSafe), so Route by Verdict cannot decide a verdict');
+		expect(thrown.message).toBe('The result is not complete (no boolean isSafe), so Route by Verdict cannot decide a verdict');
 		expect(thrown.description).toBe(
-			'Route by Verdict needs a full moderation result. Turn it off to pass such results through unchanged.',
+			'Route by Verdict needs a finished, full moderation result: read it again once the service has finished, or turn Route by Verdict off to pass such results through unchanged.',
 		);
 		expect(thrown.context.itemIndex).toBe(2);
 
@@ -197,10 +198,10 @@ describe('routeByVerdict', () => {
 			[
 				{
 					json: {
-						error: 'The result has no analysis (no isSafe), so Route by Verdict cannot decide a verdict',
+						error: 'The result is not complete (no boolean isSafe), so Route by Verdict cannot decide a verdict',
 						details: {
 							description:
-								'Route by Verdict needs a full moderation result. Turn it off to pass such results through unchanged.',
+								'Route by Verdict needs a finished, full moderation result: read it again once the service has finished, or turn Route by Verdict off to pass such results through unchanged.',
 						},
 					},
 					pairedItem: { item: 1 },

@@ -27,9 +27,10 @@ const routing = (extra: Partial<RoutingInputs> = {}): RoutingInputs => ({
 	...extra,
 });
 
-const clean = { isSafe: true };
-const unsafe = { isSafe: false };
-const review = { isSafe: true, suggestedActions: { review: true } };
+const full = { suggestedActions: { reject: false, review: false }, riskScores: { overall: 1 }, nsfwCategories: [] };
+const clean = { ...full, isSafe: true };
+const unsafe = { ...full, isSafe: false };
+const review = { ...full, isSafe: true, suggestedActions: { reject: false, review: true } };
 
 describe('routeResults', () => {
 	it('makes outputs up to the highest one the order uses: Review only when it is on', () => {
@@ -100,7 +101,7 @@ describe('routeResults', () => {
 
 	it('uses the rules of the item the result is paired to; without them, only the plan Review output', () => {
 		const rules = [{ riskThreshold: 50 }, { riskThreshold: 90 }];
-		const risky = { isSafe: true, riskScores: { overall: 60 } };
+		const risky = { ...full, isSafe: true, riskScores: { overall: 60 } };
 		const outputs = routeResults(routing({ plan: plan({ rules }) }), [
 			{ json: risky, pairedItem: 0 },
 			{ json: risky, pairedItem: [{ item: 1 }] },
@@ -217,13 +218,13 @@ describe('routeResults', () => {
 				inputs: [{ json: { id: 'a' } }],
 				plan: plan({ rules: [{ riskThreshold: 10 }], keepInput: [true] }),
 			}),
-			[{ json: { isSafe: true, riskScores: { overall: 10 } } }],
+			[{ json: { ...full, isSafe: true, riskScores: { overall: 10 } } }],
 		);
 		expect(outputs[1]).toStrictEqual([
 			{
 				json: {
 					id: 'a',
-					moderation: { isSafe: true, riskScores: { overall: 10 } },
+					moderation: { ...full, isSafe: true, riskScores: { overall: 10 } },
 					verdict: 'flagged',
 					verdictReasons: ['riskScores.overall 10 >= threshold 10'],
 				},

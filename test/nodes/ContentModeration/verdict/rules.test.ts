@@ -3,7 +3,7 @@ import {
 	NSFW_CATEGORIES,
 	decideVerdict,
 	flaggedReasons,
-	hasAnalysis,
+	isCompleteResult,
 	needsReview,
 } from '@package/nodes/ContentModeration/verdict/rules';
 
@@ -86,7 +86,7 @@ describe('flaggedReasons', () => {
 
 	it('reads nothing from a result that is not an object, and does not throw (routing refuses it first: no analysis)', () => {
 		for (const value of [null, 'flagged', 42, undefined]) {
-			expect(hasAnalysis(value as unknown as IDataObject)).toBe(false);
+			expect(isCompleteResult(value as unknown as IDataObject)).toBe(false);
 			expect(flaggedReasons(value as unknown as IDataObject, { refused: 'unreadable rules' })).toEqual([]);
 		}
 	});
@@ -135,18 +135,18 @@ describe('flaggedReasons', () => {
 	});
 });
 
-describe('needsReview and hasAnalysis', () => {
+describe('needsReview and isCompleteResult', () => {
 	it('needsReview follows suggestedActions.review', () => {
 		expect(needsReview(result({ suggestedActions: { reject: false, review: true } }))).toBe(true);
 		expect(needsReview(result())).toBe(false);
 		expect(needsReview({ id: 'abc' })).toBe(false);
 	});
 
-	it('hasAnalysis is true only when isSafe is a boolean', () => {
-		expect(hasAnalysis(result())).toBe(true);
-		expect(hasAnalysis(result({ isSafe: false }))).toBe(true);
-		expect(hasAnalysis({ id: 'abc' })).toBe(false);
-		expect(hasAnalysis({ id: 'abc', isSafe: 'true' })).toBe(false);
+	it('isCompleteResult needs a boolean isSafe among the fields the rules read', () => {
+		expect(isCompleteResult(result())).toBe(true);
+		expect(isCompleteResult(result({ isSafe: false }))).toBe(true);
+		expect(isCompleteResult({ id: 'abc' })).toBe(false);
+		expect(isCompleteResult(result({ isSafe: 'true' }))).toBe(false);
 	});
 });
 

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Clock } from '../helpers/clock';
 import { processStore, type Stores } from '../helpers/processState';
-import { RESULT_EVENT, resultKind, REVIEW_EVENT } from './envelope';
+import { REVIEW_EVENT } from './envelope';
 
 /** Past this without n8n's answer, a completion counts as started: it can never start twice. */
 export const OUTCOME_WAIT_MS = 120_000;
@@ -42,12 +42,11 @@ export function deliveryKey(parts: ReadonlyArray<unknown>): string {
 }
 
 /**
- * One completion for one receiver (`scope`: ids that survive a rename). A text and an image result may share
- * an id, and a review decision can change: kind and decision are part of the key.
+ * One completion for one receiver (`scope`: ids that survive a rename). Result ids are UUIDs: a slim and a full
+ * delivery of one result share the key whatever kind their data shows. A review decision can change: it is part.
  */
 export function completionKey(scope: ReadonlyArray<string>, event: string, data: IDataObject & { id: string }): string {
 	const parts: unknown[] = [...scope, event, data.id];
-	if (event === RESULT_EVENT) parts.push(resultKind(data));
 	if (event === REVIEW_EVENT) parts.push(data.status ?? null, data.accepted ?? null);
 	return deliveryKey(parts);
 }

@@ -44,7 +44,7 @@ function bodyValue(body: unknown, parsedJson: boolean): { value: unknown } | { m
 
 /**
  * A callback body read as `{event, data}` (vendor SDK `WebhookBody`); an object without a string `event` is
- * the result itself, read as `moderation.completed`.
+ * the data itself: a queue item's is read as `queue.review.completed`, anything else as `moderation.completed`.
  */
 export function parseEnvelope(body: unknown, parsedJson = false): ParsedEnvelope {
 	const read = bodyValue(body, parsedJson);
@@ -57,7 +57,8 @@ export function parseEnvelope(body: unknown, parsedJson = false): ParsedEnvelope
 	const event = typeof value.event === 'string' ? value.event.trim() : '';
 	if (event.length > MAX_EVENT_LENGTH)
 		return { ok: false, message: `The event name is longer than ${MAX_EVENT_LENGTH} characters` };
-	if (event === '') return { ok: true, event: RESULT_EVENT, data: value };
+	if (event === '')
+		return { ok: true, event: kindOf(value) === 'queueItem' ? REVIEW_EVENT : RESULT_EVENT, data: value };
 	if (!isObject(value.data))
 		return { ok: false, event, message: `The callback's event "${event}" carries no data object` };
 	return { ok: true, event, data: value.data };
@@ -119,7 +120,8 @@ export function kindOf(data: IDataObject): DataKind | undefined {
 	return undefined;
 }
 
-/** Which result a completion is, as it is read back: a text result when its data shows one, else an image. */
-export function resultKind(data: IDataObject): 'text' | 'image' {
-	return kindOf(data) === 'text' ? 'text' : 'image';
+/** Which result a completion's data shows (a `moderation.completed` is never a queue item); undefined: either. */
+export function resultKind(data: IDataObject): 'text' | 'image' | undefined {
+	const kind = kindOf(data);
+	return kind === 'queueItem' ? undefined : kind;
 }

@@ -7,7 +7,8 @@ import { systemClock, type Clock } from '../helpers/clock';
 import type { RetrySettings } from '../retry/policy';
 import type { ApiClient } from '../transport/client';
 import { getImage, getText } from '../transport/endpoints';
-import { completedWith, incompleteness, isCompleteResult, isCompletion } from './completion';
+import { incompleteness, isCompleteResult } from '../verdict/rules';
+import { completedWith, isCompletion } from './completion';
 import type { CallbackBody, DataKind } from './envelope';
 
 /** Retries of one callback read (429/503, network): once, briefly, as the sender waits for the answer. */
@@ -34,6 +35,10 @@ export type ReadBack =
 	/** Still unfinished when the budget ran out: not a completion; `message` says so (id and status only). */
 	| { done: false; statusCode: number; message: string };
 
+/** An id whose data shows no kind: an image's, else (404) a text's. */
+const getEither: typeof getImage = (client, id, at) =>
+	getImage(client, id, at).catch((error) => (isNotFound(error) ? getText(client, id, at) : Promise.reject(error)));
+
 /** Reads result `id` until it is a completion, within READ_BACK_BUDGET_MS; a failed read throws (the caller decides). */
 export async function readBack(
 	client: ApiClient,
@@ -42,7 +47,7 @@ export async function readBack(
 	itemIndex?: number,
 	clock: Clock = systemClock,
 ): Promise<ReadBack> {
-	const read = kind === 'text' ? getText : getImage;
+	const read = kind === 'text' ? getText : kind === 'image' ? getImage : getEither;
 	const started = clock.now();
 	for (let attempt = 0; ; attempt++) {
 		const readStarted = clock.now();
@@ -63,10 +68,11 @@ export async function readBack(
 }
 
 export type CompletedResult =
-	/** `error`: the result was needed but the service refused the read for good (a 4xx but 429; 404 only unsigned). */
-	| { result: IDataObject; error?: IDataObject }
+	| { result: IDataObject }
 	/** Not complete (completion.ts) and not completed by a read: nothing to pass on; `final`: no read can help. */
-	| { unfinished: string; final?: true };
+	| { unfinished: string; final?: true }
+	/** Accepted without a Callback Secret: the service refused the read (a 4xx but 429), so it has no such result. */
+	| { unknown: true };
 
 /**
  * The trigger's callback as a complete result: as it came, else read through `client` (none: no credential or
@@ -94,15 +100,11 @@ export async function completeResult(
 		return { result: distrust ? reading.result : completedWith(body, reading.result) };
 	} catch (error) {
 		// The transport's errors carry the status and the service's message, never a secret.
-		const { message, httpCode, description } = error as { message?: string; httpCode?: string; description?: string };
-		// No answer, a refusal, a server error or (signed) a 404, "not stored yet": like an unfinished one.
-		const status = httpCode ? Number(httpCode) : Number.NaN;
-		if (!Number.isInteger(status) || status === 429 || status >= 500 || (status === 404 && !distrust)) {
-			const failed = Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time';
-			return { unfinished: `Reading moderation ${body.id} failed (${failed})` };
-		}
-		const failure = { message: message ?? 'Could not read the result', httpCode, description: description ?? null };
-		// Refused for good: the call's verdict fields, unverified, are not passed on.
-		return { result: distrust ? { id: body.id } : completedWith(body, {}), error: failure };
+		const status = Number((error as { httpCode?: string }).httpCode ?? Number.NaN);
+		if (distrust && status >= 400 && status < 500 && status !== 429) return { unknown: true };
+		// Signed, nothing read is delivered: a refusal (a wrong key, say) is answered so that the sender tries again.
+		return {
+			unfinished: `Reading moderation ${body.id} failed (${Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time'})`,
+		};
 	}
 }

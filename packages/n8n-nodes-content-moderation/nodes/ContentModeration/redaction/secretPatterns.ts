@@ -12,23 +12,6 @@ function asciiJson(json: string): string {
 }
 
 /**
- * Percent-encodings differ only in which of !'()*~ they leave as they are and in how they write a space:
- * encodeURIComponent keeps all six, RFC 3986 (Python's quote, PHP's rawurlencode) keeps ~, a form
- * (URLSearchParams, Java's URLEncoder) keeps *, PHP's urlencode none; a space is %20 or +.
- */
-const KEPT_BY_ENCODERS = ["!'()*~", '~', '*', ''];
-
-function percentEncodings(secret: string): string[] {
-	const component = encodeURIComponent(secret);
-	return KEPT_BY_ENCODERS.flatMap((kept) => {
-		const encoded = component.replace(/[!'()*~]/g, (c) =>
-			kept.includes(c) ? c : `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-		);
-		return [encoded, encoded.replace(/%20/g, '+')];
-	});
-}
-
-/**
  * Every form a secret can take in a message or a body: raw, JSON-escaped (also twice, ASCII-only, with "\/"),
  * URL-encoded (component, RFC 3986, form and URI style, and twice: a URL inside another URL's query), HTML-escaped,
  * base64 and base64url, and the same for its other Unicode normalization (NFC / NFD). A secret inside a
@@ -53,7 +36,9 @@ function formsOf(secret: string): string[] {
 		asciiJson(json),
 		asciiJson(json.replace(/\//g, '\\/')),
 		json.replace(/\//g, '\\/'),
-		...percentEncodings(text),
+		// Encoders differ in which of !'()*~ they keep (formPattern takes each either way) and in a space: %20 or +.
+		uri,
+		uri.replace(/%20/g, '+'),
 		encodeURIComponent(uri),
 		encodeURI(text),
 		secret.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]),
@@ -69,15 +54,37 @@ function formsOf(secret: string): string[] {
  */
 export const MIN_MASKED_LENGTH = 8;
 
-/** A form as a pattern: exact, except the hex digits of its escapes (%2f / %2F, \u00e9 / \u00E9). */
-function formPattern(form: string): string {
+/** Exact, except the hex digits of escapes (%2f / %2F, \u00e9 / \u00E9). */
+function exactPattern(text: string): string {
 	const anyCase = (c: string) => (/[a-f]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c);
-	const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 	return escaped.replace(
 		/(%)([0-9A-Fa-f]{2})|(\\\\u)([0-9A-Fa-f]{4})/g,
 		(_, p: string, ph: string, u: string, uh: string) =>
 			p !== undefined ? p + [...ph].map(anyCase).join('') : u + [...uh].map(anyCase).join(''),
 	);
+}
+
+/** Characters encoders write in more ways than the forms list (a URL parser's mix, &#x27;): each way matches. */
+const UNSURE = /%(?:21|27|28|29|2[aA]|7[eE])|&(?:#39|apos|quot|amp);|[!'()*~"&]/g;
+const NAMED: Record<string, string> = { "'": '&apos;', '"': '&quot;', '&': '&amp;' };
+const charOf = (token: string) =>
+	Object.keys(NAMED).find((c) => NAMED[c] === token) ?? (token === '&#39;' ? "'" : decodeURIComponent(token));
+const variants = (c: string, code = c.charCodeAt(0)) => [
+	...[c, `%${code.toString(16)}`, NAMED[c] ?? c].map(exactPattern),
+	`&#0*${code};`,
+	`&#[xX]0*${code.toString(16)};`,
+];
+
+/** A form as a pattern: exactPattern, with each UNSURE character in any of its ways. */
+function formPattern(form: string): string {
+	let pattern = '';
+	let at = 0;
+	for (const { 0: token, index } of form.matchAll(UNSURE)) {
+		pattern += `${exactPattern(form.slice(at, index))}(?:${variants(charOf(token)).join('|')})`;
+		at = index + token.length;
+	}
+	return pattern + exactPattern(form.slice(at));
 }
 
 /** A URL's token parameter (inbound/token.ts), its name in any case. */

@@ -1,8 +1,7 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { RESULT_EVENT, REVIEW_EVENT } from '../inbound/envelope';
-import { isCompleteResult } from '../inbound/completion';
-import { flaggedReasons, needsReview } from '../verdict/rules';
+import { flaggedReasons, isCompleteResult, needsReview } from '../verdict/rules';
 
 export type EventFilter = 'all' | 'flagged' | 'review' | 'safe';
 

@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { createApiClient, CREDENTIAL_TYPE } from '../transport/client';
 import { redactionFor, type Redaction } from '../redaction/redact';
 
-import { kindOf, parseCallback, RESULT_EVENT, resultKind, REVIEW_EVENT } from '../inbound/envelope';
+import { parseCallback, RESULT_EVENT, resultKind, REVIEW_EVENT } from '../inbound/envelope';
 import { completionKey, deliveries, deliveryKey, type Claim, type Taken } from '../inbound/deliveries';
 import { CALLBACK_READ_RETRY, CALLBACK_READS_END_MS, completeResult } from '../inbound/readBack';
 import { refuse } from '../inbound/refusal';
@@ -80,28 +80,25 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		const distrust = checked.standing === 'readBack';
 		if (distrust && (event !== RESULT_EVENT || body.id === null)) return refuse(this, 401, UNREADABLE_WITHOUT_SECRET);
 		// Only results are read back; a review decision (a queue item) or another event passes as it came.
-		const kind = distrust ? resultKind(body) : event === RESULT_EVENT ? kindOf(body) : 'queueItem';
+		const kind = event === RESULT_EVENT ? resultKind(body) : 'queueItem';
 		const fetchFullResult = distrust || (this.getNodeParameter('fetchFullResult', true) as boolean);
 		const completed = await completeResult(body, fetchFullResult ? client : undefined, kind, distrust);
 		// Not complete (inbound/completion.ts): nothing starts or is recorded; 503 asks again, 422 where no read can help.
 		const again = 'unfinished' in completed && completed.final !== true ? '; try this callback again' : '';
 		if ('unfinished' in completed) return refuse(this, again ? 503 : 422, completed.unfinished + again);
-		const { result, error } = completed;
+		if ('unknown' in completed) return refuse(this, 404, `The service has no result ${body.id} to read back`);
+		const { result } = completed;
 		// A read this call made knows the credential as it is now (a Secret Key changed since the cache's read).
 		const extraSecrets = [...(client?.secrets ?? [])];
-
-		if (distrust && error !== undefined) return refuse(this, 404, `The service has no result ${body.id} to read back`);
 		// The verdict filter judges results; a review decision is a person's verdict and always passes.
 		const ignored =
 			event === RESULT_EVENT ? ignoreReason(this.getNodeParameter('events', 'all') as EventFilter, result) : undefined;
 		if (ignored !== undefined) return { webhookResponse: redaction(extraSecrets).value({ ...ack, ignored }) };
-		// A read refused for good (4xx) acknowledges and starts the workflow with `error`: a 5xx would only repeat it.
 		const item: IDataObject = { ...result, receivedAt: new Date().toISOString(), event };
-		if (error !== undefined) item.error = error;
 		if (checked.standing === 'testUrl') item.callbackSecretNotice = TEST_URL_NOTE;
 		if (body.id === null) ack.warning = 'No id: a delivery of this completion again starts the workflow again';
 
-		if ((this.getNodeParameter('options', {}) as { includeRequest?: boolean }).includeRequest === true) {
+		if (!distrust && (this.getNodeParameter('options', {}) as { includeRequest?: boolean }).includeRequest === true) {
 			// A proxy may have copied a ?token= the query no longer shows into a header.
 			for (const value of Object.values(headers)) {
 				if (typeof value === 'string') extraSecrets.push(...tokensInUrl(value));

@@ -7,7 +7,7 @@ import { checkThreshold, InputProblem, textOf } from '../validation/checks';
 import { ensure } from '../validation/parameters';
 import { CUSTOM_CATEGORY, VERDICT_OUTPUT } from './description';
 import type { CategoryThreshold, VerdictKind, VerdictRules } from './rules';
-import { decideVerdict, hasAnalysis } from './rules';
+import { decideVerdict, incompleteness } from './rules';
 
 export interface VerdictFacts {
 	/** The analysis inside a result (a queue item carries it under `moderation`); undefined when none yet. */
@@ -95,10 +95,10 @@ export function isErrorItem(item: INodeExecutionData): boolean {
 	return item.json.error !== undefined && keys.every((key) => ['error', 'message', 'details'].includes(key));
 }
 
-function genericMissingAnalysis(node: INode, itemIndex: number) {
-	const message = 'The result has no analysis (no isSafe), so Route by Verdict cannot decide a verdict';
+function genericMissingAnalysis(node: INode, itemIndex: number, missing: string) {
+	const message = `The result is not complete (${missing}), so Route by Verdict cannot decide a verdict`;
 	const description =
-		'Route by Verdict needs a full moderation result. Turn it off to pass such results through unchanged.';
+		'Route by Verdict needs a finished, full moderation result: read it again once the service has finished, or turn Route by Verdict off to pass such results through unchanged.';
 	return operationError(node, itemIndex, message, description);
 }
 
@@ -124,13 +124,14 @@ export function routeResults(routing: RoutingInputs, results: INodeExecutionData
 		const itemIndex = firstPairedIndex(item) ?? 0;
 		const pairedItem = item.pairedItem ?? { item: itemIndex };
 		const analysis = facts.analysisOf(item.json);
-
-		if (analysis === undefined || !hasAnalysis(analysis)) {
+		const missing = analysis === undefined ? 'no analysis' : incompleteness(analysis);
+		if (analysis === undefined || missing !== undefined) {
 			if (isErrorItem(item)) {
 				outputs[plan.order.flagged].push(item);
 				continue;
 			}
-			const error = facts.missingAnalysis?.(node, item.json, itemIndex) ?? genericMissingAnalysis(node, itemIndex);
+			const error =
+				facts.missingAnalysis?.(node, item.json, itemIndex) ?? genericMissingAnalysis(node, itemIndex, missing ?? '');
 			if (!continueOnFail) throw error;
 			outputs[plan.order.flagged].push(errorItem(error, itemIndex));
 			continue;

@@ -52,10 +52,25 @@ function sameCategory(a: string, b: string): boolean {
 	return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
-/** Whether the result carries an analysis (a deferred acknowledgement `{id}` does not). */
-export function hasAnalysis(result: IDataObject): boolean {
-	return isObject(result) && typeof result.isSafe === 'boolean';
+const judged = (entry: unknown) =>
+	isObject(entry) && typeof entry.category === 'string' && finiteNumber(entry.severity) !== undefined;
+
+/** THE completion rule (routing, callbacks, read-backs): what `result` lacks (naming no value it holds), or undefined. */
+export function incompleteness(result: unknown): string | undefined {
+	if (!isObject(result)) return 'no result object';
+	if (typeof result.isSafe !== 'boolean') return 'no boolean isSafe';
+	if (result.status === 'processing' || result.status === 'pending') return 'its status says it is unfinished';
+	const actions = result.suggestedActions;
+	if (!isObject(actions) || typeof actions.reject !== 'boolean' || typeof actions.review !== 'boolean')
+		return 'no suggestedActions.reject and .review';
+	if (!isObject(result.riskScores) || finiteNumber(result.riskScores.overall) === undefined)
+		return 'no riskScores.overall';
+	const categories = result.nsfwCategories;
+	if (!Array.isArray(categories) || !categories.every(judged)) return 'no nsfwCategories with category and severity';
+	return undefined;
 }
+
+export const isCompleteResult = (result: unknown): boolean => incompleteness(result) === undefined;
 
 /** Every flag rule the result meets (none: not flagged); equal to a threshold counts as reached. */
 export function flaggedReasons(result: IDataObject, rules: VerdictRules = {}): string[] {

@@ -10,7 +10,7 @@ import { test as property } from '@fast-check/jest';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { MAX_DEPTH, nestedDeeperThan } from '@package/nodes/ContentModeration/helpers/json';
-import { isCompleteResult } from '@package/nodes/ContentModeration/inbound/completion';
+import { isCompleteResult } from '@package/nodes/ContentModeration/verdict/rules';
 import { RESULT_EVENT } from '@package/nodes/ContentModeration/inbound/envelope';
 import { resetProcessState } from '@package/nodes/ContentModeration/helpers/processState';
 import { moderationNode, runWorkflow } from '@test/helpers/engine';

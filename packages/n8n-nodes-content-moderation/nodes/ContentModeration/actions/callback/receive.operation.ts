@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { checkToken } from '../../inbound/token';
-import { kindOf, parseCallback, RESULT_EVENT, resultKind } from '../../inbound/envelope';
-import { completedWith, incompleteness, isCompleteResult } from '../../inbound/completion';
+import { parseCallback, RESULT_EVENT, resultKind } from '../../inbound/envelope';
+import { completedWith } from '../../inbound/completion';
+import { incompleteness, isCompleteResult } from '../../verdict/rules';
 import { readBack } from '../../inbound/readBack';
 import { mediaType } from '../../inbound/requestBody';
 import {
@@ -104,12 +105,11 @@ export const claimKey: Required<Operation>['claimKey'] = async function (itemInd
 export const execute: Operation['execute'] = async function (itemIndex, { client, claims }) {
 	const received = await inspect.call(this, itemIndex, client);
 	const { event, data, id, standing } = received;
-	// Passed on once Receive outputs it in a run that succeeds: a later failure does not let a repeat through.
-	if (await isRepeatElseClaim.call(this, claims, itemIndex, event, { ...data, id })) {
-		if (this.getNodeParameter('passOnRepeats', itemIndex, false) !== true) return NO_ITEM;
-		return { ...data, event, duplicate: true };
-	}
+	// Passed on once output in a run that succeeds; a repeat passed on is read as the first was, never trusted.
+	const repeat = await isRepeatElseClaim.call(this, claims, itemIndex, event, { ...data, id });
+	if (repeat && this.getNodeParameter('passOnRepeats', itemIndex, false) !== true) return NO_ITEM;
 	const output = await complete.call(this, itemIndex, client, received, standing === 'readBack');
+	if (repeat) output.duplicate = true;
 	return standing === 'testUrl' ? { ...output, callbackSecretNotice: TEST_URL_NOTE } : output;
 };
 
@@ -129,10 +129,9 @@ async function complete(
 				: `A ${event} callback cannot be read back, so it is not taken without a Callback Secret`;
 		throw operationError(this.getNode(), itemIndex, message, description);
 	}
-	// Accepted without a secret, a result is an image unless it shows a text: never taken as a queue item.
-	const kind = distrust ? resultKind(data) : kindOf(data);
-	// A review decision (or a queue item sent flat) and other events are not results: passed on as they came.
-	if (event !== RESULT_EVENT || kind === 'queueItem') return { ...data, event };
+	// A review decision and other events are not results: passed on as they came.
+	if (event !== RESULT_EVENT) return { ...data, event };
+	const kind = resultKind(data);
 	if (!distrust && isCompleteResult(data)) return { ...data, event };
 	const why = distrust ? 'accepted without a Callback Secret' : `${incompleteness(data)} in the callback`;
 	const fail = (text: string, again = true) =>

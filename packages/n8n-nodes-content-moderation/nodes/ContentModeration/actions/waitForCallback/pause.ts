@@ -13,7 +13,7 @@ import { errorItem, operationError } from '../../helpers/errorItems';
 import { clampInteger } from '../../helpers/numbers';
 import { WAIT_CALLBACK_MODE, WAIT_CALLBACK_OUTPUT } from '../../verdict/description';
 import { firstPairedIndex, isErrorItem, readRoutingPlan, type VerdictFacts } from '../../verdict/outputs';
-import { isCompleteResult } from '../../inbound/completion';
+import { isCompleteResult } from '../../verdict/rules';
 import { runKey, waitMemory } from './memory';
 import { finalOutputs, type ItemState } from './state';
 import { hasResumeToken, resumeUrl, runState } from './urls';
