@@ -19,6 +19,7 @@ import { imageResult } from '@test/helpers/callbackBodies';
 import { useFakeSystemClock } from '@test/helpers/fakeSystemClock';
 import { bodyAsN8nParses, fakeRequest, fakeResponse, triggerFor } from '@test/helpers/fuzzTrigger';
 import { findLeaks } from '@test/helpers/leaks';
+import { finishCutRuns } from '@test/helpers/propertyRuns';
 import { startScriptedServer, type ScriptedServer } from '@test/helpers/scripted-server';
 
 const ACCESS_TOKEN = 'at-recv"7f3a/+&=Kx91';
@@ -32,6 +33,8 @@ beforeAll(async () => {
 });
 afterAll(async () => await service.stop());
 
+// A run cut by the time limit goes on: it would reset the state in the next property's executions.
+const tracked = finishCutRuns();
 // The secret cache's and the read-back's time.
 const { settle } = useFakeSystemClock();
 
@@ -60,7 +63,7 @@ const call = fc.tuple(callbackText, contentType, tokenCase(SECRET));
 
 property.prop([fc.array(call, { minLength: 1, maxLength: 6 })], RUNS)(
 	'refuses what the trigger refuses and a wrong token; no throw, no item lost or twice, no incomplete result passed on, no leak, no reshaped item',
-	async (calls) => {
+	tracked(async (calls) => {
 		resetProcessState();
 		const trigger = await triggerFor(service.url, ACCESS_TOKEN, SECRET, { eventTypes: 'any', events: 'all', fetchFullResult: false });
 		const cases: Array<{ item: INodeExecutionData; valid: boolean; triggerRefused400: boolean }> = [];
@@ -94,7 +97,7 @@ property.prop([fc.array(call, { minLength: 1, maxLength: 6 })], RUNS)(
 		// Every input item with the right token and a body the trigger takes gives one output, or none as a repeat.
 		expect(outputs.length).toBeLessThanOrEqual(cases.length);
 		expect(({} as IDataObject).polluted).toBeUndefined();
-	},
+	}),
 );
 
 const delivery = fc.tuple(
@@ -104,7 +107,7 @@ const delivery = fc.tuple(
 
 property.prop([fc.array(fc.array(delivery, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 })], RUNS)(
 	'one pass-on per completion over executions, whatever the order and repeats; an unfinished one never passes on',
-	async (executions) => {
+	tracked(async (executions) => {
 		resetProcessState();
 		const passed = new Map<string, number>();
 		for (const deliveries of executions) {
@@ -124,5 +127,5 @@ property.prop([fc.array(fc.array(delivery, { minLength: 1, maxLength: 3 }), { mi
 			const fullSent = all.some(([sent, form]) => sent === id && form === 'full');
 			expect([id, passed.get(id) ?? 0]).toEqual([id, ready || fullSent ? 1 : 0]);
 		}
-	},
+	}),
 );
