@@ -48,6 +48,12 @@ describe('networkErrorCode: where it looks, and how far', () => {
 		expect(networkErrorCode({ [key]: { [key]: { code: 'ERR_SOMETHING' } } })).toBe('ERR_SOMETHING');
 	});
 
+	it('skips null wherever it sits', () => {
+		expect(networkErrorCode(null)).toBeUndefined();
+		expect(networkErrorCode({ code: 'ERR_OUTER', cause: null, error: null })).toBe('ERR_OUTER');
+		expect(networkErrorCode({ cause: null, errors: [null, { code: 'EPIPE' }] })).toBe('EPIPE');
+	});
+
 	it('finds a code in the errors of an AggregateError-like value', () => {
 		expect(networkErrorCode({ errors: [{ code: 'lower' }, { code: 'ETIMEDOUT' }] })).toBe('ETIMEDOUT');
 	});
