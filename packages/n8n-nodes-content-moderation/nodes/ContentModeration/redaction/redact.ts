@@ -58,7 +58,7 @@ function valueWith<T>(value: T, patterns: Patterns): T {
 	try {
 		text = nestedDeeperThan(value, MAX_DEPTH) ? undefined : JSON.stringify(value);
 	} catch {
-		text = undefined; // cycles, BigInt: walk
+		// cycles, BigInt: `text` stays undefined, walk
 	}
 	if (text !== undefined && !patterns.any.test(text)) return value;
 	// `open` holds the objects being walked (a cycle); an object met twice elsewhere is copied twice.

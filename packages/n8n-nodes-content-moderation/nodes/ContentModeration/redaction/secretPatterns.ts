@@ -18,8 +18,8 @@ function asciiJson(json: string): string {
  * longer base64 text (e.g. Basic auth "user:secret") is not found: its base64 depends on what precedes it.
  */
 export function secretForms(secret: string): string[] {
-	const other = [secret.normalize('NFC'), secret.normalize('NFD')].filter((form) => form !== secret);
-	return [...new Set([secret, ...other].flatMap(formsOf))];
+	// The same text twice (a secret in NFC already) gives the same forms, listed once by the Set.
+	return [...new Set([secret, secret.normalize('NFC'), secret.normalize('NFD')].flatMap(formsOf))];
 }
 
 function formsOf(secret: string): string[] {
@@ -91,8 +91,8 @@ function formPattern(form: string): string {
 const TOKEN_VALUE_AT = '[?&][tT][oO][kK][eE][nN]=';
 
 export interface Patterns {
-	/** Replaces every form of a long secret, and of a short one as a URL's token value (global); undefined when there is none. */
-	all?: RegExp;
+	/** Replaces every form of a long secret, and of a short one as a URL's token value (global). */
+	all: RegExp;
 	/** Forms of short secrets, masked only as whole strings. */
 	whole: Set<string>;
 	/** Finds any form, also inside a JSON text: each form is also listed JSON-escaped (short ones quoted). */
@@ -116,10 +116,10 @@ export function secretPatterns(secrets: readonly unknown[]): Patterns | undefine
 	const inJson = (form: string) => JSON.stringify(form).slice(1, -1);
 	const any = [...long, ...long.map(inJson), ...short.flatMap((f) => [`"${inJson(f)}"`, `"${inJson(inJson(f))}"`])];
 	const shortInUrl = (forms: string[]) => `(?<=${TOKEN_VALUE_AT})(?:${byLength(forms)})(?=[&#"'\\s\\\\]|$)`;
-	// Longest first, so that a form containing another is replaced whole.
+	// Longest first, so that a form containing another is replaced whole. One secret at least: never empty.
 	const all = [...(long.length > 0 ? [byLength(long)] : []), ...(short.length > 0 ? [shortInUrl(short)] : [])];
 	return {
-		all: all.length > 0 ? new RegExp(all.join('|'), 'g') : undefined,
+		all: new RegExp(all.join('|'), 'g'),
 		whole: new Set(short),
 		any: new RegExp(
 			[byLength(any), ...(short.length > 0 ? [shortInUrl([...short, ...short.map(inJson)])] : [])].join('|'),
@@ -130,5 +130,5 @@ export function secretPatterns(secrets: readonly unknown[]): Patterns | undefine
 /** `text` with every form found replaced by MASK. */
 export function maskIn(text: string, patterns: Patterns): string {
 	if (patterns.whole.has(text)) return MASK;
-	return patterns.all === undefined ? text : text.replace(patterns.all, MASK);
+	return text.replace(patterns.all, MASK);
 }
