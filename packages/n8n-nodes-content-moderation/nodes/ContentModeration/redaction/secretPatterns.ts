@@ -93,8 +93,8 @@ const TOKEN_VALUE_AT = '[?&][tT][oO][kK][eE][nN]=';
 export interface Patterns {
 	/** Replaces every form of a long secret, and of a short one as a URL's token value (global). */
 	all: RegExp;
-	/** Forms of short secrets, masked only as whole strings. */
-	whole: Set<string>;
+	/** Forms of short secrets (any of their ways, formPattern), masked only as whole strings. */
+	whole?: RegExp;
 	/** Finds any form, also inside a JSON text: each form is also listed JSON-escaped (short ones quoted). */
 	any: RegExp;
 }
@@ -120,7 +120,7 @@ export function secretPatterns(secrets: readonly unknown[]): Patterns | undefine
 	const all = [...(long.length > 0 ? [byLength(long)] : []), ...(short.length > 0 ? [shortInUrl(short)] : [])];
 	return {
 		all: new RegExp(all.join('|'), 'g'),
-		whole: new Set(short),
+		whole: short.length > 0 ? new RegExp(`^(?:${byLength(short)})$`) : undefined,
 		any: new RegExp(
 			[byLength(any), ...(short.length > 0 ? [shortInUrl([...short, ...short.map(inJson)])] : [])].join('|'),
 		),
@@ -129,6 +129,6 @@ export function secretPatterns(secrets: readonly unknown[]): Patterns | undefine
 
 /** `text` with every form found replaced by MASK. */
 export function maskIn(text: string, patterns: Patterns): string {
-	if (patterns.whole.has(text)) return MASK;
+	if (patterns.whole?.test(text) === true) return MASK;
 	return text.replace(patterns.all, MASK);
 }
