@@ -1,6 +1,8 @@
 /** What the secret cache (inbound/secrets.ts) gives for one credential read: its standing, its check, its redaction, its error. */
 import { CredentialReadError, SecretCache } from '@package/nodes/ContentModeration/inbound/secrets';
-import { FakeClock } from '@test/helpers/fakeClock';
+import type { BoundedMap } from '@package/nodes/ContentModeration/helpers/boundedMap';
+import type { StoreName } from '@package/nodes/ContentModeration/helpers/processState';
+import { FakeClock, flush } from '@test/helpers/fakeClock';
 import { storesOn } from '@test/helpers/stores';
 
 const STRONG = 'cb-secret/16char';
@@ -45,4 +47,34 @@ test('a failed read: an error that says which credential could not be read, and 
 	const failing = cache.check('t1', [], async () => await Promise.reject(new Error(`bad ${STRONG}`)));
 	await expect(failing).rejects.toThrow(new CredentialReadError());
 	await expect(failing).rejects.toHaveProperty('message', 'The Content Moderation API credential could not be read');
+});
+
+test('a read that ends after the reads under way were forgotten leaves the read started since to its callers', async () => {
+	const clock = new FakeClock();
+	const maps = new Map<StoreName, BoundedMap<string, unknown>>();
+	const cache = new SecretCache(<V>(name: StoreName) => {
+		const map = storesOn(clock)<V>(name);
+		maps.set(name, map as BoundedMap<string, unknown>);
+		return map;
+	});
+	let reads = 0;
+	let first: (secrets: { callbackSecret: string; secrets: string[] }) => void = () => {};
+	const read = async () => {
+		reads++;
+		if (reads === 1)
+			return await new Promise<{ callbackSecret: string; secrets: string[] }>((resolve) => (first = resolve));
+		return { callbackSecret: STRONG, secrets: [] };
+	};
+	const calls = [cache.check('t1', ['x'], read)];
+	await flush();
+	maps.get('credentialReadsUnderWay')?.clear();
+	calls.push(cache.check('t1', ['x'], read));
+	await flush();
+	first({ callbackSecret: STRONG, secrets: [] });
+	await flush();
+	// A wrong token against the first read's secret: it joins the read under way, a second after the first.
+	calls.push(cache.check('t1', ['x'], read));
+	await clock.advance(1_000);
+	expect((await Promise.all(calls)).map(({ check }) => check.ok)).toEqual([false, false, false]);
+	expect(reads).toBe(2);
 });
