@@ -12,7 +12,7 @@ async function credentialOf(callbackSecret: string, given: string[] = []) {
 	const cache = new SecretCache(storesOn(new FakeClock()));
 	return await cache.check('t1', given, async () => ({
 		callbackSecret,
-		secrets: [ACCESS_TOKEN, ''],
+		secrets: [ACCESS_TOKEN],
 	}));
 }
 
