@@ -78,3 +78,15 @@ property.prop([fc.dictionary(fc.string().filter((key) => !VERDICT_FIELDS.include
 		expect(isCompleteResult({ ...textResult(), ...extra })).toBe(true);
 	},
 );
+
+test('completedWith with nothing read: every verdict field of the callback is left out', () => {
+	const callback = { id: 'm', isSafe: true, status: 'done', suggestedActions: {}, riskScores: { overall: 1 }, nsfwCategories: [], note: 'mine' };
+	expect(completedWith(callback, {})).toStrictEqual({ id: 'm', note: 'mine' });
+});
+
+test('a category entry that is not an object (null, a text) is not judged', () => {
+	expect(incompleteness(imageResult('m', { nsfwCategories: [null] }))).toBe('no nsfwCategories with category and severity');
+	expect(incompleteness(imageResult('m', { nsfwCategories: ['violence'] }))).toBe('no nsfwCategories with category and severity');
+	expect(incompleteness(imageResult('m', { suggestedActions: null, riskScores: null }))).toBe('no suggestedActions.reject and .review');
+	expect(incompleteness(imageResult('m', { riskScores: null }))).toBe('no riskScores.overall');
+});

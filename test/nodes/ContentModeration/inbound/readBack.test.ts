@@ -2,6 +2,7 @@
 import { NodeApiError, type IDataObject, type INode } from 'n8n-workflow';
 
 import {
+	CALLBACK_READ_RETRY,
 	isNotFound,
 	READ_AGAIN_DELAYS_MS,
 	READ_BACK_BUDGET_MS,
@@ -75,4 +76,30 @@ test('slow reads: no read again that would end past the budget, so fewer reads',
 	// 1 s read, 0.3 s pause, 1 s read; a 0.7 s pause and another 1 s read would end at 4 s: not taken.
 	expect(paths).toHaveLength(2);
 	expect(ms).toBeLessThanOrEqual(READ_BACK_BUDGET_MS);
+});
+
+test('a read again that would end exactly at the budget is made; the pause counts toward the budget', async () => {
+	const clock = new FakeClock();
+	// 1.35 s read, 0.3 s pause, 1.35 s read: 3 s, the budget exactly.
+	const exact = scripted(clock, [processing], 1_350);
+	expect((await settle(clock, readBack(exact.client, 'r1', 'image', 0, clock))).ms).toBe(READ_BACK_BUDGET_MS);
+	expect(exact.paths).toHaveLength(2);
+	// 0.4 s reads: the third ends at 2.6 s; a 1.5 s pause and a fourth would end at 4.5 s.
+	const quick = scripted(clock, [processing], 400);
+	expect((await settle(clock, readBack(quick.client, 'r1', 'image', 0, clock))).value.done).toBe(false);
+	expect(quick.paths).toHaveLength(3);
+});
+
+test("the message names a status only when there is one, and at most 40 of its characters; CALLBACK_READ_RETRY retries once, briefly", async () => {
+	const clock = new FakeClock();
+	const bare = scripted(clock, [{ statusCode: 202, body: [] }]);
+	expect((await settle(clock, readBack(bare.client, 'r1', 'image', 0, clock))).value).toEqual({
+		done: false,
+		statusCode: 202,
+		message: 'The service has not finished moderation r1 yet (HTTP 202)',
+	});
+	const long = scripted(clock, [{ statusCode: 200, body: { status: `${'s'.repeat(40)}tail` } }]);
+	const { value } = await settle(clock, readBack(long.client, 'r1', 'image', 0, clock));
+	expect(value).toMatchObject({ message: `The service has not finished moderation r1 yet (HTTP 200, status "${'s'.repeat(40)}")` });
+	expect(CALLBACK_READ_RETRY).toEqual({ maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 });
 });

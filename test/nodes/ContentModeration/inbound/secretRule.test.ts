@@ -5,6 +5,7 @@ import {
 	MIN_CALLBACK_SECRET_LENGTH,
 	secretRequiredMessage,
 	secretStanding,
+	TEST_URL_NOTE,
 } from '@package/nodes/ContentModeration/inbound/secretRule';
 
 test('a secret of 16 characters is strong, 15 is not', () => {
@@ -32,4 +33,10 @@ test('the refusal names the credential field and how to fill it; the option stat
 	expect(secretRequiredMessage(false)).toMatch(/^Callbacks are accepted only with a Callback Secret: select a Content Moderation API credential/);
 	expect(acceptWithoutSecretOption).toMatchObject({ name: 'acceptWithoutSecret', type: 'boolean', default: false });
 	expect(acceptWithoutSecretOption.description).toMatch(/^Whether .*Risky: anyone who learns the URL/);
+});
+
+test("the test URL's note says why the call was accepted and what production needs", () => {
+	expect(TEST_URL_NOTE).toBe(
+		'Accepted without a Callback Secret because this is a test call. In production, callbacks are refused until the Content Moderation API credential has a Callback Secret of 16 or more characters.',
+	);
 });

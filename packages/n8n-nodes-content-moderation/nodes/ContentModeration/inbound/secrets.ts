@@ -24,7 +24,7 @@ export type SecretCheck = { credential: TriggerCredential; check: TokenCheck };
 /** The secrets stay in these closures; the redaction of the credential's own is compiled once. */
 function credentialFrom(read: CredentialSecrets): TriggerCredential {
 	const digest = read.callbackSecret === '' ? undefined : secretDigest(read.callbackSecret);
-	const secrets = [...read.secrets, read.callbackSecret].filter((value) => value !== '');
+	const secrets = [...read.secrets, read.callbackSecret]; // an empty one masks nothing (redactionFor)
 	let own: Redaction | undefined;
 	return {
 		strong: isStrongSecret(read.callbackSecret),
