@@ -31,14 +31,12 @@ function held(deliveries: DeliveryRegistry, key: string) {
 	return claim;
 }
 
-test("a completion's key: scope, event and id, then a result's kind or a decision's status and acceptance", () => {
+test("a completion's key: scope, event and id, then a decision's status and acceptance", () => {
 	const scope = ['wf1', 'node-1'];
 	expect(completionKey(scope, RESULT_EVENT, { id: 'r1', content: 'hi' })).toBe(
-		deliveryKey(['wf1', 'node-1', RESULT_EVENT, 'r1', 'text']),
+		deliveryKey(['wf1', 'node-1', RESULT_EVENT, 'r1']),
 	);
-	expect(completionKey(scope, RESULT_EVENT, { id: 'r1' })).toBe(
-		deliveryKey(['wf1', 'node-1', RESULT_EVENT, 'r1', 'image']),
-	);
+	expect(completionKey(scope, RESULT_EVENT, { id: 'r1' })).toBe(deliveryKey(['wf1', 'node-1', RESULT_EVENT, 'r1']));
 	expect(
 		completionKey(scope, REVIEW_EVENT, {
 			id: 'q1',

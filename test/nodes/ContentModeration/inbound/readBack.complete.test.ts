@@ -170,39 +170,29 @@ describe('a failed read', () => {
 		});
 	});
 
-	it('refused for good (a 4xx but 429): the callback without its verdict fields, and the error', async () => {
-		const error = {
-			message: 'Forbidden',
-			httpCode: '403',
-			description: 'no access',
-		};
+	it.each([
+		[{ message: 'Forbidden', httpCode: '403', description: 'no access' }, 'HTTP 403'],
+		[{ httpCode: '499' }, 'HTTP 499'],
+		[{ httpCode: '400' }, 'HTTP 400'],
+	])('%j with a Callback Secret: unfinished (%s), not final: nothing delivered or remembered', async (error, failed) => {
 		expect(await completeResult(partial, failing(error).client, 'image', false)).toEqual({
-			result: { id: 'r1', note: 'mine' },
-			error: {
-				message: 'Forbidden',
-				httpCode: '403',
-				description: 'no access',
-			},
-		});
-		expect(await completeResult(partial, failing({ httpCode: '499' }).client, 'image', false)).toEqual({
-			result: { id: 'r1', note: 'mine' },
-			error: {
-				message: 'Could not read the result',
-				httpCode: '499',
-				description: null,
-			},
+			unfinished: `Reading moderation r1 failed (${failed})`,
 		});
 	});
 
-	it('without a Callback Secret a 404 is refused for good too: only the id, and the error', async () => {
-		expect(
-			await completeResult(partial, failing({ message: 'Not found', httpCode: '404' }).client, 'image', true),
-		).toEqual({
-			result: { id: 'r1' },
-			error: { message: 'Not found', httpCode: '404', description: null },
-		});
-		expect(await completeResult(partial, failing({ httpCode: '503' }).client, 'image', true)).toEqual({
-			unfinished: 'Reading moderation r1 failed (HTTP 503)',
+	it('without a Callback Secret a 4xx but 429 means the service has no such result; 429 and 5xx are unfinished', async () => {
+		for (const httpCode of ['404', '400', '403', '499']) {
+			expect(await completeResult(partial, failing({ message: 'Not found', httpCode }).client, 'image', true)).toEqual({
+				unknown: true,
+			});
+		}
+		for (const httpCode of ['429', '503', '500']) {
+			expect(await completeResult(partial, failing({ httpCode }).client, 'image', true)).toEqual({
+				unfinished: `Reading moderation r1 failed (HTTP ${httpCode})`,
+			});
+		}
+		expect(await completeResult(partial, failing({ message: 'socket hang up' }).client, 'image', true)).toEqual({
+			unfinished: 'Reading moderation r1 failed (no answer in time)',
 		});
 	});
 });

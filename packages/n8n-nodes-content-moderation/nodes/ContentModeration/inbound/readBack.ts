@@ -100,7 +100,7 @@ export async function completeResult(
 		return { result: distrust ? reading.result : completedWith(body, reading.result) };
 	} catch (error) {
 		// The transport's errors carry the status and the service's message, never a secret.
-		const status = Number((error as { httpCode?: string }).httpCode ?? Number.NaN);
+		const status = Number((error as { httpCode?: string }).httpCode || Number.NaN);
 		if (distrust && status >= 400 && status < 500 && status !== 429) return { unknown: true };
 		// Signed, nothing read is delivered: a refusal (a wrong key, say) is answered so that the sender tries again.
 		return {
