@@ -86,9 +86,10 @@ describe('Callback > Receive and repeated deliveries', () => {
 
 	test('a failed item passes nothing on and does not count: its next delivery passes on', async () => {
 		const id = randomUUID();
-		// Only an id: Receive reads the result, and the service cannot be reached.
+		// Only an id: Receive reads the result, and the service cannot be reached. Max Retries 0: the read fails at
+		// once, not after seconds of backoff against a port nobody listens on (failing is all this case needs).
 		const failing = await runWorkflow({
-			nodes: [moderationNode({ resource: 'callback', operation: 'receive' }, { onError: 'continueRegularOutput' })],
+			nodes: [moderationNode({ resource: 'callback', operation: 'receive', options: { maxRetries: 0 } }, { onError: 'continueRegularOutput' })],
 			credentials: { contentModerationApi: { baseUrl: 'http://127.0.0.1:9', accessToken: SECRET_TOKEN, callbackSecret: SECRET } },
 			items: [webhookItem({ event: 'moderation.completed', data: { id } })],
 			mode: 'webhook',
