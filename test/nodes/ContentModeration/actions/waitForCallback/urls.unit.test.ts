@@ -27,6 +27,7 @@ test("the resume URL is read with the Wait node's expression; only an http(s) UR
 			} catch (caught) {
 				return caught as NodeOperationError;
 			}
+			return undefined;
 		})();
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error?.message).toBe('n8n gave no resume URL for this execution');
