@@ -80,9 +80,10 @@ function nestedList(depth: number): unknown {
 	return value;
 }
 
-/** The data of a callback: a complete result of a known id, or any mix of fields with any id. */
+/** The data of a callback: a complete result of a known id, only a ready id (completed by a read), or any mix of fields with any id. */
 export const callbackData: fc.Arbitrary<IDataObject> = fc.oneof(
 	fc.constantFrom(...SERVICE_IDS.ready).map((id) => imageResult(id)),
+	fc.constantFrom(...SERVICE_IDS.ready).map((id) => ({ id })),
 	fc
 		.tuple(fc.option(anyId, { nil: undefined }), resultFields, hostileFields)
 		.map(([id, fields, hostile]) => ({ ...hostile, ...fields, ...(id === undefined ? {} : { id }) }) as IDataObject),
