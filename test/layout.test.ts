@@ -18,19 +18,7 @@ const MAX_PACKAGE_LINES = 6_000;
 const DECLARATION_ONLY = new Set([
 	'nodes/ContentModeration/actions/operation.ts', // the Operation and NodeRun types
 	'nodes/ContentModeration/actions/resources.ts', // the record of resources
-	'nodes/ContentModeration/actions/callback/index.ts', // a resource's operation list (resource.ts is tested)
-	'nodes/ContentModeration/actions/image/index.ts',
-	'nodes/ContentModeration/actions/queue/index.ts',
-	'nodes/ContentModeration/actions/text/index.ts',
-	'nodes/ContentModeration/actions/queue/queueId.ts', // parameter descriptions
-	'nodes/ContentModeration/actions/text/textId.ts',
-	'nodes/ContentModeration/descriptions/imageInput.ts',
-	'nodes/ContentModeration/descriptions/options.ts',
-	'nodes/ContentModeration/descriptions/textInput.ts',
-	'nodes/ContentModeration/descriptions/toolDescription.ts',
-	'nodes/ContentModeration/helpers/webhookMethods.ts', // n8n's webhook hooks, each answering true (the trigger's: trigger/secretCheck.ts)
 	'nodes/ContentModeration/helpers/clock.ts', // Date.now and n8n's sleep; what uses it is tested on a fake clock
-	'nodes/ContentModeration/descriptions/callbackUrl.ts',
 ]);
 
 function files(dir: string, suffix: string): string[] {

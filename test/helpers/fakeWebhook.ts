@@ -47,6 +47,8 @@ export function fakeWebhook(setup: FakeWebhookSetup = {}) {
 	/** What the node answered itself (a refusal): status and parsed JSON body. */
 	const written: Array<{ status: number; body: unknown }> = [];
 	const requests: IHttpRequestOptions[] = [];
+	/** What the node logged at warn level. */
+	const warnings: string[] = [];
 	const response: FakeResponse = {
 		statusCode: 200,
 		writableEnded: false,
@@ -109,6 +111,7 @@ export function fakeWebhook(setup: FakeWebhookSetup = {}) {
 			rawBody: Buffer.from(raw),
 		}),
 		getResponseObject: () => response,
+		logger: { warn: (message: string) => warnings.push(message), debug: () => {}, info: () => {}, error: () => {} },
 		getNodeParameter: (name: string, fallback?: unknown) => parameter(name) ?? fallback,
 		// As n8n: with no credential of this type selected, reading one fails.
 		getCredentials: async () => {
@@ -131,5 +134,6 @@ export function fakeWebhook(setup: FakeWebhookSetup = {}) {
 		written,
 		requests,
 		response,
+		warnings,
 	};
 }

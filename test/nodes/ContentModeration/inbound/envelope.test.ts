@@ -35,6 +35,10 @@ describe('parseEnvelope', () => {
 		expect(parseEnvelope(withEmptyEvent)).toMatchObject({ ok: true, event: RESULT_EVENT });
 	});
 
+	it('reads a flat queue item as queue.review.completed with the body as data', () => {
+		expect(parseEnvelope(QUEUE_ITEM)).toEqual({ ok: true, event: REVIEW_EVENT, data: QUEUE_ITEM });
+	});
+
 	it('reads raw text and bytes', () => {
 		const body = JSON.stringify({ event: RESULT_EVENT, data: TEXT_RESULT });
 		expect(parseEnvelope(body)).toMatchObject({ ok: true, data: TEXT_RESULT });

@@ -167,32 +167,45 @@ describe('a failed read', () => {
 	])('%j with a Callback Secret: unfinished (%s), not final: a delivery again may read it', async (error, failed) => {
 		expect(await completeResult(partial, failing(error).client, 'image', false)).toEqual({
 			unfinished: `Reading moderation r1 failed (${failed})`,
+			failedRead: true,
 		});
 	});
 
 	it.each([
 		[{ message: 'Forbidden', httpCode: '403', description: 'no access' }, 'HTTP 403'],
+		[{ httpCode: '401' }, 'HTTP 401'],
 		[{ httpCode: '499' }, 'HTTP 499'],
-		[{ httpCode: '400' }, 'HTTP 400'],
 	])('%j with a Callback Secret: unfinished (%s), not final: nothing delivered or remembered', async (error, failed) => {
 		expect(await completeResult(partial, failing(error).client, 'image', false)).toEqual({
 			unfinished: `Reading moderation r1 failed (${failed})`,
+			failedRead: true,
 		});
 	});
 
-	it('without a Callback Secret a 4xx but 429 means the service has no such result; 429 and 5xx are unfinished', async () => {
+	// A wrong Base URL, a proxy's page or a malformed key answer 400 too: each can be fixed before the next retry.
+	it('a 400 with a Callback Secret: unfinished, not final', async () => {
+		expect(await completeResult(partial, failing({ httpCode: '400' }).client, 'image', false)).toEqual({
+			unfinished: 'Reading moderation r1 failed (HTTP 400)',
+			failedRead: true,
+		});
+	});
+
+	it('without a Callback Secret a 4xx but 429 means the service has no such result; 429, 5xx and 3xx are unfinished', async () => {
 		for (const httpCode of ['404', '400', '403', '499']) {
 			expect(await completeResult(partial, failing({ message: 'Not found', httpCode }).client, 'image', true)).toEqual({
 				unknown: true,
 			});
 		}
-		for (const httpCode of ['429', '503', '500']) {
+		// A 3xx (a redirect not followed) is no refusal of the id either.
+		for (const httpCode of ['429', '503', '500', '302']) {
 			expect(await completeResult(partial, failing({ httpCode }).client, 'image', true)).toEqual({
 				unfinished: `Reading moderation r1 failed (HTTP ${httpCode})`,
+				failedRead: true,
 			});
 		}
 		expect(await completeResult(partial, failing({ message: 'socket hang up' }).client, 'image', true)).toEqual({
 			unfinished: 'Reading moderation r1 failed (no answer in time)',
+			failedRead: true,
 		});
 	});
 });

@@ -39,14 +39,14 @@ async function settle<T>(clock: FakeClock, promise: Promise<T>): Promise<{ value
 }
 
 const processing = { statusCode: 200, body: { id: 'r1', status: 'processing' } };
+const node = { name: 'n', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+const apiError = (httpCode: string) => new NodeApiError(node, { message: 'no' }, { httpCode });
 
 test('withId adds the id read by only where the result has none (or null); isNotFound is a 404 of the service', () => {
 	expect(JSON.stringify(withId('m-1', { isSafe: true }))).toBe('{"id":"m-1","isSafe":true}');
 	expect(withId('m-1', { id: 'own', isSafe: true })).toEqual({ id: 'own', isSafe: true });
 	// A null id is none: every read (Image > Get, Deferred and Wait, the callbacks' read-back) gives the id read by.
 	expect(JSON.stringify(withId('m-1', { isSafe: true, id: null }))).toBe('{"id":"m-1","isSafe":true}');
-	const node = { name: 'n', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
-	const apiError = (httpCode: string) => new NodeApiError(node, { message: 'no' }, { httpCode });
 	expect([apiError('404'), apiError('500'), new Error('404')].map(isNotFound)).toEqual([true, false, false]);
 });
 
@@ -102,4 +102,26 @@ test("the message names a status only when there is one, and at most 40 of its c
 	const { value } = await settle(clock, readBack(long.client, 'r1', 'image', 0, clock));
 	expect(value).toMatchObject({ message: `The service has not finished moderation r1 yet (HTTP 200, status "${'s'.repeat(40)}")` });
 	expect(CALLBACK_READ_RETRY).toEqual({ maxRetries: 1, baseDelayMs: 200, maxDelayMs: 2_000 });
+});
+
+test('an id of no shown kind is read from /image, then /text when /image has none (404); an image only from /image', async () => {
+	const clock = new FakeClock();
+	const result = imageResult('r1');
+	const paths: string[] = [];
+	/** /image answers `imageError`; /text has the result. */
+	const client = (imageError: string) =>
+		({
+			request: async ({ path }: { path: string }) => {
+				paths.push(path);
+				if (path.startsWith('/image/')) throw apiError(imageError);
+				return { statusCode: 200, headers: {}, body: result };
+			},
+		}) as unknown as ApiClient;
+	expect(await readBack(client('404'), 'r1', undefined, 0, clock)).toEqual({ done: true, statusCode: 200, result });
+	expect(paths.splice(0)).toEqual(['/image/r1', '/text/r1']);
+	await expect(readBack(client('404'), 'r1', 'image', 0, clock)).rejects.toMatchObject({ httpCode: '404' });
+	expect(paths.splice(0)).toEqual(['/image/r1']);
+	// Any other failure of /image is the read's failure: /text is not tried.
+	await expect(readBack(client('500'), 'r1', undefined, 0, clock)).rejects.toMatchObject({ httpCode: '500' });
+	expect(paths.splice(0)).toEqual(['/image/r1']);
 });

@@ -1,5 +1,5 @@
 /** RunClaims (inbound/runClaims.ts): turns that end without passing on, items done twice or unknown, keys that are none. On a fake clock. */
-import { DeliveryRegistry } from '@package/nodes/ContentModeration/inbound/deliveries';
+import { DeliveryRegistry, type Taken } from '@package/nodes/ContentModeration/inbound/deliveries';
 import { RunClaims } from '@package/nodes/ContentModeration/inbound/runClaims';
 import { FakeClock, flush } from '@test/helpers/fakeClock';
 import { storesOn } from '@test/helpers/stores';
@@ -62,4 +62,29 @@ test('a run ended twice: the first end counts', async () => {
 	claims.commit();
 	claims.release();
 	expect(registry.claim('k')).toEqual({ kind: 'duplicate' });
+});
+
+test('a run ended twice (the router commits, then releases) ends each claim once, as its first end says', async () => {
+	const { registry } = setup();
+	const ends: string[] = [];
+	// The registry's claims record their ends: the run must not rely on a claim ignoring a second one.
+	const recording = {
+		clock: registry.clock,
+		claimWhenFree: async (key: string, timeoutMs: number, signal?: AbortSignal): Promise<Taken> => {
+			const taken = await registry.claimWhenFree(key, timeoutMs, signal);
+			if (taken.kind !== 'held') return taken;
+			return {
+				...taken,
+				commit: () => ends.push(`commit ${key}`),
+				release: () => ends.push(`release ${key}`),
+			};
+		},
+	} as unknown as DeliveryRegistry;
+	const claims = new RunClaims(recording);
+	expect([await claims.turn('k', 0), await claims.turn('m', 1)]).toEqual(['pass', 'pass']);
+	claims.itemDone(0, true);
+	claims.itemDone(1, false);
+	claims.commit();
+	claims.release();
+	expect(ends).toEqual(['commit k', 'release m']);
 });

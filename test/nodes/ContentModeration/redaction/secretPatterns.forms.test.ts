@@ -17,6 +17,42 @@ describe('forms other programs write', () => {
 		expect(mask('before a&lt;b&gt;&#39;c&quot;d&amp;e1 after', [secret])).toBe(`before ${MASK} after`);
 	});
 
+	// The characters encoders disagree on, in every way each is written: kept, percent-encoded in either case, an
+	// HTML entity named as escapers write it or numbered (decimal or hex, either case, zero-padded).
+	const WAYS: Array<[string, string[]]> = [
+		['!', ['%21']],
+		["'", ['%27', '&apos;', '&#39;', '&#039;', '&#x27;', '&#X27;']],
+		['(', ['%28', '&#40;']],
+		[')', ['%29', '&#x29;']],
+		['*', ['%2A', '%2a', '&#42;', '&#x2a;', '&#x2A;', '&#X002A;']],
+		['~', ['%7E', '%7e', '&#126;', '&#x7E;', '&#x7e;']],
+		['"', ['%22', '&quot;', '&#34;', '&#x22;']],
+		['&', ['%26', '&amp;', '&amp;amp;', '&#38;', '&#x26;', '\\u0026']],
+		['<', ['%3C', '%3c', '&lt;', '&amp;lt;', '&#60;', '&amp;#60;', '&#x3C;', '&#x3c;', '\\u003c', '\\u003C']],
+		['>', ['%3E', '&gt;', '&amp;gt;', '&#62;', '&#x3E;', '\\u003e']],
+	];
+
+	test.each(WAYS)('%s in a long secret, in each of its ways (%j), raw or URL-encoded around it', (c, ways) => {
+		const secret = `abcd${c}efgh1`;
+		for (const way of [c, ...ways]) expect(mask(`before abcd${way}efgh1 after`, [secret])).toBe(`before ${MASK} after`);
+		// In a URL inside another's query, the way encodeURIComponent writes it.
+		expect(mask(`x=${encodeURIComponent(encodeURIComponent(secret))}`, [secret])).toBe(`x=${MASK}`);
+	});
+
+	test.each(WAYS)('%s in a short secret, as a whole value in each of its ways', (c, ways) => {
+		const secret = `k${c}y6`;
+		for (const way of [c, ...ways]) expect(mask(`k${way}y6`, [secret])).toBe(MASK);
+	});
+
+	test('a secret ending in & written as &amp; is masked whole, entity included', () => {
+		expect(mask('a abcdefgh1&amp; b', ['abcdefgh1&'])).toBe(`a ${MASK} b`);
+	});
+
+	test('another character in a way of an unsure one is not the secret', () => {
+		for (const text of ['abcd%2Befgh1', 'abcd&#43;efgh1', 'abcd&#x2B;efgh1', 'abcd&plus;efgh1', 'abcdefgh1'])
+			expect(mask(text, ['abcd*efgh1'])).toBe(text);
+	});
+
 	// Its base64 holds "/" and "+" and ends in "==": the unpadded and URL-safe forms drop both "=".
 	const PADDED = 'ab?>>~secret1';
 

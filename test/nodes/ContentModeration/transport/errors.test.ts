@@ -1,8 +1,10 @@
 /**
- * Service failures through n8n-core's engine (errors.ts): a NodeApiError with the HTTP status and the
- * service message, never the token.
+ * Service failures (errors.ts), directly and through n8n-core's engine: a NodeApiError with the HTTP status
+ * and the service message, never the token.
  */
 import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
+import { addNote, apiError, networkError } from '@package/nodes/ContentModeration/transport/errors';
+import { contentModerationNode } from '@test/helpers/fixtures';
 import { expectNoToken, nodeError, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
 import { startScriptedServer } from '@test/helpers/scripted-server';
 
@@ -98,5 +100,85 @@ describe('service failures: NodeApiError with the HTTP status and the service me
 		} finally {
 			await server.stop();
 		}
+	});
+});
+
+describe('apiError: the status, the service\'s own message and a hint, the request named', () => {
+	const BASE = 'https://cm.example';
+	const answered = (status: number, body: unknown, secrets: string[] = []) =>
+		apiError(contentModerationNode, status, body, { method: 'POST', path: '/image', itemIndex: 3 }, BASE, secrets);
+	const messageOf = (body: unknown) => answered(400, body).message.replace('The Content Moderation Service answered 400', '');
+
+	it.each([
+		[400, 'The service rejected the request. Check the field it names.'],
+		[401, 'Check the Secret Key of the Content Moderation API credential.'],
+		[403, 'Check the Secret Key of the Content Moderation API credential.'],
+		[404, `the Base URL of the Content Moderation API credential (${BASE}) is not the API's root`],
+		[429, 'lower Request Options > Max Concurrency'],
+		[500, 'The service failed. Try again later.'],
+		[503, 'The service failed. Try again later.'],
+	])('%i: its hint, then the request', (status, hint) => {
+		const error = answered(status, {});
+		expect(error.description).toContain(hint);
+		expect(error.description).toMatch(/\.\s\(POST \/image\)$/);
+		expect([error.httpCode, error.context.itemIndex, error.message]).toEqual([String(status), 3, `The Content Moderation Service answered ${status}`]);
+	});
+
+	it.each([418, 499])('%i: no hint, the request alone', (status) => {
+		expect(answered(status, {}).description).toBe('POST /image');
+	});
+
+	it.each([
+		[{ error: { message: 'nested' } }, ': nested'],
+		[{ error: 'flat', message: 'not this' }, ': flat'],
+		[{ error: null, message: 'top' }, ': top'],
+		[{ error: { code: 7 }, message: 'top' }, ': top'],
+		[{ error: 7, message: 5 }, ''],
+		['  plain text  ', ': plain text'],
+		['   ', ''],
+		[null, ''],
+		[undefined, ''],
+	])('the service message of %j', (body, message) => {
+		expect(messageOf(body)).toBe(message);
+	});
+
+	it('a long text answer is cut to 500 characters; an object answer is kept as the error response', () => {
+		expect(messageOf('x'.repeat(600))).toBe(`: ${'x'.repeat(500)}`);
+		expect(answered(400, { error: { message: 'nested' } }).errorResponse).toEqual({ error: { message: 'nested' } });
+	});
+
+	it('redacts the secrets from the message, the request and the Base URL', () => {
+		const secret = 'sk-secret-91fe2a7c';
+		const error = apiError(contentModerationNode, 404, { message: `bad ${secret}` }, { method: 'GET', path: `/text/${secret}` }, `https://${secret}@cm.example`, [secret]);
+		expect(JSON.stringify([error.message, error.description, error.errorResponse])).not.toContain(secret);
+		expect(error.message).toBe('The Content Moderation Service answered 404: bad ***');
+	});
+});
+
+describe('networkError: no answer at all', () => {
+	const failed = (error: unknown) => networkError(contentModerationNode, error, { method: 'GET', path: '/a', itemIndex: 1 }, 'http://cm.test', []);
+
+	it('names the Base URL, and the network code when there is one', () => {
+		const refused = failed(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }));
+		expect([refused.message, refused.context.itemIndex]).toEqual(['Could not reach the Content Moderation Service at http://cm.test', 1]);
+		expect(refused.description).toBe('ECONNREFUSED: Check the Base URL of the Content Moderation API credential and that the service is reachable.');
+		expect(refused.errorResponse).toEqual({ networkErrorCode: 'ECONNREFUSED' });
+		const unknown = failed(new Error('gone'));
+		expect(unknown.description).toBe('Check the Base URL of the Content Moderation API credential and that the service is reachable.');
+		expect(unknown.errorResponse).toEqual({ networkErrorCode: 'unknown' });
+	});
+});
+
+describe('addNote', () => {
+	const withDescription = (description?: string) =>
+		Object.assign(networkError(contentModerationNode, new Error('x'), { method: 'GET', path: '/a' }, 'http://cm.test', []), { description });
+
+	it('appends a note to the description, or is the description; no note changes nothing', () => {
+		const error = withDescription('Was.');
+		expect(addNote(error, 'Retried.')).toBe(error);
+		expect(error.description).toBe('Was. Retried.');
+		expect(addNote(withDescription(undefined), 'Retried.').description).toBe('Retried.');
+		expect(addNote(withDescription('Was.'), undefined).description).toBe('Was.');
+		expect(addNote(withDescription('Was.'), '').description).toBe('Was.');
 	});
 });

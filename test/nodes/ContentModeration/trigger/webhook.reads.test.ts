@@ -105,6 +105,28 @@ describe('signed callbacks: Fetch Full Result', () => {
 		expect(written).toEqual(refusal(503, 'Reading moderation r-5 failed (HTTP 403); try this callback again'));
 	});
 
+	test('a failed read is logged as well (the answer reaches only the sender), the secret masked, on one line', async () => {
+		const { warnings, written } = await signed({
+			body: { event: RESULT, data: unfinished(`r-${SECRET}\n2026-01-01 | error | forged\u001b[31m`) },
+			answer: answering(401, { message: 'Unauthorized' }),
+		});
+		expect(warnings).toEqual(['Reading moderation r-*** 2026-01-01 | error | forged [31m failed (HTTP 401)']);
+		expect(JSON.stringify(written)).not.toContain(SECRET);
+		// Refused with no read made: nothing to log.
+		const unread = await signed({ body: { event: RESULT, data: unfinished('r-6') }, parameters: { fetchFullResult: false } });
+		expect(unread.written).toEqual(refusal(422, expect.stringContaining('Fetch Full Result is off')));
+		expect(unread.warnings).toEqual([]);
+	});
+
+	test('without a Callback Secret nothing is logged: a stranger could fill the log', async () => {
+		const { written, warnings } = await unsigned({
+			body: { event: RESULT, data: unfinished('r-7') },
+			answer: answering(500, { message: 'down' }),
+		});
+		expect(written).toEqual(refusal(503, 'Reading moderation r-7 failed (HTTP 500); try this callback again'));
+		expect(warnings).toEqual([]);
+	});
+
 	test('a review decision and an event this node does not know pass as they came, never read', async () => {
 		const item = {
 			id: 'q-1',

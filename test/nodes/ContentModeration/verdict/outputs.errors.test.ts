@@ -141,6 +141,24 @@ describe('routeResults: results without a verdict', () => {
 		]);
 	});
 
+	it('no analysis at all, and no own error for it: the generic error says so', () => {
+		const none: VerdictFacts = { analysisOf: () => undefined };
+		const thrown = caught(() => routeResults(routing({ facts: none }), [{ json: { id: 'q' }, pairedItem: { item: 0 } }]));
+		expect(thrown.message).toBe('The result is not complete (no analysis), so Route by Verdict cannot decide a verdict');
+	});
+
+	it('an operation giving no own error: the generic one names what the analysis lacks', () => {
+		const own: VerdictFacts = {
+			analysisOf: (result) => result.moderation as IDataObject | undefined,
+			missingAnalysis: (node, result) => (result.moderation ? undefined : new NodeOperationError(node, 'none yet')),
+		};
+		const half = { json: { id: 'q', moderation: { ...unsafe, riskScores: undefined } }, pairedItem: { item: 0 } };
+		const thrown = caught(() => routeResults(routing({ facts: own }), [half]));
+		expect(thrown.message).toBe(
+			'The result is not complete (no riskScores.overall), so Route by Verdict cannot decide a verdict',
+		);
+	});
+
 	it('an operation own missing-analysis error and analysis place are used', () => {
 		const seen: unknown[] = [];
 		const own: VerdictFacts = {

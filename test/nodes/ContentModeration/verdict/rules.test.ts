@@ -5,6 +5,7 @@ import {
 	flaggedReasons,
 	isCompleteResult,
 	needsReview,
+	type VerdictRules,
 } from '@package/nodes/ContentModeration/verdict/rules';
 
 /** A harmless result; each test changes one field. */
@@ -91,16 +92,26 @@ describe('flaggedReasons', () => {
 		}
 	});
 
-	it('ignores category rules with an empty name or a 0 threshold', () => {
-		const r = result({ nsfwCategories: [{ category: 'alcohol', severity: 99 }] });
+	it('ignores category rules with an empty or blank name or a 0 threshold', () => {
+		// A blank category in the result is not matched by a blank rule either.
+		const r = result({ nsfwCategories: [{ category: 'alcohol', severity: 99 }, { category: ' ', severity: 99 }] });
 		expect(
 			flaggedReasons(r, {
 				categoryThresholds: [
 					{ category: '', threshold: 1 },
+					{ category: '  ', threshold: 1 },
 					{ category: 'alcohol', threshold: 0 },
 				],
 			}),
 		).toEqual([]);
+	});
+
+	it('skips malformed category rules (none, or a category that is not text) without throwing', () => {
+		const r = result({ nsfwCategories: [{ category: 'alcohol', severity: 99 }] });
+		const categoryThresholds = [null, undefined, { threshold: 1 }, { category: 7, threshold: 1 }, { category: 'alcohol', threshold: 50 }];
+		expect(flaggedReasons(r, { categoryThresholds } as unknown as VerdictRules)).toEqual([
+			'nsfwCategories alcohol severity 99 >= threshold 50',
+		]);
 	});
 
 	it('lists every matched rule in the issue order', () => {

@@ -70,7 +70,7 @@ export async function readBack(
 export type CompletedResult =
 	| { result: IDataObject }
 	/** Not complete (completion.ts) and not completed by a read: nothing to pass on; `final`: no read can help. */
-	| { unfinished: string; final?: true }
+	| { unfinished: string; final?: true; failedRead?: true }
 	/** Accepted without a Callback Secret: the service refused the read (a 4xx but 429), so it has no such result. */
 	| { unknown: true };
 
@@ -102,9 +102,8 @@ export async function completeResult(
 		// The transport's errors carry the status and the service's message, never a secret.
 		const status = Number((error as { httpCode?: string }).httpCode || Number.NaN);
 		if (distrust && status >= 400 && status < 500 && status !== 429) return { unknown: true };
-		// Signed, nothing read is delivered: a refusal (a wrong key, say) is answered so that the sender tries again.
-		return {
-			unfinished: `Reading moderation ${body.id} failed (${Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time'})`,
-		};
+		// Signed, nothing read is delivered: the sender is asked again (a wrong key or Base URL may be fixed meanwhile).
+		const failed = `Reading moderation ${body.id} failed (${Number.isInteger(status) ? `HTTP ${status}` : 'no answer in time'})`;
+		return { unfinished: failed, failedRead: true };
 	}
 }

@@ -4,8 +4,6 @@
  */
 export const MASK = '***';
 
-const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
 /** JSON string content with every non-ASCII character escaped, as Python writes JSON (PHP also escapes "/"). */
 function asciiJson(json: string): string {
 	return json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -13,9 +11,9 @@ function asciiJson(json: string): string {
 
 /**
  * Every form a secret can take in a message or a body: raw, JSON-escaped (also twice, ASCII-only, with "\/"),
- * URL-encoded (component, RFC 3986, form and URI style, and twice: a URL inside another URL's query), HTML-escaped,
- * base64 and base64url, and the same for its other Unicode normalization (NFC / NFD). A secret inside a
- * longer base64 text (e.g. Basic auth "user:secret") is not found: its base64 depends on what precedes it.
+ * URL-encoded (component, RFC 3986, form and URI style, and twice: a URL inside another URL's query), base64 and
+ * base64url, and the same for its other Unicode normalization (NFC / NFD); HTML entities: formPattern. A secret
+ * inside a longer base64 text (e.g. Basic auth "user:secret") is not found: its base64 depends on what precedes it.
  */
 export function secretForms(secret: string): string[] {
 	// The same text twice (a secret in NFC already) gives the same forms, listed once by the Set.
@@ -41,7 +39,6 @@ function formsOf(secret: string): string[] {
 		uri.replace(/%20/g, '+'),
 		encodeURIComponent(uri),
 		encodeURI(text),
-		secret.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]),
 		base64,
 		base64.replace(/=+$/, ''),
 		base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
@@ -54,34 +51,31 @@ function formsOf(secret: string): string[] {
  */
 export const MIN_MASKED_LENGTH = 8;
 
+const anyCase = (hex: string) => hex.replace(/[a-f]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
+
 /** Exact, except the hex digits of escapes (%2f / %2F, \u00e9 / \u00E9). */
 function exactPattern(text: string): string {
-	const anyCase = (c: string) => (/[a-f]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c);
-	const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-	return escaped.replace(
-		/(%)([0-9A-Fa-f]{2})|(\\\\u)([0-9A-Fa-f]{4})/g,
-		(_, p: string, ph: string, u: string, uh: string) =>
-			p !== undefined ? p + [...ph].map(anyCase).join('') : u + [...uh].map(anyCase).join(''),
-	);
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%[0-9A-Fa-f]{2}|\\\\u[0-9A-Fa-f]{4}/g, anyCase);
 }
 
-/** Characters encoders write in more ways than the forms list (a URL parser's mix, &#x27;): each way matches. */
-const UNSURE = /%(?:21|27|28|29|2[aA]|7[eE])|&(?:#39|apos|quot|amp);|[!'()*~"&]/g;
-const NAMED: Record<string, string> = { "'": '&apos;', '"': '&quot;', '&': '&amp;' };
-const charOf = (token: string) =>
-	Object.keys(NAMED).find((c) => NAMED[c] === token) ?? (token === '&#39;' ? "'" : decodeURIComponent(token));
-const variants = (c: string, code = c.charCodeAt(0)) => [
-	...[c, `%${code.toString(16)}`, NAMED[c] ?? c].map(exactPattern),
-	`&#0*${code};`,
-	`&#[xX]0*${code.toString(16)};`,
+/** Characters encoders write in more than one way: raw or %-encoded (encoders differ on !'()*~), an HTML entity named
+ * as escapers write it or numbered (&#39;, &#x27;). A form holds each raw or as encodeURIComponent writes it. */
+const UNSURE = /\\"|%(?:21|22|26|27|28|29|2A|3C|3E|7E)|[!'()*~"&<>]/g;
+const NAMED: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' };
+// Entities first (a secret ending in & is masked whole), also escaped twice (&amp;lt;); JSON's \u0026 as Go writes it.
+const variants = (c: string, hex = c.charCodeAt(0).toString(16)) => [
+	`&(?:amp;)?(?:${c in NAMED ? `${NAMED[c]}|` : ''}#0*${c.charCodeAt(0)}|#[xX]0*${anyCase(hex)});`,
+	...[c, `%${hex}`, `\\u00${hex}`].map(exactPattern),
 ];
 
-/** A form as a pattern: exactPattern, with each UNSURE character in any of its ways. */
+/** A form as a pattern: exactPattern, each UNSURE character in any of its ways; a JSON-escaped quote's backslash
+ * kept (a JSON text HTML-escaped: \&quot;) or not (a quote HTML-escaped, then put in JSON). */
 function formPattern(form: string): string {
 	let pattern = '';
 	let at = 0;
 	for (const { 0: token, index } of form.matchAll(UNSURE)) {
-		pattern += `${exactPattern(form.slice(at, index))}(?:${variants(charOf(token)).join('|')})`;
+		const c = token === '\\"' ? '"' : token.length === 1 ? token : decodeURIComponent(token);
+		pattern += `${exactPattern(form.slice(at, index))}${token === '\\"' ? '\\\\?' : ''}(?:${variants(c).join('|')})`;
 		at = index + token.length;
 	}
 	return pattern + exactPattern(form.slice(at));

@@ -83,10 +83,14 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 		const kind = event === RESULT_EVENT ? resultKind(body) : 'queueItem';
 		const fetchFullResult = distrust || (this.getNodeParameter('fetchFullResult', true) as boolean);
 		const completed = await completeResult(body, fetchFullResult ? client : undefined, kind, distrust);
-		// Not complete (inbound/completion.ts): nothing starts or is recorded; 503 asks again, 422 where no read can help.
-		const again = 'unfinished' in completed && completed.final !== true ? '; try this callback again' : '';
-		if ('unfinished' in completed) return refuse(this, again ? 503 : 422, completed.unfinished + again);
-		if ('unknown' in completed) return refuse(this, 404, `The service has no result ${body.id} to read back`);
+		// Not complete: nothing starts or is recorded (422: no read can help); a signed call's failed read is logged too.
+		if ('unfinished' in completed) {
+			const why = redaction(client?.secrets).text(completed.unfinished);
+			if (completed.failedRead && !distrust) this.logger.warn(why.replace(/[\p{Cc}\u2028\u2029]/gu, ' '));
+			return completed.final ? refuse(this, 422, why) : refuse(this, 503, `${why}; try this callback again`);
+		}
+		const unknown = redaction().text(`The service has no result ${body.id} to read back`);
+		if ('unknown' in completed) return refuse(this, 404, unknown);
 		const { result } = completed;
 		// A read this call made knows the credential as it is now (a Secret Key changed since the cache's read).
 		const extraSecrets = [...(client?.secrets ?? [])];

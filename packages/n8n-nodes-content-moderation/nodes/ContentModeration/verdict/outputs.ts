@@ -15,7 +15,7 @@ export interface VerdictFacts {
 	/** Why this item cannot be routed, checked before anything is sent. */
 	refusal?(this: IExecuteFunctions, itemIndex: number): NodeOperationError | undefined;
 	/** The error for a result without an analysis; absent: a generic one. */
-	missingAnalysis?(node: INode, result: IDataObject, itemIndex: number): NodeOperationError;
+	missingAnalysis?(node: INode, result: IDataObject, itemIndex: number): NodeOperationError | undefined;
 }
 
 /** Whether "Route by Verdict" is on (read once: it fixes the outputs, like Switch's mode). */
@@ -130,8 +130,8 @@ export function routeResults(routing: RoutingInputs, results: INodeExecutionData
 				outputs[plan.order.flagged].push(item);
 				continue;
 			}
-			const error =
-				facts.missingAnalysis?.(node, item.json, itemIndex) ?? genericMissingAnalysis(node, itemIndex, missing ?? '');
+			const own = facts.missingAnalysis?.(node, item.json, itemIndex);
+			const error = own ?? genericMissingAnalysis(node, itemIndex, missing ?? '');
 			if (!continueOnFail) throw error;
 			outputs[plan.order.flagged].push(errorItem(error, itemIndex));
 			continue;

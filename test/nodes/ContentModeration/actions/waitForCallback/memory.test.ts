@@ -108,6 +108,28 @@ describe('RunMemory', () => {
 		expect(run.result(1, 'b')).toEqual({ isSafe: false });
 	});
 
+	it('keeps a refusal mark through a read that finds the result not ready: only a known result clears it', async () => {
+		const run = new RunMemory(true, Infinity);
+		run.refused.add(1);
+		expect(await run.read(1, 'b', async () => ({ pending: true }))).toEqual({ pending: true });
+		expect(run.refused.has(1)).toBe(true);
+	});
+
+	it('drops on resume what it learned, its refusal marks and its reads under way: a read after it reads again', async () => {
+		const run = new RunMemory(true, Infinity);
+		run.remember(0, 'a', { isSafe: true });
+		run.refused.add(1);
+		let finish: (outcome: Outcome) => void = () => {};
+		const underWay = run.read(2, 'c', async () => await new Promise<Outcome>((resolve) => (finish = resolve)));
+		run.drop(5);
+		expect([run.result(0, 'a'), run.refused.size, run.resumedAt]).toEqual([undefined, 0, 5]);
+		let reads = 0;
+		const again = run.read(2, 'c', async () => (reads++, { pending: true }));
+		expect(reads).toBe(1);
+		finish({ pending: true });
+		expect(await Promise.all([underWay, again])).toEqual([{ pending: true }, { pending: true }]);
+	});
+
 	it('knows a result only for the moderation it was learned for, and clears a refusal once known', () => {
 		const run = new RunMemory(true, Infinity);
 		run.refused.add(2);

@@ -6,6 +6,7 @@ import {
 	callbackUrl,
 	resumeSecrets,
 	resumeUrl,
+	runState,
 	waitCallbackRoutingRefusal,
 } from '@package/nodes/ContentModeration/actions/waitForCallback/urls';
 import { contentModerationNode } from '@test/helpers/fixtures';
@@ -52,4 +53,20 @@ test("Route by Verdict on n8n 1.x: the refusal's message and what to do instead"
 	const refusal = waitCallbackRoutingRefusal(context('http://n8n.test/webhook-waiting/42'), 1);
 	expect(refusal?.message).toBe('Route by Verdict with Mode "Wait for Callback" needs n8n 2.0 or newer');
 	expect(refusal?.description).toMatch(/^This n8n resumes a waiting node on its first output only/);
+});
+
+test("a run's state: kept when saved with a secret and items, else a fresh one with no items", () => {
+	const saved = { secret: 's', items: [{ id: 'm-0' }] };
+	const withContext = (value: unknown) => {
+		const nodeContext: Record<string, unknown> = { waitForCallback: value };
+		return { nodeContext, ctx: { getContext: () => nodeContext } as unknown as IExecuteFunctions };
+	};
+	expect(runState(withContext(saved).ctx)).toBe(saved);
+	for (const value of [undefined, { secret: 's' }, { secret: '', items: [] }, { items: [] }]) {
+		const { ctx, nodeContext } = withContext(value);
+		const state = runState(ctx);
+		expect(state.items).toEqual([]);
+		expect(state.secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(nodeContext.waitForCallback).toBe(state);
+	}
 });

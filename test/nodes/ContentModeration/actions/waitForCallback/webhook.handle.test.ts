@@ -188,3 +188,76 @@ describe("the callback's own result", () => {
 		);
 	});
 });
+
+describe('after the first callback', () => {
+	test('once this process resumed the run, a later callback is answered 503 being resumed and reads nothing', async () => {
+		const state = waiting('m-0');
+		const first = await call({ state, query: queryFor(0), body: complete('m-0') });
+		expect(first.out.webhookResponse).toEqual({ received: true, resumed: true });
+		const later = await call({
+			state,
+			query: queryFor(0),
+			body: { id: 'm-0', status: 'processing' },
+			results: { 'm-0': { statusCode: 200, body: complete('m-0') } },
+		});
+		expect(later.written).toEqual(refusal(503, 'This execution is being resumed; try this callback again'));
+		expect(later.requests).toEqual([]);
+	});
+
+	test('repeats of a callback whose result is known change nothing and read nothing: the first result is kept', async () => {
+		const state = waiting('m-0', 'm-1');
+		waitMemory.watch(runKey('exec-1', 'Node', DEADLINE), DEADLINE);
+		await call({ state, query: queryFor(0), body: complete('m-0', { note: 'first' }) });
+		for (const body of [complete('m-0', { note: 'again' }), { id: 'm-0', status: 'processing' }]) {
+			const repeat = await call({ state, query: queryFor(0), body });
+			expect(repeat.requests).toEqual([]);
+			expect(repeat.out).toEqual({ webhookResponse: { received: true, resumed: false, waitingFor: 'm-1' } });
+		}
+		const last = await call({ state, query: queryFor(1), body: complete('m-1') });
+		expect(last.out.workflowData?.[0].map((item) => item.json)).toEqual([complete('m-0', { note: 'first' }), complete('m-1')]);
+	});
+
+	test('a callback for an item answered at submission (not waiting) is acknowledged, whatever id it names', async () => {
+		const state: WaitState = { secret: SECRET, items: [{ result: complete('m-0') }, { id: 'm-1' }], deadline: DEADLINE };
+		waitMemory.watch(runKey('exec-1', 'Node', DEADLINE), DEADLINE);
+		const { out, requests, written } = await call({ state, query: queryFor(0), body: complete('m-0') });
+		expect(written).toEqual([]);
+		expect(requests).toEqual([]);
+		expect(out).toEqual({ webhookResponse: { received: true, resumed: false, waitingFor: 'm-1' } });
+	});
+
+	test('a complete result without an id names no moderation: the waited one is read, and the read is taken', async () => {
+		const noId = complete('m-0', { note: 'sent' });
+		delete noId.id;
+		const read = complete('m-0', { note: 'read' });
+		const { out, requests } = await call({
+			state: waiting('m-0'),
+			query: queryFor(0),
+			body: noId,
+			results: { 'm-0': { statusCode: 200, body: read } },
+		});
+		expect(requests.map((r) => r.url)).toEqual(['http://service.test/image/m-0']);
+		expect(out.workflowData).toEqual([[{ json: read, pairedItem: { item: 0 } }]]);
+	});
+
+	test("Route by Verdict keeps the waiting node's input items, read with `$input.all()`", async () => {
+		const routing = { reviewOutput: false, order: { safe: 0, flagged: 1, review: 2 }, rules: [{}], keepInput: [true] };
+		const state: WaitState = { ...waiting('m-0'), routing };
+		const { out } = await call({
+			state,
+			query: queryFor(0),
+			body: complete('m-0'),
+			evaluate: (expression) =>
+				expression.includes('.context[') ? state : expression === '{{ $input.all() }}' ? [{ json: { post: 7 } }] : undefined,
+		});
+		expect(out.workflowData).toEqual([
+			[
+				{
+					json: { post: 7, moderation: complete('m-0'), verdict: 'safe', verdictReasons: ['no flag rule matched'] },
+					pairedItem: { item: 0 },
+				},
+			],
+			[],
+		]);
+	});
+});

@@ -91,16 +91,34 @@ describe('submitted by this process (watched)', () => {
 
 describe('not submitted by this process (another process, a restart)', () => {
 	test('every unknown item is read, in order; all complete: the run resumes', async () => {
-		const run = state([{ id: 'm-0' }, { error: { error: 'refused' } }, { id: 'm-2' }, { result: complete('m-3') }]);
-		const { out, reads } = await callback(run, 2, { 'm-0': ok('m-0') });
-		expect(reads).toEqual(['m-0']);
+		const run = state([
+			{ id: 'm-0' },
+			{ error: { error: 'refused' } },
+			{ id: 'm-2' },
+			{ result: complete('m-3') },
+			{ id: 'm-4' },
+		]);
+		const { out, reads } = await callback(run, 2, { 'm-0': ok('m-0'), 'm-4': ok('m-4') });
+		// A ready one does not stop the reading: the next unknown one is read too.
+		expect(reads).toEqual(['m-0', 'm-4']);
 		expect(out.webhookResponse).toEqual({ received: true, resumed: true });
 		expect(out.workflowData?.[0].map((item) => item.json)).toEqual([
 			complete('m-0'),
 			{ error: 'refused' },
 			complete('m-2'),
 			complete('m-3'),
+			complete('m-4'),
 		]);
+	});
+
+	test("another item's key in the result read for it is masked: this callback's own key is not the only one", async () => {
+		const run = state([{ id: 'm-0' }, { id: 'm-1' }]);
+		const otherKey = itemKey(SECRET, 1);
+		const { out } = await callback(run, 0, {
+			'm-1': { statusCode: 200, body: complete('m-1', { echo: `key=${otherKey}` }) },
+		});
+		expect(out.webhookResponse).toEqual({ received: true, resumed: true });
+		expect(out.workflowData?.[0][1].json).toEqual(complete('m-1', { echo: 'key=***' }));
 	});
 
 	test('reading stops at the first not ready: waiting for it', async () => {

@@ -49,6 +49,7 @@ export const verdict: VerdictFacts = {
 			const fix = 'Do not read it again: add the content again, moderate it directly, or turn off Route by Verdict.';
 			return operationError(node, itemIndex, message, fix);
 		}
+		if (isObject(result.moderation)) return undefined; // there but incomplete: the generic error says what it lacks
 		const status = typeof result.status === 'string' ? ` (status "${result.status}")` : '';
 		const message = `Queue item "${id}" has no moderation yet${status}, so Route by Verdict cannot decide a verdict`;
 		const description = 'Read the item again once it is processed, or turn off Route by Verdict.';
