@@ -74,8 +74,9 @@ function formPattern(form: string): string {
 	let pattern = '';
 	let at = 0;
 	for (const { 0: token, index } of form.matchAll(UNSURE)) {
-		const c = token === '\\"' ? '"' : token.length === 1 ? token : decodeURIComponent(token);
-		pattern += `${exactPattern(form.slice(at, index))}${token === '\\"' ? '\\\\?' : ''}(?:${variants(c).join('|')})`;
+		const escapedQuote = token === '\\"';
+		const c = escapedQuote ? '"' : token.length === 1 ? token : decodeURIComponent(token);
+		pattern += `${exactPattern(form.slice(at, index))}${escapedQuote ? '\\\\?' : ''}(?:${variants(c).join('|')})`;
 		at = index + token.length;
 	}
 	return pattern + exactPattern(form.slice(at));

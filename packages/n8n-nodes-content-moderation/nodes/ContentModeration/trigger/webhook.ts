@@ -89,8 +89,8 @@ export async function handleCallback(this: IWebhookFunctions): Promise<IWebhookR
 			if (completed.failedRead && !distrust) this.logger.warn(why.replace(/[\p{Cc}\u2028\u2029]/gu, ' '));
 			return completed.final ? refuse(this, 422, why) : refuse(this, 503, `${why}; try this callback again`);
 		}
-		const unknown = redaction().text(`The service has no result ${body.id} to read back`);
-		if ('unknown' in completed) return refuse(this, 404, unknown);
+		if ('unknown' in completed)
+			return refuse(this, 404, redaction().text(`The service has no result ${body.id} to read back`));
 		const { result } = completed;
 		// A read this call made knows the credential as it is now (a Secret Key changed since the cache's read).
 		const extraSecrets = [...(client?.secrets ?? [])];
