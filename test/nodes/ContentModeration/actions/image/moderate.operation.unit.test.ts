@@ -72,6 +72,13 @@ describe('Image > Moderate, the request', () => {
 		expect(result).toEqual({ id: 'm-1', ...COMPLETE });
 	});
 
+	it('Deferred and Wait answered at once with a complete result: that is the output, nothing is read', async () => {
+		// A service that answers a deferred request at once: Wait for Callback takes it so too (pause.ts itemStates).
+		const { result, sent } = await sendOne({ mode: 'deferredWait' }, (r) => (r.method === 'POST' ? COMPLETE : { isSafe: false }));
+		expect(result).toEqual(COMPLETE);
+		expect(sent.map((r) => r.method)).toEqual(['POST']);
+	});
+
 	it.each([[{}], [{ id: 42 }], [{ id: '' }]])('Deferred and Wait, answered %j: fails with no id to wait for, reads nothing', async (answer) => {
 		// A read would find the result at once: a mutant that reads fails fast instead of polling.
 		const { run, sent } = fakeRun((r) => (r.method === 'POST' ? answer : COMPLETE));

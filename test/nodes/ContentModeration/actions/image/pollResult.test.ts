@@ -6,7 +6,11 @@ import { imagePosts as imagePostsOf, moderateImage } from '@test/helpers/paramet
 import { startScriptedServer } from '@test/helpers/scripted-server';
 import { SAFE_IMAGE_URL, UNSAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { nodeError, output, useMock } from '@test/helpers/nodeRun';
-import { pollUntil } from '@package/nodes/ContentModeration/actions/image/pollResult';
+import { NodeApiError } from 'n8n-workflow';
+
+import { pollResult, pollUntil } from '@package/nodes/ContentModeration/actions/image/pollResult';
+import { executeContext, fakeRun, rejection } from '@test/helpers/operationFakes';
+import { contentModerationNode } from '@test/helpers/fixtures';
 import type { Clock } from '@package/nodes/ContentModeration/helpers/clock';
 import { FakeClock, flush } from '@test/helpers/fakeClock';
 import { imageResult } from '@test/helpers/callbackBodies';
@@ -114,5 +118,46 @@ describe('pollUntil (the poll loop of Deferred and Wait), on a fake clock', () =
 		const stopped: Clock = { now: () => 0, sleep: async () => undefined };
 		const value = await pollUntil({ intervalSeconds: 0.1, timeoutSeconds: 0.35 }, async () => void checks++, stopped);
 		expect([value, checks]).toEqual([undefined, 5]);
+	});
+});
+
+describe('Image > Moderate, Deferred and Wait, a read that fails after the image was accepted', () => {
+	const CONTEXT = executeContext({ pollInterval: 0.1, waitTimeout: 5 });
+	const failingRun = (error: Error) =>
+		fakeRun((r) => {
+			if (r.method === 'GET') throw error;
+			return {};
+		});
+
+	it('names the accepted moderation and how to read it, so that the image is not sent again', async () => {
+		const { run } = failingRun(new Error('read ECONNRESET'));
+		const error = await rejection(pollResult.call(CONTEXT, 0, run.client, 'img-accepted-7'));
+		expect(error.message).toMatch(/closed unexpectedly/); // n8n's words for ECONNRESET
+		expect(error.description).toMatch(/^The service accepted the image as moderation "img-accepted-7": read its result with Image > Get/);
+		expect(error.description).toContain('sends the image again');
+	});
+
+	it("keeps the error's own description first", async () => {
+		const apiError = new NodeApiError(contentModerationNode, { message: 'Bad gateway' }, { description: 'The proxy failed.' });
+		const { run } = failingRun(apiError);
+		const error = await rejection(pollResult.call(CONTEXT, 0, run.client, 'img-accepted-8'));
+		expect(error).toBe(apiError);
+		expect(error.description).toMatch(/^The proxy failed\. The service accepted the image as moderation "img-accepted-8"/);
+	});
+
+	it('a poll the engine runs: the POST is sent once and the error names the id', async () => {
+		const lost = await startScriptedServer((request) =>
+			request.method === 'POST' ? { status: 200, body: { id: 'img-accepted-9' } } : { status: 0, hangUp: true },
+		);
+		try {
+			const options = { maxRetries: 0 };
+			const parameters = moderate({ imageUrl: SAFE_IMAGE_URL, mode: 'deferredWait', pollInterval: 0.1, waitTimeout: 5, options });
+			const run = await mock.run(parameters, [{ json: { n: 0 } }], { baseUrl: lost.url });
+			expect(run.status).toBe('error');
+			expect(nodeError(run).description).toContain('moderation "img-accepted-9"');
+			expect(lost.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+		} finally {
+			await lost.stop();
+		}
 	});
 });

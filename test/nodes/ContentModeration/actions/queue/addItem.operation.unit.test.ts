@@ -47,6 +47,17 @@ describe('Queue > Add Item, the request', () => {
 		expect((await send({ contentType: 'image', imageUrl: URL_ })).body).toStrictEqual({ type: 'image', content: URL_ });
 	});
 
+	it.each(['Image', 'video', 42])('a Content Type %j fails the item naming the field; nothing is read or sent', async (contentType) => {
+		const { run, sent } = fakeRun();
+		const parameters: Record<string, unknown> = { queueId: 'comments', contentType, text: 'hello' };
+		const read = jest.fn((name: string, _itemIndex: number, fallback?: unknown) => (name in parameters ? parameters[name] : fallback));
+		const error = await rejection(addItem.execute.call(executeContext({}, { getNodeParameter: read }), 0, run));
+		expect(error.message).toBe(`Unknown Content Type "${String(contentType)}"`);
+		expect(error.description).toMatch(/^Choose Text or Image/);
+		expect(sent).toEqual([]);
+		expect(read.mock.calls.map(([name]) => name)).not.toContain('text');
+	});
+
 	it('an empty Queue ID fails the item naming the field; nothing is sent', async () => {
 		const { run, sent } = fakeRun();
 		const error = await rejection(addItem.execute.call(executeContext({ queueId: '', text: 'hello' }), 0, run));

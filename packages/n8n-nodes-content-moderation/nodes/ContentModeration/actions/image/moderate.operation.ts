@@ -6,6 +6,7 @@ import { optionsCollection } from '../../descriptions/options';
 import type { NodeRun } from '../operation';
 import { moderateImage } from '../../transport/endpoints';
 import { isObject } from '../../helpers/json';
+import { isCompletion } from '../../inbound/completion';
 import { parseMetaJson } from '../../validation/checks';
 import { ensure, getOptions, imageInput, withImage } from '../../validation/parameters';
 import { verdictProperties } from '../../verdict/description';
@@ -87,8 +88,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: N
 		Object.keys(requestOptions).length > 0 ? { image, options: requestOptions } : { image },
 	);
 	const response = await moderateImage(run.client, body, itemIndex, secrets);
-	// Wait for Callback's answers ({id}) are handled together once every item is submitted (finishRun).
-	if (mode !== 'deferredWait') return response.body;
+	// Wait for Callback's answers ({id}) are handled together once every item is submitted (finishRun); a complete
+	// answer is the result in any mode (as Wait for Callback takes it): polling for it would only lose it.
+	if (mode !== 'deferredWait' || isCompletion(response.statusCode, response.body)) return response.body;
 
 	const id = typeof response.body.id === 'string' ? response.body.id : '';
 	if (id === '') throw noIdError(this.getNode(), itemIndex);

@@ -75,8 +75,12 @@ export async function pollResult(
 			const response = await getImage(client, id, itemIndex);
 			return isCompletion(response.statusCode, response.body) ? withId(id, response.body) : undefined;
 		} catch (error) {
-			if (!isNotFound(error)) throw asNodeError(this, error, itemIndex);
-			return undefined;
+			if (isNotFound(error)) return undefined;
+			// The image was accepted: running the item again would send it again.
+			const failed = asNodeError(this, error, itemIndex);
+			failed.description =
+				`${failed.description ?? ''} The service accepted the image as moderation "${id}": read its result with Image > Get and that Image ID rather than running this item again, which sends the image again.`.trim();
+			throw failed;
 		}
 	});
 	if (result !== undefined) return result;

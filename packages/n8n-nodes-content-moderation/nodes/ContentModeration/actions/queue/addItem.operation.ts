@@ -6,6 +6,7 @@ import { optionsCollection } from '../../descriptions/options';
 import { textInputProperty } from '../../descriptions/textInput';
 import { putMetadata, queueMetadataValue } from '../../validation/metadata';
 import { addQueueItem } from '../../transport/endpoints';
+import { operationError } from '../../helpers/errorItems';
 import type { NodeRun } from '../operation';
 import { ensure, getActorId, getId, getOptions, getText, imageInput, withImage } from '../../validation/parameters';
 import { queueIdProperty } from './queueId';
@@ -56,7 +57,11 @@ export const option: INodePropertyOptions = {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, run: NodeRun): Promise<IDataObject> {
 	const queueId = getId(this, itemIndex, 'queueId', 'Queue ID');
-	const type = this.getNodeParameter('contentType', itemIndex, 'text') as 'text' | 'image';
+	const type = this.getNodeParameter('contentType', itemIndex, 'text');
+	if (type !== 'text' && type !== 'image') {
+		const fix = 'Choose Text or Image (a workflow edited by hand, or an expression, may give another value).';
+		throw operationError(this.getNode(), itemIndex, `Unknown Content Type "${String(type)}"`, fix);
+	}
 	const options = getOptions(this, itemIndex);
 	// Only the options that are set are sent.
 	const fields: IDataObject = {};
