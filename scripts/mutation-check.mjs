@@ -5,7 +5,8 @@
 // source files its tests reached are tested again. The first run of the tests is cut down to the test files that
 // reached the changed files in the baseline (MUTATION_TEST_FILES, read by test/mutation/filterTestFiles.js).
 // A source file the baseline does not hold is listed, not tested (any test may reach it, so its run would be a
-// full first run): `npm run mutate -- --mutate <file>` adds it to the baseline.
+// full first run): `npm run mutate -- --mutate <file>` adds it to the baseline. `--update`: a check that passes
+// writes its run's results into the baseline (commit it with the change).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,7 +46,7 @@ const listTs = (dirs, test) =>
 const changed = (files, baseline) =>
 	files.filter((file) => baseline[file]?.source !== fs.readFileSync(path.join(ROOT, file), 'utf8'));
 
-function main() {
+function main(update) {
 	const started = Date.now();
 	if (!fs.existsSync(BASELINE)) throw new Error(`No baseline at ${BASELINE}: run npm run mutate once and commit it.`);
 	const baseline = JSON.parse(fs.readFileSync(BASELINE, 'utf8'));
@@ -97,6 +98,10 @@ function main() {
 		console.log(`${ok ? 'ok  ' : 'FAIL'} ${file}: ${figure(now)} (baseline ${figure(before)}, must not fall below ${floor.toFixed(2)}%)`);
 	}
 	console.log(`mutation check: ${failed === 0 ? 'passed' : `${failed} file(s) below their floor`} in ${Math.round((Date.now() - started) / 1000)} s`);
+	if (failed === 0 && update) {
+		fs.copyFileSync(incremental, BASELINE);
+		console.log(`baseline updated: ${path.relative(ROOT, BASELINE)}`);
+	}
 	return failed === 0 ? 0 : 1;
 }
 
@@ -118,5 +123,5 @@ function printScores(file) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	if (process.argv[2] === '--scores') printScores(process.argv[3] ?? BASELINE);
-	else process.exitCode = main();
+	else process.exitCode = main(process.argv.includes('--update'));
 }
