@@ -87,6 +87,20 @@ describe('Content Moderation API credential', () => {
 				await site.stop();
 			}
 		});
+
+		it('does not send the key along a redirect to another origin', async () => {
+			const other = await startScriptedServer(() => ({ status: 404, body: { error: { message: 'Not found' } } }));
+			const moved = await startScriptedServer((r) => ({ status: 307, headers: { location: `${other.url}${r.path}` } }));
+			try {
+				await testCredential({ baseUrl: moved.url, accessToken: key });
+				expect(moved.requests[0].headers.authorization).toBe(`Bearer ${key}`);
+				expect(other.requests).toHaveLength(1);
+				expect(other.requests[0].headers.authorization).toBeUndefined();
+			} finally {
+				await moved.stop();
+				await other.stop();
+			}
+		});
 	});
 });
 

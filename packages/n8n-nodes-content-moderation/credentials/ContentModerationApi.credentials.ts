@@ -80,6 +80,7 @@ export class ContentModerationApi implements ICredentialType {
 			url: `/image/${PROBE_ID}`,
 			method: 'GET',
 			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, ...FAILING_STATUSES] },
+			sendCredentialsOnCrossOriginRedirect: false,
 		},
 		// Both kinds in one list (n8n's type wants one; its tester reads each rule by its type). n8n fails the test
 		// when lodash's get(body, key) equals value: only a text body's constructor.name is "String".

@@ -19,6 +19,7 @@ describe('httpOptions', () => {
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 			qs: { a: 1 },
 		});
 		expect(options.timeout).toBeGreaterThan(0);

@@ -81,6 +81,8 @@ export function httpOptions(
 		// The client maps status errors itself: the service's message, not the request's headers.
 		ignoreHttpStatusErrors: true,
 		timeout: REQUEST_TIMEOUT_MS,
+		// n8n sends the Secret Key along a redirect to another origin unless told not to.
+		sendCredentialsOnCrossOriginRedirect: false,
 	};
 	// A cancelled run gives its places in the limiter back at once, so its requests must end too.
 	if (signal) options.abortSignal = signal;
