@@ -26,8 +26,8 @@ export interface SentRequest {
 
 type Lazy = { read?: () => Promise<IDataObject> };
 
-/** A run whose client answers `answer(request)` with a 200; `sent` lists the requests in order. */
-export function fakeRun(answer: (request: SentRequest) => IDataObject = () => ({})) {
+/** A run whose client answers `answer(request)` with a 200 (or `status(request)`); `sent` lists the requests in order. */
+export function fakeRun(answer: (request: SentRequest) => IDataObject = () => ({}), status = (_request: SentRequest) => 200) {
 	const sent: SentRequest[] = [];
 	const client = {
 		secrets: [] as string[],
@@ -35,7 +35,7 @@ export function fakeRun(answer: (request: SentRequest) => IDataObject = () => ({
 			const read = typeof body?.read === 'function' ? await body.read() : body;
 			const request = { method, path, body: read, itemIndex };
 			sent.push(request);
-			return { statusCode: 200, headers: {}, body: answer(request) };
+			return { statusCode: status(request), headers: {}, body: answer(request) };
 		},
 		callbackSecret: async () => '',
 		baseUrl: async () => 'https://cm.test',

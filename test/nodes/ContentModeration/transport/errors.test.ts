@@ -117,6 +117,9 @@ describe('apiError: the status, the service\'s own message and a hint, the reque
 		[429, 'lower Request Options > Max Concurrency'],
 		[500, 'The service failed. Try again later.'],
 		[503, 'The service failed. Try again later.'],
+		[300, 'which a request that sends content does not follow'],
+		[307, `Set the Base URL of the Content Moderation API credential (${BASE}) to the address`],
+		[399, 'The service answered with a redirect'],
 	])('%i: its hint, then the request', (status, hint) => {
 		const error = answered(status, {});
 		expect(error.description).toContain(hint);
@@ -124,7 +127,7 @@ describe('apiError: the status, the service\'s own message and a hint, the reque
 		expect([error.httpCode, error.context.itemIndex, error.message]).toEqual([String(status), 3, `The Content Moderation Service answered ${status}`]);
 	});
 
-	it.each([418, 499])('%i: no hint, the request alone', (status) => {
+	it.each([299, 418, 499])('%i: no hint, the request alone', (status) => {
 		expect(answered(status, {}).description).toBe('POST /image');
 	});
 

@@ -1,10 +1,12 @@
 /**
- * A redirect to another origin (a moved Base URL, a proxy's rule) through n8n-core's own HTTP helper: the Secret Key
- * is not sent along; to the same origin it is.
+ * Redirects (a moved Base URL, a proxy's rule) through n8n-core's own HTTP helper: a GET to another origin goes
+ * without the Secret Key, to the same origin with it; a POST is not sent on at all (its body holds the content and
+ * a Callback URL with its secret): the item fails naming the redirect.
  */
 import { nodeError, output, SECRET_TOKEN, useMock } from '@test/helpers/nodeRun';
 import { startScriptedServer, type ScriptedServer } from '@test/helpers/scripted-server';
 import { imageResult } from '@test/helpers/callbackBodies';
+import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
 
 const mock = useMock();
 let other: ScriptedServer;
@@ -45,4 +47,16 @@ it('a redirect within the same origin keeps it', async () => {
 	expect(output(run)[0].json.isSafe).toBe(true);
 	const moved = redirecting.requests.find((r) => r.path === '/moved/image/same');
 	expect(moved?.headers.authorization).toBe(`Bearer ${SECRET_TOKEN}`);
+});
+
+it('a POST answered with a redirect is not sent on: the item fails with the status and what to set', async () => {
+	const before = other.requests.length;
+	const callbackUrl = 'https://n8n.example.com/webhook/cb';
+	const parameters = { resource: 'image', operation: 'moderate', imageUrl: SAFE_IMAGE_URL, mode: 'deferred', options: { callbackUrl } };
+	const run = await mock.run(parameters, [{ json: {} }], { baseUrl: redirecting.url });
+	expect(other.requests).toHaveLength(before);
+	const error = nodeError(run);
+	expect(error.message).toContain('307');
+	expect(error.description).toMatch(/^The service answered with a redirect, which a request that sends content does not follow/);
+	expect(error.description).toContain(`(${redirecting.url})`);
 });

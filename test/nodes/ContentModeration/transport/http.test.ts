@@ -27,6 +27,12 @@ describe('httpOptions', () => {
 		expect(options.body).toBeUndefined();
 	});
 
+	it('a request that sends something does not follow a redirect (its body would go along); a GET does', () => {
+		for (const method of ['POST', 'DELETE'] as const)
+			expect(httpOptions(BASE, { method, path: '/text', body: { text: 'hi' } }).disableFollowRedirect).toBe(true);
+		expect(httpOptions(BASE, { method: 'GET', path: '/text/x' }).disableFollowRedirect).toBeUndefined();
+	});
+
 	it('a small body as it is; one with a large field as JSON bytes', () => {
 		expect(httpOptions(BASE, { method: 'POST', path: '/text', body: { text: 'hi' } }).body).toEqual({ text: 'hi' });
 		const image = 'A'.repeat(LARGE_FIELD_CHARS);

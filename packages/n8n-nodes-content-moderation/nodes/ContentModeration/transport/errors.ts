@@ -15,6 +15,9 @@ const STATUS_HINTS: Record<number, string> = {
 	429: 'The service is rate limiting requests. Try again later, or lower Request Options > Max Concurrency (or raise Max Retries).',
 };
 
+const REDIRECT =
+	'The service answered with a redirect, which a request that sends content does not follow (it would carry the content, and a Callback URL with its secret, to another address). Set the Base URL of the Content Moderation API credential (BASE_URL) to the address the service answers at.';
+
 /** The service's own message, from `{"error":{"message"}}`, `{"message"}` or a plain-text body. */
 function serviceMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim() === '' ? undefined : body.trim().slice(0, 500);
@@ -44,7 +47,12 @@ export function apiError(
 	const own = serviceMessage(typeof body === 'object' && body !== null ? safeBody : safeBody.body);
 	const message = redact(`The Content Moderation Service answered ${statusCode}${own ? `: ${own}` : ''}`, secrets);
 	const hint = (
-		STATUS_HINTS[statusCode] ?? (statusCode >= 500 ? 'The service failed. Try again later.' : undefined)
+		STATUS_HINTS[statusCode] ??
+		(statusCode >= 500
+			? 'The service failed. Try again later.'
+			: statusCode >= 300 && statusCode < 400
+				? REDIRECT
+				: undefined)
 	)?.replace('BASE_URL', baseUrl);
 	const where = redact(`${request.method} ${request.path}`, secrets);
 	const error = new NodeApiError(node, safeBody, {

@@ -84,6 +84,8 @@ export function httpOptions(
 		// n8n sends the Secret Key along a redirect to another origin unless told not to.
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
+	// A redirect would carry the body (the content, a Callback URL with its secret) to another address: an error.
+	if (request.method !== 'GET') options.disableFollowRedirect = true;
 	// A cancelled run gives its places in the limiter back at once, so its requests must end too.
 	if (signal) options.abortSignal = signal;
 	if (request.body !== undefined) {

@@ -18,10 +18,10 @@ function context(mode = 'webhook', workflow: { id?: string } = { id: 'wf-1' }, n
 }
 
 describe('repeatKey', () => {
-	it("every delivery (webhook, trigger, a sub-workflow's integrated run...): the completion's key for this Receive node", () => {
+	it("production executions (webhook, trigger): the completion's key for this workflow's Receive node", () => {
 		const key = completionKey(['wf-1', 'receive', 'node-1'], EVENT, data());
-		for (const mode of ['webhook', 'trigger', 'integrated', 'internal', 'chat'])
-			expect(repeatKey(context(mode), EVENT, data())).toBe(key);
+		expect(repeatKey(context('webhook'), EVENT, data())).toBe(key);
+		expect(repeatKey(context('trigger'), EVENT, data())).toBe(key);
 	});
 
 	it('another workflow or another Receive node keeps its own key', () => {

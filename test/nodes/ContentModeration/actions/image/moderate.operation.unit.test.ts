@@ -79,6 +79,16 @@ describe('Image > Moderate, the request', () => {
 		expect(sent.map((r) => r.method)).toEqual(['POST']);
 	});
 
+	it.each([
+		['a 200 still processing', { id: 'm-2', ...COMPLETE, status: 'processing' }, 200],
+		['a 202 with a complete body', { id: 'm-2', ...COMPLETE }, 202],
+	])('Deferred and Wait answered %s: not a result yet, read by its id', async (_case, answer, status) => {
+		const { run, sent } = fakeRun((r) => (r.method === 'POST' ? answer : COMPLETE), (r) => (r.method === 'POST' ? status : 200));
+		const result = await moderate.execute.call(executeContext({ imageUrl: URL_, mode: 'deferredWait' }), 0, run);
+		expect(sent.map((r) => [r.method, r.path])).toEqual([['POST', '/image'], ['GET', '/image/m-2']]);
+		expect(result).toEqual({ id: 'm-2', ...COMPLETE });
+	});
+
 	it.each([[{}], [{ id: 42 }], [{ id: '' }]])('Deferred and Wait, answered %j: fails with no id to wait for, reads nothing', async (answer) => {
 		// A read would find the result at once: a mutant that reads fails fast instead of polling.
 		const { run, sent } = fakeRun((r) => (r.method === 'POST' ? answer : COMPLETE));

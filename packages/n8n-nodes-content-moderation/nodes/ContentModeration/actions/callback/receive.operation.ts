@@ -101,9 +101,14 @@ export const claimKey: Required<Operation>['claimKey'] = async function (itemInd
 	return repeatKey(this, event, { ...data, id });
 };
 
+/** n8n runs a sub-workflow `integrated` whether its parent was a delivery, an editor run or a retry (repeats.ts). */
+export const SUB_WORKFLOW_HINT =
+	"In a sub-workflow, Callback > Receive does not tell a sender's repeated deliveries apart (n8n gives it the same mode for a delivery, an editor run and a retry): a repeat is passed on again. Put Receive in the workflow of the Webhook node that receives the callbacks.";
+
 /** One callback: its token checked, its data output with `event` (headers and query are not copied). */
-export const execute: Operation['execute'] = async function (itemIndex, { client, claims }) {
+export const execute: Operation['execute'] = async function (itemIndex, { client, claims, hints }) {
 	const received = await inspect.call(this, itemIndex, client);
+	if (this.getMode() === 'integrated') hints.push(SUB_WORKFLOW_HINT);
 	const { event, data, id, standing } = received;
 	// Passed on once output in a run that succeeds; a repeat passed on is read as the first was, never trusted.
 	const repeat = await isRepeatElseClaim.call(this, claims, itemIndex, event, { ...data, id });

@@ -5,15 +5,15 @@ import { completionKey } from '../../inbound/deliveries';
 import { operationError } from '../../helpers/errorItems';
 import type { RunClaims } from '../../inbound/runClaims';
 
-/** A person's run: the editor's, or a failed execution run again. Every other mode (a sub-workflow's too) is a delivery. */
-const ALWAYS_PASSED_ON: ReadonlyArray<WorkflowExecuteMode> = ['manual', 'retry'];
+/** Executions n8n started from a published workflow's webhook or trigger; 'manual' and 'retry' always pass on. */
+const PRODUCTION_MODES: ReadonlyArray<WorkflowExecuteMode> = ['webhook', 'trigger'];
 
 /** A callback's data with its id ('' when it has none). */
 type CallbackData = IDataObject & { id: string };
 
-/** The key of the item's completion, or undefined when repeats are not told apart (no id, a person's run). */
+/** The key of the item's completion, or undefined when repeats are not told apart (no id, not production). */
 export function repeatKey(ctx: IExecuteFunctions, event: string, data: CallbackData): string | undefined {
-	if (data.id === '' || ALWAYS_PASSED_ON.includes(ctx.getMode())) return undefined;
+	if (data.id === '' || !PRODUCTION_MODES.includes(ctx.getMode())) return undefined;
 	// Per workflow and node, by id (a rename keeps it): another workflow (or another Receive) passes it on too.
 	return completionKey([String(ctx.getWorkflow().id ?? ''), 'receive', ctx.getNode().id], event, data);
 }
