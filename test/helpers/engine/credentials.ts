@@ -15,11 +15,11 @@ import type {
 import { ICredentialsHelper, UnexpectedError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../../../dev/n8n/package';
+import { fromPackage } from './fromPackage';
 
 const OWN_CREDENTIAL_LOADERS: Record<string, () => ICredentialType> = {
 	[CREDENTIAL_TYPE]: () =>
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		new (require('../../../packages/n8n-nodes-content-moderation/credentials/ContentModerationApi.credentials').ContentModerationApi)(),
+		new (fromPackage<ICredentialType>('credentials/ContentModerationApi.credentials.ts', 'ContentModerationApi'))(),
 };
 
 

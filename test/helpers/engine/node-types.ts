@@ -10,25 +10,18 @@ import type {
 import { NodeConnectionTypes, NodeHelpers, UnexpectedError } from 'n8n-workflow';
 
 import { ACTION_TYPE, TRIGGER_TYPE } from '../../../dev/n8n/package';
+import { fromPackage } from './fromPackage';
 
 export const START_NODE_TYPE = 'harness.start';
 export const START_NODE_NAME = 'Start';
 
 export type AnyNodeType = INodeType | IVersionedNodeType;
 
-/**
- * Our node classes, loaded lazily from source so a missing file only fails the tests using it. The `.ts` is
- * named: beside each node sits its codex `<node>.node.json`, which Node's own resolution (tsx, the e2e
- * suites) would pick for an extensionless path before a `.ts` file.
- */
+/** Our node classes, loaded lazily from source so a missing file only fails the tests using it. */
 const OWN_NODE_LOADERS: Record<string, () => AnyNodeType> = {
-	[ACTION_TYPE]: () =>
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		new (require('../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModeration.node.ts').ContentModeration)(),
+	[ACTION_TYPE]: () => new (fromPackage<AnyNodeType>('nodes/ContentModeration/ContentModeration.node.ts', 'ContentModeration'))(),
 	[TRIGGER_TYPE]: () =>
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		new (require('../../../packages/n8n-nodes-content-moderation/nodes/ContentModeration/ContentModerationTrigger.node.ts')
-			.ContentModerationTrigger)(),
+		new (fromPackage<AnyNodeType>('nodes/ContentModeration/ContentModerationTrigger.node.ts', 'ContentModerationTrigger'))(),
 };
 
 /**
