@@ -55,7 +55,10 @@ function main(update) {
 		for (const test of tests) testFileOf.set(test.id, file);
 	const reachedBy = (sourceFile) =>
 		new Set(
-			(baseline.files[sourceFile]?.mutants ?? []).flatMap((m) => (m.coveredBy ?? []).map((id) => testFileOf.get(id))),
+			// killedBy too: a static mutant (module code) lists no coverage per test, only the test that killed it.
+			(baseline.files[sourceFile]?.mutants ?? []).flatMap((m) =>
+				[...(m.coveredBy ?? []), ...(m.killedBy ?? [])].map((id) => testFileOf.get(id)),
+			),
 		);
 
 	const sources = listTs(SOURCES, () => true);
