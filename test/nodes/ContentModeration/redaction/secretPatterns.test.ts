@@ -97,3 +97,12 @@ describe('a secret holding a lone surrogate', () => {
 		expect(secretForms(LONE)).toEqual(expect.arrayContaining([LONE, encodeURIComponent(WRITTEN)]));
 	});
 });
+
+describe('an empty text beside long secrets only', () => {
+	it('stays empty: no whole-value pattern exists without a short secret', () => {
+		const patterns = secretPatterns(['a-long-secret-1234']);
+		expect(patterns?.whole).toBeUndefined();
+		expect(maskIn('', patterns!)).toBe('');
+		expect(redactValue({ empty: '', token: 'a-long-secret-1234' }, ['a-long-secret-1234'])).toEqual({ empty: '', token: MASK });
+	});
+});
