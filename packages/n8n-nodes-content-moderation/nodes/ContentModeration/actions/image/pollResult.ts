@@ -5,6 +5,7 @@ import { systemClock, type Clock } from '../../helpers/clock';
 import { asNodeError, operationError } from '../../helpers/errorItems';
 import type { ApiClient } from '../../transport/client';
 import { getImage } from '../../transport/endpoints';
+import { addNote } from '../../transport/errors';
 import { isCompletion } from '../../inbound/completion';
 import { isNotFound, withId } from '../../inbound/readBack';
 
@@ -77,10 +78,8 @@ export async function pollResult(
 		} catch (error) {
 			if (isNotFound(error)) return undefined;
 			// The image was accepted: running the item again would send it again.
-			const failed = asNodeError(this, error, itemIndex);
-			failed.description =
-				`${failed.description ?? ''} The service accepted the image as moderation "${id}": read its result with Image > Get and that Image ID rather than running this item again, which sends the image again.`.trim();
-			throw failed;
+			const note = `The service accepted the image as moderation "${id}": read its result with Image > Get and that Image ID rather than running this item again, which sends the image again.`;
+			throw addNote(asNodeError(this, error, itemIndex), note);
 		}
 	});
 	if (result !== undefined) return result;
