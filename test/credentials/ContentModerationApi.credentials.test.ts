@@ -21,6 +21,33 @@ describe('Content Moderation API credential', () => {
 		expect(field('accessToken')?.description).toContain('public key is not needed');
 	});
 
+	it('appears as "Content Moderation API", linking to the setup section of the README', () => {
+		expect(credential.displayName).toBe('Content Moderation API');
+		expect(credential.documentationUrl).toBe('https://www.npmjs.com/package/n8n-nodes-content-moderation#credentials');
+	});
+
+	it('cannot be saved without a Base URL and a Secret Key; the key starts empty and is masked', () => {
+		expect(field('baseUrl')?.required).toBe(true);
+		expect(field('accessToken')).toMatchObject({ required: true, default: '' });
+	});
+
+	it('keeps the Callback Secret under the name the node reads (callbackSecret), masked, empty and optional', () => {
+		// The node and the trigger read credentials.callbackSecret; moderating without callbacks needs none.
+		expect(field('callbackSecret')).toMatchObject({ type: 'string', typeOptions: { password: true }, default: '' });
+		expect(field('callbackSecret')?.required).toBeFalsy();
+	});
+
+	it('adds the Secret Key as a bearer token to every request, keeping its other headers; a missing key sends an empty one', async () => {
+		const request = { url: '/text', method: 'POST' as const, headers: { 'content-type': 'application/json' } };
+		expect(await credential.authenticate({ accessToken: 'key-1' }, request)).toEqual({
+			...request,
+			headers: { 'content-type': 'application/json', Authorization: 'Bearer key-1' },
+		});
+		// A credential saved without the key: the service refuses it (401), no made-up token is sent.
+		const { headers } = await credential.authenticate({}, request);
+		expect(headers).toEqual({ 'content-type': 'application/json', Authorization: 'Bearer ' });
+	});
+
 	it('defaults the Base URL to the vendor API', () => {
 		expect(field('baseUrl')?.default).toBe('https://api.contentmod.io');
 	});

@@ -4,9 +4,11 @@
  * what the model is told when the node is a tool. Iterates over every operation, also ones added later.
  */
 import type { INode, INodeParameters, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
-import { NodeHelpers } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
 
+import { ContentModerationApi } from '@package/credentials/ContentModerationApi.credentials';
 import { ContentModeration } from '@package/nodes/ContentModeration/ContentModeration.node';
+import { waitCallbackWebhook } from '@package/nodes/ContentModeration/actions/waitForCallback';
 import { resources } from '@package/nodes/ContentModeration/actions/resources';
 import { isShortActionName } from '@test/helpers/actionNames';
 
@@ -155,3 +157,30 @@ describe('fields shown by the parameters the editor holds', () => {
 	});
 });
 
+
+describe('what n8n reads from the node description', () => {
+	test('the type name saved workflows refer to, its panel group and the name a new node gets', () => {
+		// Workflows store the node as n8n-nodes-content-moderation.contentModeration: a new name orphans them.
+		expect(description.name).toBe('contentModeration');
+		expect(description.group).toEqual(['transform']);
+		expect(description.defaults).toEqual({ name: 'Content Moderation' });
+	});
+
+	test('one main input, and the credential it requires is the package credential', () => {
+		expect(description.inputs).toEqual([NodeConnectionTypes.Main]);
+		expect(description.credentials).toEqual([{ name: new ContentModerationApi().name, required: true }]);
+	});
+
+	test("Wait for Callback's resume webhook is registered on the node", () => {
+		expect(description.webhooks).toEqual([waitCallbackWebhook]);
+	});
+
+	test('Resource is a fixed choice (no expression) of the resources the router runs, Image by default', () => {
+		const resource = description.properties.find((p) => p.name === 'resource');
+		expect(resource?.noDataExpression).toBe(true);
+		expect((resource?.options as INodePropertyOptions[]).map((o) => o.value)).toEqual(Object.keys(resources).sort());
+		expect(resource?.default).toBe('image');
+		// What a new node runs: the Image operations the editor then offers.
+		expect(Object.keys(resources)).toContain(resource?.default);
+	});
+});

@@ -25,7 +25,7 @@ async function run(parameters: INodeParameters, baseUrl = mock.service.url, item
 describe('isLocalHost: what a service outside cannot call', () => {
 	it.each([
 		'localhost', 'LOCALHOST', 'n8n.localhost', 'printer.local', 'printer.local.', '127.0.0.1', '127.8.9.1', '10.0.0.5',
-		'172.16.0.1', '172.31.255.254', '192.168.1.20', '169.254.169.254', '0.0.0.0', '[::1]', '::1', '[fd12:3456::1]', '[fc00::1]', '[fe80::1]',
+		'172.16.0.1', '172.20.0.1', '172.31.255.254', '192.168.1.20', '100.80.0.1', '169.254.169.254', '0.0.0.0', '[::1]', '::1', '[fd12:3456::1]', '[fc00::1]', '[fe80::1]',
 	])('%s is local', (host) => expect(isLocalHost(host)).toBe(true));
 
 	it.each([
@@ -35,6 +35,12 @@ describe('isLocalHost: what a service outside cannot call', () => {
 	].map((host) => new URL(`http://${host}/webhook`).hostname))('%s (a mapped, CGNAT, single-label or private-suffix host) is local', (host) => expect(isLocalHost(host)).toBe(true));
 
 	it.each(['n8n.example.com', new URL('http://[::ffff:8.8.8.8]').hostname, '100.63.255.255', '100.128.0.1', 'internal.example.com', 'lan.example.com', 'arpa.example.com', '172.15.0.1', '172.32.0.1', '192.169.1.1', '11.0.0.1', '8.8.8.8', '[2001:db8::1]', 'fd.example.com', 'local.example.com', 'fe80.example.com'])(
+		'%s is public',
+		(host) => expect(isLocalHost(host)).toBe(false),
+	);
+
+	// Public hosts that only look local in part: a private suffix, a private first octet, fd or an IPv4-mapped tail mid-address.
+	it.each(['n8n.local.example.com', 'nas.lan.example.com', '10.example.com', '192.168.example.com', '[2001:db8::fd12:1]', '[1::ffff:5:1]'].map((host) => new URL(`http://${host}/webhook`).hostname))(
 		'%s is public',
 		(host) => expect(isLocalHost(host)).toBe(false),
 	);
@@ -129,6 +135,11 @@ describe('Route by Verdict without a threshold', () => {
 		['a Category Threshold only', { categoryThresholds: { thresholds: [{ category: 'violence_gore', threshold: 40 }] } }],
 	])('says nothing with %s', async (_case, extra) => {
 		expect(messages(await run(routed(extra)))).toEqual([]);
+	});
+
+	it('still warns when every Category Threshold is 0: a 0 turns its rule off', async () => {
+		const off = { categoryThresholds: { thresholds: [{ category: 'violence_gore', threshold: 0 }] } };
+		expect(messages(await run(routed(off)))).toEqual([expect.stringContaining(NO_THRESHOLD)]);
 	});
 
 	it('says nothing without Route by Verdict', async () => {

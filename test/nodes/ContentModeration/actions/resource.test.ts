@@ -5,6 +5,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { ContentModeration } from '@package/nodes/ContentModeration/ContentModeration.node';
+import { defineResource } from '@package/nodes/ContentModeration/actions/resource';
 import { output, useMock } from '@test/helpers/nodeRun';
 
 // Image's list as its index.ts builds it, with one operation more: what adding a line there does.
@@ -49,5 +50,13 @@ describe('an operation added to a resource list', () => {
 			[{ echoed: 1 }, { item: 1 }],
 		]);
 		expect(mock.service.requests).toEqual([]);
+	});
+});
+
+describe("a resource's Operation field", () => {
+	it('is a fixed choice, never an expression: the router reads it once to pick the operation', () => {
+		expect(imageOperations().noDataExpression).toBe(true);
+		const { description } = defineResource('text', [], { default: 'moderate' });
+		expect(description[0]).toMatchObject({ name: 'operation', noDataExpression: true, displayOptions: { show: { resource: ['text'] } } });
 	});
 });

@@ -3,6 +3,7 @@ import {
 	DEFAULT_MAX_CONCURRENCY,
 	DEFAULT_MAX_IMAGE_MB,
 	MAX_CONCURRENCY,
+	MAX_IMAGE_MB_LIMIT,
 	readRequestOptions,
 	REQUEST_SETTINGS,
 } from '@package/nodes/ContentModeration/descriptions/requestOptions';
@@ -77,5 +78,27 @@ describe('readRequestOptions', () => {
 		[0, 1],
 	])('Max Image Size %p MB -> %p MB', (input, expected) => {
 		expect(read({ maxImageSizeMb: input }).maxImageBytes).toBe(expected * MB);
+	});
+});
+
+describe('REQUEST_SETTINGS: what the editor lets a user type is what the node reads', () => {
+	const pick: Record<string, (options: ReturnType<typeof read>) => number> = {
+		concurrency: (o) => o.concurrency.limit,
+		maxConcurrency: (o) => o.concurrency.limit,
+		maxRetries: (o) => o.maxRetries,
+		maxImageSizeMb: (o) => o.maxImageBytes / MB,
+	};
+
+	it.each([
+		['concurrency', 1, MAX_CONCURRENCY],
+		['maxConcurrency', 1, MAX_CONCURRENCY],
+		['maxRetries', 0, MAX_RETRIES_LIMIT],
+		['maxImageSizeMb', 1, MAX_IMAGE_MB_LIMIT],
+	])('%s: whole numbers from %p to %p in the editor, read under that name and in that range', (name, min, max) => {
+		const setting = REQUEST_SETTINGS.find((option) => option.name === name);
+		// The editor refuses fractions and out-of-range values as the node would clamp them.
+		expect(setting?.typeOptions).toEqual({ minValue: min, maxValue: max, numberPrecision: 0 });
+		const readBack = (value: number) => pick[name](read({ [setting!.name]: value }));
+		expect([readBack(min), readBack(max), readBack(max + 1)]).toEqual([min, max, max]);
 	});
 });

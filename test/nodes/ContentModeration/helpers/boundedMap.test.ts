@@ -67,3 +67,47 @@ test("an entry past its owner's own expiry is forgotten when read, though set af
 	expect(map.get('early')).toBeUndefined();
 	expect(map.size).toBe(1);
 });
+
+test('an entry whose own expiry is exactly now is gone when read, though the sweep stops before it', async () => {
+	const { clock, map } = store({ maxEntries: 10, ttlMs: 60_000 });
+	map.set('live', 1, clock.now() + 10_000);
+	map.set('edge', 2, clock.now() + 1_000);
+	await clock.advance(1_000);
+	expect(map.get('edge')).toBeUndefined();
+	expect(map.get('live')).toBe(1);
+});
+
+test('a read sweeps every expired entry: a later dropWhere is asked only about live ones', async () => {
+	const { clock, map } = store({ maxEntries: 10, ttlMs: 1_000 });
+	map.set('old', 1);
+	await clock.advance(500);
+	map.set('new', 2);
+	await clock.advance(500);
+	expect(map.get('new')).toBe(2);
+	// dropWhere does not sweep by itself: without the read's sweep it would be shown the expired value too.
+	const asked: number[] = [];
+	map.dropWhere((value) => {
+		asked.push(value);
+		return false;
+	});
+	expect(asked).toEqual([2]);
+});
+
+test('with deadlines of their own, expired entries make room before a live one is pushed out', async () => {
+	const { clock, map } = store({ maxEntries: 2, ttlMs: 60_000, expiry: 'deadline' });
+	map.set('live', 1, clock.time + 10_000);
+	map.set('short', 2, clock.time + 1_000);
+	await clock.advance(1_000);
+	map.set('new', 3);
+	expect(keys(map, ['live', 'short', 'new'])).toEqual(['live', 'new']);
+});
+
+test('clear forgets the old expiries too: an entry set afterwards expires on time', async () => {
+	const { clock, map } = store({ maxEntries: 10, ttlMs: 60_000 });
+	map.set('before', 1, clock.now() + 10_000);
+	map.clear();
+	map.set('after', 2, clock.now() + 1_000);
+	await clock.advance(1_000);
+	// A leftover live expiry of 'before' would stop the sweep ahead of 'after', which size would still count.
+	expect(map.size).toBe(0);
+});

@@ -27,10 +27,27 @@ describe('error mapping', () => {
 		expect(errorItem(undefined, 1)).toEqual({ json: { error: 'Unknown error' }, pairedItem: { item: 1 } });
 	});
 
+	it('errorItem treats an empty message, description or HTTP status as absent', () => {
+		expect(errorItem(new Error(''), 2)).toEqual({ json: { error: 'Unknown error' }, pairedItem: { item: 2 } });
+		// toStrictEqual: no `details` key holding '' (nothing to read), and no empty `details`.
+		expect(errorItem({ message: 'boom', description: '', httpCode: '' }, 0).json).toStrictEqual({ error: 'boom' });
+		expect(errorItem({ message: 'boom', description: 'Check the id', httpCode: '' }, 0).json).toStrictEqual({
+			error: 'boom',
+			details: { description: 'Check the id' },
+		});
+		expect(errorItem({ message: 'boom', description: '', httpCode: '500' }, 0).json).toStrictEqual({
+			error: 'boom',
+			details: { httpCode: '500' },
+		});
+	});
+
 	it('asNodeError keeps node errors and wraps anything else with the item index', () => {
 		const ctx = { getNode: () => node } as never;
 		const operational = new NodeOperationError(node, 'bad', { itemIndex: 2 });
 		expect(asNodeError(ctx, operational, 2)).toBe(operational);
+		// An API error keeps its class and HTTP status (a NodeOperationError would not carry them).
+		const api = new NodeApiError(node, { message: 'x' }, { message: 'gone', httpCode: '404' });
+		expect(asNodeError(ctx, api, 2)).toBe(api);
 		const wrapped = asNodeError(ctx, new TypeError('oops'), 4);
 		expect(wrapped).toBeInstanceOf(NodeOperationError);
 		expect(wrapped.message).toBe('oops');

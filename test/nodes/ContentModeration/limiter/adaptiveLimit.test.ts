@@ -169,10 +169,111 @@ describe('AdaptiveLimit: the level after a refusal', () => {
 		expect(limit.limit).toBe(20);
 	});
 
+	it('the first refusal after slow start with one success in the round trip before it: the level is 1, not half', () => {
+		const limit = new AdaptiveLimit(1000);
+		limit.answered(limit.sent(0), { kind: 'overloaded' }, 1);
+		expect(limit.limit).toBe(INITIAL_LIMIT / 2);
+		successes(limit, 1, 5000, 5001);
+		throttled(limit, 4900, 5100);
+		expect(limit.limit).toBe(1);
+	});
+
+	it('from one round trip after the first refusal on, it is the rate accepted since then times the smoothed latency', () => {
+		const limit = new AdaptiveLimit(1000);
+		limit.answered(limit.sent(0), { kind: 'overloaded' }, 1);
+		// The round trip is the fastest success (LATENCY); the smoothed latency is far above it (920 ms).
+		limit.answered(limit.sent(100), { kind: 'success', latencyMs: 1000 }, 1100);
+		successes(limit, 1, 2100, 2101);
+		// Nothing accepted in the round trip before the first refusal: half.
+		throttled(limit, 9000, 10_000);
+		expect(limit.limit).toBe(INITIAL_LIMIT / 4);
+		successes(limit, 2, 10_050, 10_150);
+		throttled(limit, 10_001, 10_000 + LATENCY);
+		// 2 in 200 ms x 783 ms = 7.8, at most 0.9 x 5: 4 (the 2 successes of the last round trip would say 2).
+		expect(limit.limit).toBe(4);
+	});
+
 	it('never rises on a refusal: at most 0.9 of the limit it had', () => {
 		const limit = afterFirstRefusal();
 		successes(limit, 500, 1000, 2000);
 		throttled(limit, 1900, 2000, 1);
 		expect(limit.limit).toBe(0.9 * 30);
+	});
+});
+
+/** `count` successes of `latencyMs`, one send in flight at a time (the limit not in use: no growth). */
+function oneByOne(limit: AdaptiveLimit, clock: FakeClock, count: number, latencyMs: number): void {
+	for (let i = 0; i < count; i++) {
+		const sent = limit.sent(clock.now());
+		clock.time += latencyMs;
+		limit.answered(sent, { kind: 'success', latencyMs }, clock.now());
+	}
+}
+
+describe('AdaptiveLimit: latency windows', () => {
+	it('a cap below INITIAL_LIMIT is also the size of the first latency window', () => {
+		const clock = new FakeClock();
+		const limit = new AdaptiveLimit(4);
+		oneByOne(limit, clock, 4, 100);
+		// The second window of 4 is far slower: a rise, judged when it ends.
+		oneByOne(limit, clock, 4, 1000);
+		expect(limit.limit).toBe(3);
+	});
+
+	it('a decrease starts a new latency window of the new limit\'s size', () => {
+		const clock = new FakeClock();
+		const limit = new AdaptiveLimit(1000);
+		leaveSlowStart(limit, clock);
+		oneByOne(limit, clock, INITIAL_LIMIT / 2, 100);
+		oneByOne(limit, clock, INITIAL_LIMIT / 2, 1000);
+		expect(limit.limit).toBe(Math.floor((INITIAL_LIMIT / 2) * 0.9));
+	});
+});
+
+describe('AdaptiveLimit: growth', () => {
+	it('a third of the limit in flight at once (1 + SLOW_START_STEP) is use enough to grow', () => {
+		const clock = new FakeClock();
+		// Out of slow start at 3.
+		const limit = new AdaptiveLimit(6);
+		const first = limit.sent(clock.now());
+		clock.time += 1;
+		limit.answered(first, { kind: 'overloaded' }, clock.now());
+		expect(limit.limit).toBe(3);
+		// One send at a time: a limit's worth of successes adds one.
+		oneByOne(limit, clock, 3, LATENCY);
+		expect(limit.limit).toBe(4);
+	});
+
+	/** Slow start with 20 in flight; the two lowest loads refused at once: the sample looks full, growth waits. */
+	function heldGrowth() {
+		const clock = new FakeClock();
+		const limit = new AdaptiveLimit(1000);
+		const sent = fill(limit, clock.now());
+		clock.time += 5;
+		for (const s of sent.slice(0, 2)) limit.answered(s, { kind: 'throttled' }, clock.now());
+		clock.time += LATENCY;
+		return { clock, limit, rest: sent.slice(2) };
+	}
+
+	it('in slow start, growth held back while the sample looked full comes back whole when it ends', () => {
+		const { clock, limit, rest } = heldGrowth();
+		for (const s of rest.slice(0, -1)) limit.answered(s, ok, clock.now());
+		expect(limit.limit).toBe(INITIAL_LIMIT);
+		// The sample's last answer: its refusals were not on top of the load, so the growth of the 17 successes
+		// before it comes back, and it adds its own.
+		limit.answered(rest[rest.length - 1], ok, clock.now());
+		expect(limit.limit).toBe(INITIAL_LIMIT + 18 * SLOW_START_STEP);
+	});
+
+	it('growth held back in slow start is dropped when slow start ends before it comes back', () => {
+		const { clock, limit, rest } = heldGrowth();
+		for (const s of rest.slice(0, 3)) limit.answered(s, ok, clock.now());
+		limit.answered(rest[3], { kind: 'overloaded' }, clock.now());
+		expect(limit.limit).toBe(INITIAL_LIMIT / 2);
+		for (const s of rest.slice(4)) limit.answered(s, ok, clock.now());
+		// This answer ends the sample, not full: the held growth is not given after slow start. The +1 is
+		// additive growth (a limit's worth of successes).
+		limit.answered(limit.sent(clock.now()), ok, clock.now());
+		expect(limit.limit).toBe(INITIAL_LIMIT / 2 + 1);
 	});
 });

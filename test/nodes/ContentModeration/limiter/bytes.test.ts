@@ -47,6 +47,35 @@ describe('ByteBudget', () => {
 	});
 });
 
+describe('ByteBudget: the edges', () => {
+	it('a body that exactly fills the budget beside the others fits; one byte more does not', () => {
+		const budget = new ByteBudget(2 * MB);
+		budget.take(MB);
+		expect(budget.fits(MB)).toBe(true);
+		expect(budget.fits(MB + 1)).toBe(false);
+	});
+
+	it('small bodies held do not keep a large body out; a body of exactly SMALL_BODY_BYTES is large', () => {
+		const budget = new ByteBudget(MB);
+		const small = budget.take(SMALL_BODY_BYTES - 1);
+		expect(budget.fits(MB)).toBe(true);
+		small();
+		budget.take(SMALL_BODY_BYTES);
+		expect(budget.fits(MB)).toBe(false);
+	});
+
+	it('tells a waiter once: a later release does not call it again', () => {
+		const budget = new ByteBudget(MB);
+		const first = budget.take(MB);
+		const second = budget.take(MB);
+		let woken = 0;
+		budget.whenFreed(() => woken++);
+		first();
+		second();
+		expect(woken).toBe(1);
+	});
+});
+
 describe('bytes in the limiter\'s turns', () => {
 	it('a send waits for its bytes as for its place; a cancelled one leaves; bytes come back with the release', async () => {
 		const { send, share, admitted, end, clock } = await limiterWith(new ByteBudget(3.2 * MB));
@@ -118,6 +147,36 @@ describe('bytes in the limiter\'s turns', () => {
 		expect(admitted.slice(5)).toEqual([]);
 		await end('s2');
 		expect(admitted.slice(5)).toEqual(['large']);
+	});
+
+	it('a body of exactly SMALL_BODY_BYTES waits for its bytes; one byte less never does', async () => {
+		const { send, share, admitted, end, clock } = await limiterWith(new ByteBudget(MB));
+		void send(share(), 'large', MB);
+		await clock.advance(1);
+		void send(share(), 'edge', SMALL_BODY_BYTES);
+		void send(share(), 'small', SMALL_BODY_BYTES - 1);
+		await clock.advance(1);
+		expect(admitted).toEqual(['large', 'small']);
+		await end('large');
+		expect(admitted).toEqual(['large', 'small', 'edge']);
+	});
+
+	it('a large body waiting for bytes keeps them from a newcomer that would fit; cancelled, it gives them up at once', async () => {
+		const { send, share, admitted, clock, service } = await limiterWith(new ByteBudget(10 * MB));
+		const bulk = share();
+		for (let i = 0; i < 4; i++) void send(bulk, `bulk${i}`, 2 * MB);
+		await clock.advance(1);
+		const controller = new AbortController();
+		const large = service.openShare({ adaptive: true, cap: 1000 }, controller.signal).acquire(7.9 * MB);
+		await clock.advance(1);
+		// 1 MB fits beside the 8 MB in flight (and a run with none leaves no reserve), but the turn is the large body's.
+		void send(share(), 'newcomer', MB);
+		await clock.advance(1);
+		expect(admitted).toHaveLength(4);
+		controller.abort();
+		await expect(large).rejects.toBeInstanceOf(AbortedWait);
+		await clock.advance(1);
+		expect(admitted.slice(4)).toEqual(['newcomer']);
 	});
 
 	it('a large body held back by the reserve keeps it from the smaller bodies of another run in flight', async () => {

@@ -140,6 +140,25 @@ describe('ServiceLimiter (adaptive): the limit', () => {
 		expect(limiter.limit).toBe(again + 2);
 	});
 
+	it('429s to sends that went out before the decrease are the same refusal: they do not lengthen the hold', async () => {
+		const clock = new FakeClock();
+		const limiter = oneRun(adaptive(), clock);
+		await leaveSlowStart(limiter, clock);
+		for (let i = 0; i < 5; i++) await roundTrip(limiter, clock);
+		const permits = await takeAll(limiter);
+		await clock.advance(200);
+		for (const p of permits.slice(0, 3)) p.release({ kind: 'throttled', retryAfterMs: 1 });
+		const level = limiter.limit;
+		// The successes of that round trip take it to the most the hold allows.
+		for (const p of permits.slice(3)) p.release(ok(200));
+		expect(limiter.limit).toBe(level + 1);
+		// One hold of HOLD_MS, then one more per round trip.
+		await clock.advance(HOLD_MS);
+		await roundTrip(limiter, clock);
+		await roundTrip(limiter, clock);
+		expect(limiter.limit).toBe(level + 3);
+	});
+
 	it('a 429 with Retry-After and nothing accepted in the last round trip halves the limit', async () => {
 		const clock = new FakeClock();
 		const limiter = oneRun(adaptive(), clock);

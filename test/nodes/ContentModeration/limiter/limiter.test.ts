@@ -2,12 +2,13 @@
  * The service limiter's admission, driven by a fake clock: the cap, the shared Retry-After pause, answers
  * seen together before waiting sends start, slow start's batches, cancel, and Fixed mode.
  */
+import type { Clock } from '@package/nodes/ContentModeration/helpers/clock';
 import { INITIAL_LIMIT, SLOW_START_STEP } from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
 import { BATCH_GRACE } from '@package/nodes/ContentModeration/limiter/batches';
 import type { Permit } from '@package/nodes/ContentModeration/limiter/limiter';
 import { AbortedWait } from '@package/nodes/ContentModeration/limiter/waiters';
 import { FakeClock, flush } from '@test/helpers/fakeClock';
-import { adaptive, ok, oneRun, roundTrip, takeAll } from '@test/helpers/limiterRun';
+import { adaptive, leaveSlowStart, ok, oneRun, roundTrip, takeAll } from '@test/helpers/limiterRun';
 
 describe('ServiceLimiter (adaptive): admission', () => {
 	it('never passes the cap', async () => {
@@ -43,6 +44,21 @@ describe('ServiceLimiter (adaptive): admission', () => {
 		await clock.advance(1);
 		expect(started).toHaveLength(3);
 		expect(new Set(started)).toEqual(new Set([clock.time]));
+	});
+
+	it('a wake-up that comes a millisecond early is set again: the send waiting out a pause starts when it ends', async () => {
+		const clock = new FakeClock();
+		// n8n's sleep is setTimeout, which may fire while Date.now() is a millisecond short (nodejs/node#33382).
+		const early: Clock = { now: clock.now, sleep: (ms) => clock.sleep(ms > 1 ? ms - 1 : ms) };
+		const limiter = oneRun(adaptive(), early);
+		(await limiter.acquire()).release({ kind: 'throttled', retryAfterMs: 1000 });
+		const { pausedUntil } = limiter.snapshot();
+		let startedAt: number | undefined;
+		void limiter.acquire().then(() => (startedAt = clock.now()));
+		await clock.advance(999);
+		expect(startedAt).toBeUndefined();
+		await clock.advance(1);
+		expect(startedAt).toBe(pausedUntil);
 	});
 
 	it('answers that arrive together are all seen before waiting sends start (a 429 among successes stops them)', async () => {
@@ -112,7 +128,48 @@ describe('ServiceLimiter (adaptive): admission', () => {
 		expect(limiter.snapshot()).toMatchObject({ inFlight: 1, waiting: 0 });
 		inFlight.release({ kind: 'neutral' });
 		expect(limiter.snapshot()).toMatchObject({ inFlight: 0, waiting: 0 });
-		await expect(limiter.acquire()).rejects.toBeInstanceOf(AbortedWait);
+		const afterCancel = limiter.acquire();
+		await expect(afterCancel).rejects.toBeInstanceOf(AbortedWait);
+		await expect(afterCancel).rejects.toThrow('cancelled while waiting to send');
+	});
+
+	it('a send waiting for a refused send\'s place starts when that place comes free, without an answer', async () => {
+		const clock = new FakeClock();
+		const limiter = oneRun(adaptive(), clock);
+		await leaveSlowStart(limiter, clock);
+		const permits = await takeAll(limiter);
+		const wentOutAt = clock.now();
+		const started: number[] = [];
+		for (let i = 0; i < 2; i++) void limiter.acquire().then(() => started.push(clock.now()));
+		await clock.advance(5);
+		// Answered together: a success (timing the round trip: 200 ms) frees its place; a 503 keeps its own
+		// until a round trip after it went out.
+		permits[1].release(ok(200));
+		permits[0].release({ kind: 'throttled' });
+		await clock.advance(1);
+		expect(started).toEqual([clock.now()]);
+		await clock.advance(wentOutAt + 200 - clock.now());
+		expect(started).toHaveLength(2);
+		expect(started[1]).toBe(wentOutAt + 200);
+	});
+
+	it('a send that waits out a Retry-After pause, then for refused sends\' places, starts when they come free', async () => {
+		const clock = new FakeClock();
+		const limiter = oneRun(adaptive(), clock);
+		await leaveSlowStart(limiter, clock);
+		const permits = await takeAll(limiter);
+		const wentOutAt = clock.now();
+		await clock.advance(5);
+		// 503s without Retry-After keep their places for a round trip (1 s before any success was timed)...
+		for (const p of permits.slice(1)) p.release({ kind: 'throttled' });
+		// ...and a 429 pauses every send for 100 ms.
+		permits[0].release({ kind: 'throttled', retryAfterMs: 100 });
+		let startedAt: number | undefined;
+		void limiter.acquire().then(() => (startedAt = clock.now()));
+		await clock.advance(100);
+		expect(startedAt).toBeUndefined();
+		await clock.advance(wentOutAt + 1000 - clock.now());
+		expect(startedAt).toBe(wentOutAt + 1000);
 	});
 });
 
@@ -159,5 +216,26 @@ describe('ServiceLimiter: idleness (what lets the registry forget it)', () => {
 		expect(limiter.service.isIdle(clock.now(), 0)).toBe(false);
 		await clock.advance(1_000);
 		expect(limiter.service.isIdle(clock.now(), 0)).toBe(true);
+	});
+
+	it("is not idle while a Fixed run's send is out, however long it takes; idle once it is answered", async () => {
+		const clock = new FakeClock();
+		const limiter = oneRun({ adaptive: false, cap: 1 }, clock);
+		const permit = await limiter.acquire();
+		// A send may take the whole request timeout (5 min), as long as the registry's idle time.
+		await clock.advance(300_000);
+		expect(limiter.service.isIdle(clock.now(), 300_000)).toBe(false);
+		permit.release(ok());
+		expect(limiter.service.isIdle(clock.now(), 0)).toBe(true);
+	});
+
+	it('is not idle while a send waits, though nothing is in flight (a Retry-After pause)', async () => {
+		const clock = new FakeClock();
+		const limiter = oneRun(adaptive(), clock);
+		(await limiter.acquire()).release({ kind: 'throttled', retryAfterMs: 1000 });
+		void limiter.acquire();
+		await clock.advance(10);
+		expect(limiter.snapshot()).toMatchObject({ inFlight: 0, waiting: 1 });
+		expect(limiter.service.isIdle(clock.now(), 0)).toBe(false);
 	});
 });

@@ -18,6 +18,15 @@ describe('Places', () => {
 		expect(places.taken(700)).toBe(0);
 	});
 
+	it('a hold over by the time the send comes back is not kept: a clock that steps back (Date.now) does not bring it back', () => {
+		const places = new Places();
+		places.take();
+		places.take();
+		places.free(700, 600);
+		places.free(700, 700);
+		expect(places.taken(599)).toBe(0);
+	});
+
 	it('says when one more send fits under a limit: now, when a held place frees, or only after an answer', () => {
 		const places = new Places();
 		places.take();

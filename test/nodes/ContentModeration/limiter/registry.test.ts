@@ -23,8 +23,21 @@ describe('serviceKey', () => {
 		expect(serviceKey('https://other.example.com', TOKEN)).not.toBe(key);
 	});
 
-	it('keeps no user:password of the base URL', () => {
-		expect(serviceKey('https://svc-user:pa55-secret@moderation.example.com', TOKEN)).not.toMatch(/svc-user|pa55-secret/);
+	it('is the base URL without its trailing slashes, a space, then the hex digest', () => {
+		expect(serviceKey(URL, TOKEN)).toMatch(/^https:\/\/moderation\.example\.com [0-9a-f]{64}$/);
+		expect(serviceKey(`${URL}/api//`, TOKEN)).toBe(serviceKey(`${URL}/api`, TOKEN));
+	});
+
+	it('a credential without a token is one service with an empty token', () => {
+		expect(serviceKey(URL, undefined)).toBe(serviceKey(URL, ''));
+		expect(serviceKey(URL, null)).toBe(serviceKey(URL, ''));
+	});
+
+	it('keeps no user:password of the base URL, but another user:password is another service', () => {
+		const key = serviceKey('https://svc-user:pa55-secret@moderation.example.com', TOKEN);
+		expect(key).not.toMatch(/svc-user|pa55-secret/);
+		expect(serviceKey('https://other-user:pa55-secret@moderation.example.com', TOKEN)).not.toBe(key);
+		expect(serviceKey(URL, TOKEN)).not.toBe(key);
 	});
 });
 

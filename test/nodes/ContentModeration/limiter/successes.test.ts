@@ -44,6 +44,18 @@ describe('Successes: latency', () => {
 		expect(add(watch, 10, 40)).toBe(false);
 	});
 
+	it(`exactly ${MIN_LATENCY_RISE_MS} ms slower and over ${LATENCY_RISE} x the baseline is a rise`, () => {
+		const watch = new Successes(10);
+		add(watch, 10, 40);
+		expect(add(watch, 10, 40 + MIN_LATENCY_RISE_MS)).toBe(true);
+	});
+
+	it(`exactly ${LATENCY_RISE} x the baseline is no rise yet, however many ms slower`, () => {
+		const watch = new Successes(10);
+		add(watch, 10, 100);
+		expect(add(watch, 10, LATENCY_RISE * 100)).toBe(false);
+	});
+
 	it('the baseline drifts up towards a slower service, so it is not held against it forever', () => {
 		const watch = new Successes(10);
 		add(watch, 10, 100);
@@ -76,6 +88,20 @@ describe('Successes: rate', () => {
 		log.add(1000, 200, 10);
 		log.add(RATE_WINDOW_MS + 500, 200, 10);
 		expect(log.countSince(-1)).toBe(2);
+	});
+
+	it(`a success exactly ${RATE_WINDOW_MS / 1000} s old has left the window`, () => {
+		const log = new Successes(10);
+		log.add(0, 200, 10);
+		log.add(RATE_WINDOW_MS, 200, 10);
+		expect(log.countSince(-1)).toBe(1);
+	});
+
+	it('forgets old successes just as well when over a thousand leave the window at once', () => {
+		const log = new Successes(10);
+		for (let i = 0; i < 1100; i++) log.add(0, 200, 10);
+		log.add(RATE_WINDOW_MS, 200, 10);
+		expect(log.countSince(-1)).toBe(1);
 	});
 
 	it('smooths latency (a tenth of each change)', () => {

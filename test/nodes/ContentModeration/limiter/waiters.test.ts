@@ -18,6 +18,7 @@ describe('Turns.enqueue', () => {
 		expect(party.queue).toHaveLength(2);
 		controller.abort();
 		await expect(dropped).rejects.toBeInstanceOf(AbortedWait);
+		await expect(dropped).rejects.toThrow('cancelled while waiting to send');
 		expect(cancelled).toBe(1);
 		expect(party.queue).toHaveLength(1);
 		turns.next(() => true)!.waiter.resolve('go');
@@ -29,8 +30,22 @@ describe('Turns.enqueue', () => {
 		const party: TestParty = { name: 'a', queue: [] };
 		const controller = new AbortController();
 		controller.abort();
-		await expect(turns.enqueue(party, 10, controller.signal, () => {})).rejects.toBeInstanceOf(AbortedWait);
+		const wait = turns.enqueue(party, 10, controller.signal, () => {});
+		await expect(wait).rejects.toBeInstanceOf(AbortedWait);
+		await expect(wait).rejects.toThrow('cancelled while waiting to send');
 		expect(turns.waiting).toBe(0);
+	});
+
+	it('a signal that aborts after the waiter was resolved cancels nothing', async () => {
+		const turns = new Turns<string, TestParty>();
+		const party: TestParty = { name: 'a', queue: [] };
+		const controller = new AbortController();
+		let cancelled = 0;
+		const wait = turns.enqueue(party, 0, controller.signal, () => cancelled++);
+		turns.next(() => true)!.waiter.resolve('go');
+		await expect(wait).resolves.toBe('go');
+		controller.abort();
+		expect(cancelled).toBe(0);
 	});
 });
 
@@ -69,6 +84,20 @@ describe('Turns', () => {
 		await expect(gone).rejects.toBeInstanceOf(AbortedWait);
 		expect(turns.waiting).toBe(1);
 		expect(turns.next(() => true)?.party).toBe(b);
+	});
+
+	it('a waiter cancelled after it was taken leaves the others in its party\'s queue', async () => {
+		const turns = new Turns<string, TestParty>();
+		const a: TestParty = { name: 'a', queue: [] };
+		const controller = new AbortController();
+		const taken = turns.enqueue(a, 0, controller.signal, () => {});
+		void turns.enqueue(a, 0, undefined, () => {});
+		expect(turns.next(() => true)?.party).toBe(a);
+		controller.abort();
+		await expect(taken).rejects.toBeInstanceOf(AbortedWait);
+		expect(turns.waiting).toBe(1);
+		expect(a.queue).toHaveLength(1);
+		expect(turns.next(() => true)?.party).toBe(a);
 	});
 });
 

@@ -12,6 +12,10 @@ describe('parseBaseUrl', () => {
 		expect(parseBaseUrl('ftp://x')).toEqual({
 			error: 'The Base URL "ftp://x" of the Content Moderation API credential must start with http:// or https://',
 		});
+		// The scheme must come first: another one with "http://" later in the value is still refused.
+		expect(parseBaseUrl('ftp://x/http://y')).toEqual({
+			error: 'The Base URL "ftp://x/http://y" of the Content Moderation API credential must start with http:// or https://',
+		});
 		expect(parseBaseUrl('http://exa mple.com')).toEqual({
 			error: 'The Base URL "http://exa mple.com" of the Content Moderation API credential is not a valid URL',
 		});

@@ -2,6 +2,8 @@
  * Service failures (errors.ts), directly and through n8n-core's engine: a NodeApiError with the HTTP status
  * and the service message, never the token.
  */
+import type { IHttpRequestMethods } from 'n8n-workflow';
+
 import { SAFE_IMAGE_URL } from '@dev/mock/fixtures';
 import { addNote, apiError, networkError } from '@package/nodes/ContentModeration/transport/errors';
 import { contentModerationNode } from '@test/helpers/fixtures';
@@ -117,7 +119,7 @@ describe('apiError: the status, the service\'s own message and a hint, the reque
 		[429, 'lower Request Options > Max Concurrency'],
 		[500, 'The service failed. Try again later.'],
 		[503, 'The service failed. Try again later.'],
-		[300, 'which a request that sends content does not follow'],
+		[300, 'which only a read follows'],
 		[307, `Set the Base URL of the Content Moderation API credential (${BASE}) to the address`],
 		[399, 'The service answered with a redirect'],
 	])('%i: its hint, then the request', (status, hint) => {
@@ -125,6 +127,15 @@ describe('apiError: the status, the service\'s own message and a hint, the reque
 		expect(error.description).toContain(hint);
 		expect(error.description).toMatch(/\.\s\(POST \/image\)$/);
 		expect([error.httpCode, error.context.itemIndex, error.message]).toEqual([String(status), 3, `The Content Moderation Service answered ${status}`]);
+	});
+
+	it.each<[IHttpRequestMethods, string]>([
+		['GET', 'a redirect that leads nowhere'],
+		['DELETE', 'which only a read follows'],
+	])('a 3xx of a %s: the hint for its kind of request', (method, hint) => {
+		const error = apiError(contentModerationNode, 302, {}, { method, path: '/text/a', itemIndex: 0 }, BASE, []);
+		expect(error.description).toContain(hint);
+		expect(error.description).toContain(`Set the Base URL of the Content Moderation API credential (${BASE})`);
 	});
 
 	it.each([299, 418, 499])('%i: no hint, the request alone', (status) => {

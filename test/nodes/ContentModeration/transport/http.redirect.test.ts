@@ -57,6 +57,6 @@ it('a POST answered with a redirect is not sent on: the item fails with the stat
 	expect(other.requests).toHaveLength(before);
 	const error = nodeError(run);
 	expect(error.message).toContain('307');
-	expect(error.description).toMatch(/^The service answered with a redirect, which a request that sends content does not follow/);
+	expect(error.description).toMatch(/^The service answered with a redirect, which only a read follows/);
 	expect(error.description).toContain(`(${redirecting.url})`);
 });

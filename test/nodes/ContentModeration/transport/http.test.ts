@@ -34,7 +34,8 @@ describe('httpOptions', () => {
 	});
 
 	it('a small body as it is; one with a large field as JSON bytes', () => {
-		expect(httpOptions(BASE, { method: 'POST', path: '/text', body: { text: 'hi' } }).body).toEqual({ text: 'hi' });
+		const small = httpOptions(BASE, { method: 'POST', path: '/text', body: { text: 'hi' } });
+		expect([small.body, small.headers]).toEqual([{ text: 'hi' }, undefined]);
 		const image = 'A'.repeat(LARGE_FIELD_CHARS);
 		const large = httpOptions(BASE, { method: 'POST', path: '/image', body: { image } });
 		expect(Buffer.isBuffer(large.body)).toBe(true);
@@ -59,6 +60,24 @@ describe('statusOutcome', () => {
 		expect(statusOutcome({ statusCode: 503, body: 'upstream connect error or disconnect/reset before headers' })).toMatchObject({ jsonBody: false });
 		expect(statusOutcome({ statusCode: 503, body: Buffer.from('{}') })).toMatchObject({ jsonBody: false });
 	});
+
+	it('2xx is 200 to 299 only: a 1xx as the final answer is a failure too', () => {
+		expect(statusOutcome({ statusCode: 299 })).toBeUndefined();
+		expect(statusOutcome({ statusCode: 101 })).toEqual({ kind: 'status', statusCode: 101, retryAfter: undefined, jsonBody: false });
+	});
+
+	it.each(['text/plain; note=application/json', 'text/application/json', 'application/json-seq', 'application/jsonx; charset=utf-8'])(
+		'a type that only contains "application/json" (%s) is not JSON',
+		(type) => {
+			expect(statusOutcome({ statusCode: 503, headers: { 'content-type': type }, body: { error: { status: 503 } } })).toMatchObject({ jsonBody: false });
+		},
+	);
+
+	it('a body declared JSON but not an object (text, or JSON null) is not a JSON refusal', () => {
+		const json = { 'content-type': 'application/json' };
+		expect(statusOutcome({ statusCode: 503, headers: json, body: 'Service Unavailable' })).toMatchObject({ jsonBody: false });
+		expect(statusOutcome({ statusCode: 503, headers: json, body: null })).toMatchObject({ jsonBody: false });
+	});
 });
 
 describe('loadSignal and failureSignal: what the limiter learns', () => {
@@ -71,6 +90,13 @@ describe('loadSignal and failureSignal: what the limiter learns', () => {
 		expect(loadSignal({ statusCode: 404 }, 10)).toEqual({ kind: 'success', latencyMs: 10 });
 		expect(loadSignal({ statusCode: 200 }, 35)).toEqual({ kind: 'success', latencyMs: 35 });
 	});
+
+	it.each(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED', 'ECONNRESET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])(
+		'%s (a timeout or a reset, in Node, axios or undici spelling) is overload',
+		(code) => {
+			expect(failureSignal(Object.assign(new Error(code), { code }))).toEqual({ kind: 'overloaded' });
+		},
+	);
 
 	it('timeouts and resets are overload; a refused connection says nothing', () => {
 		expect(failureSignal(Object.assign(new Error('t'), { code: 'ETIMEDOUT' }))).toEqual({ kind: 'overloaded' });

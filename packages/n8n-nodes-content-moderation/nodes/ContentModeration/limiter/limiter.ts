@@ -44,6 +44,8 @@ export class ServiceLimiter {
 	private readonly turns = new Turns<Admission, Share>();
 	private admissionScheduled = false;
 	private wakeAt: number | undefined;
+	/** Sends of every run in flight: a Fixed run's take no adaptive place, but the limiter is not idle while they are out. */
+	private sending = 0;
 	lastActiveAt: number;
 
 	constructor(
@@ -67,7 +69,12 @@ export class ServiceLimiter {
 
 	/** Nothing in flight or waiting, and nothing sent or answered for `idleMs`. */
 	isIdle(now: number, idleMs: number): boolean {
-		return this.turns.waiting === 0 && now - this.lastActiveAt >= idleMs && this.adaptiveLimit.places.taken(now) === 0;
+		return (
+			this.sending === 0 &&
+			this.turns.waiting === 0 &&
+			now - this.lastActiveAt >= idleMs &&
+			this.adaptiveLimit.places.taken(now) === 0
+		);
 	}
 
 	/** A node run joins; when `signal` aborts, its waiters leave. Its sends in flight keep places and bytes till released. */
@@ -99,6 +106,7 @@ export class ServiceLimiter {
 	private start(share: Share, bytes: number): Admission {
 		const now = this.clock.now();
 		share.inFlight++;
+		this.sending++;
 		this.lastActiveAt = now;
 		// A Fixed run's bodies count too, so that adaptive sends wait for the memory they hold.
 		const releaseBytes = this.bytes.take(bytes);
@@ -147,6 +155,7 @@ export class ServiceLimiter {
 
 	private finish(share: Share, outcome: SendOutcome, { sent, releaseBytes }: Admission): void {
 		share.inFlight--;
+		this.sending--;
 		releaseBytes();
 		const now = this.clock.now();
 		this.lastActiveAt = now;

@@ -16,7 +16,10 @@ const STATUS_HINTS: Record<number, string> = {
 };
 
 const REDIRECT =
-	'The service answered with a redirect, which a request that sends content does not follow (it would carry the content, and a Callback URL with its secret, to another address). Set the Base URL of the Content Moderation API credential (BASE_URL) to the address the service answers at.';
+	'The service answered with a redirect, which only a read follows (a request that acts on the service is not sent on to another address: it could carry the content, and a Callback URL with its secret). Set the Base URL of the Content Moderation API credential (BASE_URL) to the address the service answers at.';
+// A GET follows redirects: a 3xx it still gets has no address to go to.
+const REDIRECT_OF_READ =
+	'The service answered with a redirect that leads nowhere (no address to go to). Set the Base URL of the Content Moderation API credential (BASE_URL) to the address the service answers at.';
 
 /** The service's own message, from `{"error":{"message"}}`, `{"message"}` or a plain-text body. */
 function serviceMessage(body: unknown): string | undefined {
@@ -51,7 +54,9 @@ export function apiError(
 		(statusCode >= 500
 			? 'The service failed. Try again later.'
 			: statusCode >= 300 && statusCode < 400
-				? REDIRECT
+				? request.method === 'GET'
+					? REDIRECT_OF_READ
+					: REDIRECT
 				: undefined)
 	)?.replace('BASE_URL', baseUrl);
 	const where = redact(`${request.method} ${request.path}`, secrets);
