@@ -39,12 +39,15 @@ describe('Content Moderation API credential', () => {
 
 	it('adds the Secret Key as a bearer token to every request, keeping its other headers; a missing key sends an empty one', async () => {
 		const request = { url: '/text', method: 'POST' as const, headers: { 'content-type': 'application/json' } };
-		expect(await credential.authenticate({ accessToken: 'key-1' }, request)).toEqual({
+		// A function here (not n8n's generic form), so that it is called with the credential's values.
+		const authenticate = credential.authenticate as unknown as (credentials: object, options: typeof request) => Promise<typeof request>;
+		expect(typeof authenticate).toBe('function');
+		expect(await authenticate({ accessToken: 'key-1' }, request)).toEqual({
 			...request,
 			headers: { 'content-type': 'application/json', Authorization: 'Bearer key-1' },
 		});
 		// A credential saved without the key: the service refuses it (401), no made-up token is sent.
-		const { headers } = await credential.authenticate({}, request);
+		const { headers } = await authenticate({}, request);
 		expect(headers).toEqual({ 'content-type': 'application/json', Authorization: 'Bearer ' });
 	});
 

@@ -2,7 +2,7 @@
  * Deferred and Wait's fields (pollResult.ts) as the editor shows them, and the Poll Interval a run keeps to:
  * pollResult on a fake execute context and client, under jest's fake timers (no real waits).
  */
-import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { pollProperties, pollResult, pollUntil } from '@package/nodes/ContentModeration/actions/image/pollResult';
@@ -42,7 +42,7 @@ describe('the Poll Interval a run keeps to', () => {
 	afterEach(() => jest.useRealTimers());
 
 	/** Runs pollResult on an image that never finishes; returns the times (ms from the start) of its reads. */
-	async function pollTimes(parameters: Record<string, unknown>, runFor: number): Promise<number[]> {
+	async function pollTimes(parameters: IDataObject, runFor: number): Promise<number[]> {
 		const start = Date.now();
 		const times: number[] = [];
 		const { run } = fakeRun((request) => {
