@@ -68,13 +68,18 @@ function relatedTests(files) {
 		.filter((test) => files.some((file) => judges(ROOT, test, file)));
 }
 
+/** A report's test id -> the test file that holds it. */
+function testFilesById(report) {
+	const fileOf = new Map();
+	for (const [file, { tests }] of Object.entries(report.testFiles ?? {})) for (const test of tests) fileOf.set(test.id, file);
+	return fileOf;
+}
+
 function main(update, only, record) {
 	const started = Date.now();
 	if (!fs.existsSync(BASELINE)) throw new Error(`No baseline at ${BASELINE}: run npm run mutate once and commit it.`);
 	const baseline = JSON.parse(fs.readFileSync(BASELINE, 'utf8'));
-	const testFileOf = new Map();
-	for (const [file, { tests }] of Object.entries(baseline.testFiles ?? {}))
-		for (const test of tests) testFileOf.set(test.id, file);
+	const testFileOf = testFilesById(baseline);
 	const reachedBy = (sourceFile) =>
 		new Set(
 			// killedBy too: a static mutant (module code) lists no coverage per test, only the test that killed it.
@@ -167,8 +172,7 @@ function printScores(file) {
  */
 function printStale() {
 	const baseline = JSON.parse(fs.readFileSync(BASELINE, 'utf8'));
-	const fileOfTest = new Map();
-	for (const [file, { tests }] of Object.entries(baseline.testFiles ?? {})) for (const test of tests) fileOfTest.set(test.id, file);
+	const fileOfTest = testFilesById(baseline);
 	let total = 0;
 	for (const [file, { mutants }] of Object.entries(baseline.files)) {
 		const stale = mutants.filter((m) => {

@@ -4,7 +4,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const PACKAGE = path.join('packages', 'n8n-nodes-content-moderation');
 /** n8n's engine, or a listening socket: what makes a test slow, and wait in real time. */
 const SLOW_MODULES = new Set(['n8n-core', 'node:http', 'http', 'node:net', 'net', 'node:https', 'https']);
@@ -46,4 +45,4 @@ function judges(root, testFile, sourceFile) {
 	return test.startsWith(`${source}.`) || !runsEngineOrServer(root, path.resolve(root, testFile));
 }
 
-module.exports = { judges, runsEngineOrServer, ROOT };
+module.exports = { judges };
