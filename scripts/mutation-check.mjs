@@ -169,8 +169,9 @@ function printScores(file) {
  * `--stale`: the baseline's detected mutants whose only detecting tests no longer judge them (test/mutation/judges.js:
  * a test that runs the engine or a server counts only for its own file), per file, with the score if none of them
  * were detected. They are tested again on the file's next run (`npx stryker run --force --mutate <file>`).
+ * With `--list`, each of them: line:column, mutator and replacement (the list to write own tests from).
  */
-function printStale() {
+function printStale(list) {
 	const baseline = JSON.parse(fs.readFileSync(BASELINE, 'utf8'));
 	const fileOfTest = testFilesById(baseline);
 	let total = 0;
@@ -184,13 +185,19 @@ function printStale() {
 		total += stale.length;
 		const without = mutants.map((m) => (stale.includes(m) ? { ...m, status: 'Survived' } : m));
 		console.log(`${file}: ${stale.length} (score ${score(mutants).toFixed(2)}%, ${score(without).toFixed(2)}% without them)`);
+		if (list) {
+			for (const m of stale) {
+				const { line, column } = m.location.start;
+				console.log(`  ${line}:${column} ${m.mutatorName} -> ${JSON.stringify(m.replacement ?? '')}`);
+			}
+		}
 	}
 	console.log(`mutation: ${total} detected mutant(s) rest only on tests that no longer judge them`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	if (process.argv[2] === '--scores') printScores(process.argv[3] ?? BASELINE);
-	else if (process.argv[2] === '--stale') printStale();
+	else if (process.argv[2] === '--stale') printStale(process.argv.includes('--list'));
 	else {
 		const at = process.argv.findIndex((arg) => arg === '--only' || arg.startsWith('--only='));
 		const value = at === -1 ? undefined : process.argv[at].startsWith('--only=') ? process.argv[at].slice(7) : process.argv[at + 1];
