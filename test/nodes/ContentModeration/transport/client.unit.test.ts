@@ -174,6 +174,27 @@ describe('bodies', () => {
 	});
 });
 
+describe('places in the limiter', () => {
+	it("a helper that throws before returning a promise gives its place back: the next request of a Fixed Concurrency 1 run goes out", async () => {
+		let first = true;
+		const { ctx, calls } = fakeContext();
+		const answering = ctx.helpers.httpRequestWithAuthentication;
+		ctx.helpers.httpRequestWithAuthentication = function (this: IExecuteFunctions, ...args: Parameters<typeof answering>) {
+			if (first) {
+				first = false;
+				throw new Error('socket refused at once');
+			}
+			return answering.apply(this, args);
+		} as typeof answering;
+		const api = client(ctx, { limiter: { adaptive: false, cap: 1 } });
+		await expect(api.request({ method: 'GET', path: '/image/a' })).rejects.toThrow();
+		const second = api.request({ method: 'GET', path: '/image/b' }).then((response) => response.statusCode);
+		const stuck = new Promise((resolve) => setTimeout(() => resolve('still waiting for a place'), 2000).unref());
+		expect(await Promise.race([second, stuck])).toBe(200);
+		expect(calls.map((call) => call.options.url)).toEqual([`${BASE}/image/b`]);
+	});
+});
+
 describe("the run's cancel signal", () => {
 	it("n8n's helper is called on a context whose cancel signal is the run's own (a failed run's requests end too)", async () => {
 		const run = new AbortController();

@@ -161,9 +161,15 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 						if (options === undefined) permit.release({ kind: 'neutral' });
 					}
 					const started = Date.now();
-					const pending = ctx.helpers.httpRequestWithAuthentication.call(requestCtx, CREDENTIAL_TYPE, options, {
-						credentialsDecrypted,
-					}) as Promise<FullResponse>;
+					let pending: Promise<FullResponse>;
+					try {
+						pending = ctx.helpers.httpRequestWithAuthentication.call(requestCtx, CREDENTIAL_TYPE, options, {
+							credentialsDecrypted,
+						}) as Promise<FullResponse>;
+					} catch (error) {
+						// A helper that throws before it returns a promise must still give the place back.
+						pending = Promise.reject(error);
+					}
 					// The limiter learns from every answer and failure but the run's own abort; the place is held until the end.
 					pending.then(
 						(response) => permit.release(loadSignal(response, Date.now() - started)),

@@ -34,8 +34,10 @@ describe('Queue > Get Item, Route by Verdict', () => {
 		expect(error.message).toContain('"q-1"');
 		expect(error.message).toContain('(status "processing")');
 		expect(error.description).toMatch(/\S/);
-		// Without an id or a status text, nothing stands in for them.
-		expect(missing({ status: 42 }).message).toMatch(/^Queue item "" has no moderation yet, so /);
+		// Without an id (or with one that is not text) the item is not named by an empty one; a status that is not text is left out.
+		expect(missing({ status: 42 }).message).toMatch(/^The queue item has no moderation yet, so /);
+		expect(missing({ id: '', status: 'pending' }).message).toMatch(/^The queue item has no moderation yet \(status "pending"\), so /);
+		expect(missing({ id: 7 }).message).not.toContain('"');
 	});
 
 	it('a failed moderation (status error) gets its own error: no verdict will come', () => {
@@ -46,6 +48,7 @@ describe('Queue > Get Item, Route by Verdict', () => {
 		expect(failed.description).not.toBe(missing({ id: 'q-1', status: 'processing' }).description);
 		// Its own error even with a moderation object: "read it again" would loop for ever.
 		expect(missing({ id: 'q-1', status: 'error', moderation: {} }).message).toContain('status "error"');
+		expect(missing({ status: 'error' }).message).toMatch(/^The automatic moderation of the queue item failed/);
 	});
 
 	it('a moderation there but incomplete: no own error (the generic one names what it lacks)', () => {

@@ -138,7 +138,8 @@ async function complete(
 	if (event !== RESULT_EVENT) return { ...data, event };
 	const kind = resultKind(data);
 	if (!distrust && isCompleteResult(data)) return { ...data, event };
-	const why = distrust ? 'accepted without a Callback Secret' : `${incompleteness(data)} in the callback`;
+	// Reached without trust only with an id (checked above), so `why` is always the callback's own gap.
+	const why = `${incompleteness(data)} in the callback`;
 	const fail = (text: string, again = true) =>
 		operationError(this.getNode(), itemIndex, text, partialResultHint(again));
 	if (id === '') throw fail(`The callback carries no complete result (${why}) and no ID to read it by`, false);

@@ -42,16 +42,17 @@ export const verdict: VerdictFacts = {
 	// null until the item is processed
 	analysisOf: (result) => (isObject(result.moderation) ? result.moderation : undefined),
 	missingAnalysis(node, result, itemIndex) {
-		const id = String(result.id ?? '');
+		// The service's answer names the item; a missing id must not read as `queue item ""`.
+		const item = typeof result.id === 'string' && result.id !== '' ? `queue item "${result.id}"` : 'the queue item';
 		// A failed moderation never gets one: a workflow told to read the item again would loop for ever.
 		if (result.status === 'error') {
-			const message = `The automatic moderation of queue item "${id}" failed (status "error"): no verdict will come, so Route by Verdict cannot decide one`;
+			const message = `The automatic moderation of ${item} failed (status "error"): no verdict will come, so Route by Verdict cannot decide one`;
 			const fix = 'Do not read it again: add the content again, moderate it directly, or turn off Route by Verdict.';
 			return operationError(node, itemIndex, message, fix);
 		}
 		if (isObject(result.moderation)) return undefined; // there but incomplete: the generic error says what it lacks
 		const status = typeof result.status === 'string' ? ` (status "${result.status}")` : '';
-		const message = `Queue item "${id}" has no moderation yet${status}, so Route by Verdict cannot decide a verdict`;
+		const message = `${item[0].toUpperCase()}${item.slice(1)} has no moderation yet${status}, so Route by Verdict cannot decide a verdict`;
 		const description = 'Read the item again once it is processed, or turn off Route by Verdict.';
 		return operationError(node, itemIndex, message, description);
 	},
