@@ -59,6 +59,11 @@ test('parameters: events, verdict filter, fetch full result, options; no token f
 	expect(property('options').options?.map((o) => o.name)).toEqual(['acceptWithoutSecret', 'includeRequest']);
 });
 
+// The webhook filters results by verdict under each of these; a hidden Results would run as 'all'.
+test.each(['both', 'results', 'any'])('with Events %j the chosen verdict filter is what the trigger runs with', (eventTypes) => {
+	expect(shown({ eventTypes, events: 'flagged' })).toMatchObject({ eventTypes, events: 'flagged' });
+});
+
 /** The subtitle as the editor shows it: its expression over the parameters n8n gives it (hidden ones unset). */
 function subtitle(parameters: INodeParameters): unknown {
 	const body = String(description.subtitle).replace(/^=\{\{/, '').replace(/\}\}$/, '').replace(/\$parameter\["(\w+)"\]/g, 'p.$1');
