@@ -53,6 +53,10 @@ describe('isRetryable: which failures may be sent again', () => {
 		['POST', { ...status(503), jsonBody: false }, false],
 		['POST', status(503, 'garbage'), false],
 		['POST', { ...status(429), jsonBody: false }, true],
+		// Retry-After or a JSON body marks a refusal only on a 503: a 500 or 502 may come after the service acted.
+		['POST', status(500, '1'), false],
+		['POST', { ...status(502), jsonBody: true }, false],
+		['DELETE', { ...status(500, '1'), jsonBody: true }, false],
 		['POST', status(500), false],
 		['POST', status(502), false],
 		['POST', status(504), false],
