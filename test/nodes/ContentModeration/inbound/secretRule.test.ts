@@ -3,6 +3,7 @@ import {
 	acceptWithoutSecretOption,
 	isStrongSecret,
 	MIN_CALLBACK_SECRET_LENGTH,
+	SECRET_REQUIRED_DESCRIPTION,
 	secretRequiredMessage,
 	secretStanding,
 	TEST_URL_NOTE,
@@ -33,6 +34,12 @@ test('the refusal names the credential field and how to fill it; the option stat
 	expect(secretRequiredMessage(false)).toMatch(/^Callbacks are accepted only with a Callback Secret: select a Content Moderation API credential/);
 	expect(acceptWithoutSecretOption).toMatchObject({ name: 'acceptWithoutSecret', type: 'boolean', default: false });
 	expect(acceptWithoutSecretOption.description).toMatch(/^Whether .*Risky: anyone who learns the URL/);
+});
+
+test("the refusal's description says what a missing secret risks and where the secret goes", () => {
+	expect(SECRET_REQUIRED_DESCRIPTION).toMatch(/^Whoever learns a callback URL without a secret could send any verdict\./);
+	expect(SECRET_REQUIRED_DESCRIPTION).toMatch(/\?token=/);
+	expect(SECRET_REQUIRED_DESCRIPTION).toMatch(/the same secret in the account webhook's URL/);
 });
 
 test("the test URL's note says why the call was accepted and what production needs", () => {
