@@ -10,8 +10,9 @@ import { join } from 'node:path';
 
 import { N8N_MAJOR } from '../../../dev/n8n/install';
 import { readWorkflow } from '../../../dev/n8n/stack';
+import { dataWritten } from '../../../dev/n8n/summary';
 import { sleep, waitFor } from '../../../dev/wait';
-import { assert, E2eContext, finishedExecutions } from '../context';
+import { assert, E2eContext } from '../context';
 import type { QueueStack } from '../../../dev/n8n/queue';
 import { workerRuns } from '../queue/cases';
 import { burst, imageCompletion, n8nRejections, percentile, settled, summarise } from './burstSender';
@@ -84,14 +85,20 @@ export async function mockCompletions(ctx: E2eContext): Promise<string> {
 			['moderation.completed', text.id],
 			['queue.review.completed', item.id],
 		];
-		await waitFor('3 finished executions', async () => {
-			const rows = await finishedExecutions(ctx.db, COMPLETIONS_TRIGGER.id);
-			return rows.length - before >= 3 ? true : undefined;
-		}, 60_000, 300);
 		// A queue-mode webhook processor can take tens of seconds per answer right after a burst of earlier cases.
 		await ctx.mock.whenDelivered(expected.map(([, id]) => id), 90_000);
+		// Other cases' completions may start executions here too (below): wait for this case's own, and for none to run.
+		await waitFor("this case's 3 executions, finished", async () => {
+			const rows = (await ctx.db.executions(COMPLETIONS_TRIGGER.id)).slice(before);
+			if (rows.some((row) => ['new', 'running'].includes(row.status))) return undefined;
+			for (const row of rows) if (!dataWritten(await ctx.db.execution(row.id))) return undefined;
+			const items = await startedItems(ctx, COMPLETIONS_TRIGGER.id, TRIGGER_NAME, before);
+			return expected.every(([, id]) => items.some((i) => i.json?.id === id)) ? true : undefined;
+		}, 60_000, 300);
 		await sleep(1500); // a second execution of one completion would show up here
 		const all = await startedItems(ctx, COMPLETIONS_TRIGGER.id, TRIGGER_NAME, before);
+		const unread = all.filter((i) => i.json === undefined);
+		assert(unread.length === 0, `executions without the trigger's output: ${unread.map((i) => `#${i.execution} ${i.status}`).join(', ')}`);
 		// The account webhook gets every completion of the account, so a case running in the background (14
 		// releases its held results at its end) may start executions here too: each must be one the mock sent to
 		// this URL, and no completion may start two.
@@ -100,8 +107,10 @@ export async function mockCompletions(ctx: E2eContext): Promise<string> {
 		assert(repeated.length === 0, `completions that started two executions: ${repeated.join(', ')}`);
 		const items = all.filter((i) => expected.some(([, id]) => id === i.json?.id));
 		const foreign = all.filter((i) => !items.includes(i));
-		const unsent = foreign.filter((i) => !ctx.mock.callbacks.some((c) => c.moderationId === i.json?.id && c.event === i.json?.event && c.url === url));
-		assert(unsent.length === 0, `executions for completions the mock never sent to the trigger: ${JSON.stringify(unsent.map((i) => [i.json?.event, i.json?.id]))}`);
+		const unsent = foreign.filter((i) => !ctx.mock.callbacks.some((c) => c.ok && c.moderationId === i.json?.id && c.event === i.json?.event && c.url === url));
+		assert(unsent.length === 0, `executions for completions the trigger did not acknowledge from the mock: ${JSON.stringify(unsent.map((i) => [i.json?.event, i.json?.id]))}`);
+		const failedForeign = foreign.filter((i) => i.status !== 'success');
+		assert(failedForeign.length === 0, `other cases' completions ended ${failedForeign.map((i) => `#${i.execution} ${i.status}`).join(', ')}`);
 		assert(items.length === 3, `expected 3 executions of this case's completions, got ${items.length}: ${JSON.stringify(all.map((i) => [i.json?.event, i.json?.id]))}`);
 		for (const [event, id] of expected) {
 			const runs = items.filter((i) => i.json?.event === event && i.json?.id === id);

@@ -2,7 +2,7 @@
  * Route by Verdict's routing of results: each to Safe, Flagged or Review (or the outputs of another order, as the
  * Timed Out one's), with or without the input item, paired as the result.
  */
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import type { RoutingInputs, RoutingPlan, VerdictFacts } from '@package/nodes/ContentModeration/verdict/outputs';
 import { routeResults } from '@package/nodes/ContentModeration/verdict/outputs';
@@ -231,5 +231,33 @@ describe('routeResults', () => {
 				pairedItem: { item: 0 },
 			},
 		]);
+	});
+});
+
+describe("routeResults with a result's standing (Queue > Get Item)", () => {
+	const standingFacts: VerdictFacts = {
+		analysisOf: (result) => result.moderation as IDataObject,
+		standingOf: (result) => (result.status === 'rejected' ? { flag: 'rejected by a person' } : result.status === 'pending' ? { review: 'not decided yet' } : undefined),
+	};
+	const item = (status: string, moderation: IDataObject) => ({ json: { status, moderation }, pairedItem: { item: 0 } });
+	const verdictOf = (outputs: INodeExecutionData[][]) => outputs.flatMap((items, output) => items.map((i) => [output, i.json.verdict, i.json.verdictReasons]));
+
+	it("a person's rejection flags a result the rules find clean", () => {
+		const outputs = routeResults(routing({ facts: standingFacts }), [item('rejected', clean)]);
+		expect(verdictOf(outputs)).toEqual([[1, 'flagged', ['rejected by a person']]]);
+	});
+
+	it('an undecided result the rules find clean goes to Review when it is on, else to Safe saying so', () => {
+		expect(verdictOf(routeResults(routing({ facts: standingFacts, plan: plan({ reviewOutput: true }) }), [item('pending', clean)]))).toEqual([
+			[2, 'review', ['not decided yet']],
+		]);
+		expect(verdictOf(routeResults(routing({ facts: standingFacts }), [item('pending', clean)]))).toEqual([
+			[0, 'safe', ['no flag rule matched', 'not decided yet, but the Review output is off']],
+		]);
+	});
+
+	it('an accepted result is judged by the rules alone: a person accepting does not clear a flag', () => {
+		expect(verdictOf(routeResults(routing({ facts: standingFacts }), [item('accepted', unsafe)]))).toEqual([[1, 'flagged', ['isSafe is false']]]);
+		expect(verdictOf(routeResults(routing({ facts: standingFacts }), [item('accepted', clean)]))).toEqual([[0, 'safe', ['no flag rule matched']]]);
 	});
 });

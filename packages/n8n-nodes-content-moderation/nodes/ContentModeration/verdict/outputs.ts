@@ -6,8 +6,8 @@ import { errorItem, operationError } from '../helpers/errorItems';
 import { checkThreshold, InputProblem, textOf } from '../validation/checks';
 import { ensure } from '../validation/parameters';
 import { CUSTOM_CATEGORY, VERDICT_OUTPUT } from './description';
-import type { CategoryThreshold, VerdictKind, VerdictRules } from './rules';
-import { decideVerdict, incompleteness } from './rules';
+import type { CategoryThreshold, Standing, VerdictKind, VerdictRules } from './rules';
+import { decideVerdict, incompleteness, withStanding } from './rules';
 
 export interface VerdictFacts {
 	/** The analysis inside a result (a queue item carries it under `moderation`); undefined when none yet. */
@@ -16,6 +16,8 @@ export interface VerdictFacts {
 	refusal?(this: IExecuteFunctions, itemIndex: number): NodeOperationError | undefined;
 	/** The error for a result without an analysis; absent: a generic one. */
 	missingAnalysis?(node: INode, result: IDataObject, itemIndex: number): NodeOperationError | undefined;
+	/** What the result's own standing adds to the rules (rules.ts `withStanding`); absent: nothing. */
+	standingOf?(result: IDataObject): Standing | undefined;
 }
 
 /** Whether "Route by Verdict" is on (read once: it fixes the outputs, like Switch's mode). */
@@ -138,7 +140,7 @@ export function routeResults(routing: RoutingInputs, results: INodeExecutionData
 		}
 
 		const rules = plan.rules[itemIndex] ?? { reviewOutput: plan.reviewOutput };
-		const { verdict, reasons } = decideVerdict(analysis, rules);
+		const { verdict, reasons } = withStanding(decideVerdict(analysis, rules), facts.standingOf?.(item.json), rules.reviewOutput);
 		// `verdict` sits at the top of the item in both shapes, so `{{ $json.verdict }}` always works.
 		const decision = { verdict, verdictReasons: reasons };
 		const input = inputs[itemIndex];

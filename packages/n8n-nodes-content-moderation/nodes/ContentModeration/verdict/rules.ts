@@ -124,3 +124,21 @@ export function decideVerdict(result: IDataObject, rules: VerdictRules): Verdict
 		reasons: ['no flag rule matched (suggestedActions.review is true, but the Review output is off)'],
 	};
 }
+
+/**
+ * What a result's own standing adds to the rules (a queue item: a person's rejection, or a person still to
+ * decide): a flag wins over any verdict; a review only over Safe, on Review when that output is on.
+ */
+export interface Standing {
+	flag?: string;
+	review?: string;
+}
+
+export function withStanding(decided: Verdict, standing: Standing | undefined, reviewOutput: boolean | undefined): Verdict {
+	if (standing?.flag !== undefined) {
+		return { verdict: 'flagged', reasons: decided.verdict === 'flagged' ? [standing.flag, ...decided.reasons] : [standing.flag] };
+	}
+	if (standing?.review === undefined || decided.verdict !== 'safe') return decided;
+	if (reviewOutput === true) return { verdict: 'review', reasons: [standing.review] };
+	return { verdict: 'safe', reasons: [...decided.reasons, `${standing.review}, but the Review output is off`] };
+}

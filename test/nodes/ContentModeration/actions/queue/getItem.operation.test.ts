@@ -44,4 +44,23 @@ describe('Queue > Get Item', () => {
 		expect(error.description).not.toMatch(/read the item again/i);
 		expect(error.description).toContain('Do not read it again: add the content again');
 	});
+
+	it("Route by Verdict: a clean text a person rejected goes to Flagged; one not decided yet to Review", async () => {
+		const rejected = await addTextItem(mock, 'comments', 'a perfectly friendly comment');
+		const undecided = await addTextItem(mock, 'comments', 'another friendly comment');
+		await whenProcessed(mock);
+		mock.service.decide('comments', String(rejected.id), 'rejected');
+		const run = await mock.run(
+			{ resource: 'queue', operation: 'getItem', queueId: 'comments', itemId: '={{ $json.id }}', routeByVerdict: true, reviewOutput: true },
+			[{ json: rejected }, { json: undecided }],
+		);
+		expect(run.status).toBe('success');
+		const [safe, flagged, review] = [0, 1, 2].map((n) => run.outputOf('Content Moderation', n));
+		expect(safe).toEqual([]);
+		expect(flagged.map((i) => [i.json.verdict, i.json.verdictReasons])).toEqual([['flagged', ['a reviewer rejected it (status "rejected")']]]);
+		expect((flagged[0].json.moderation as IDataObject).moderation).toMatchObject({ isSafe: true });
+		expect(review.map((i) => [i.json.verdict, i.json.verdictReasons, i.pairedItem])).toEqual([
+			['review', ['awaiting a reviewer\'s decision (status "pending")'], { item: 1 }],
+		]);
+	});
 });

@@ -29,6 +29,15 @@ describe('Queue > Get Item, Route by Verdict', () => {
 		expect(getItem.verdict.analysisOf({ status: 'processing', moderation: null })).toBeUndefined();
 	});
 
+	it("a person's rejection flags, an item still to be decided awaits review, any other status adds nothing", () => {
+		const standing = (result: IDataObject) => getItem.verdict.standingOf?.(result);
+		expect(standing({ status: 'rejected', accepted: false })?.flag).toMatch(/reviewer rejected it/);
+		expect(standing({ status: 'rejected' })?.review).toBeUndefined();
+		expect(standing({ status: 'pending', accepted: false })?.review).toMatch(/awaiting a reviewer/);
+		expect(standing({ status: 'pending' })?.flag).toBeUndefined();
+		for (const status of ['accepted', 'processing', 'error', undefined, 'Rejected']) expect(standing({ status })).toBeUndefined();
+	});
+
 	it('an item without a moderation yet: its id and status are named', () => {
 		const error = missing({ id: 'q-1', status: 'processing' });
 		expect(error.message).toContain('"q-1"');
@@ -37,7 +46,8 @@ describe('Queue > Get Item, Route by Verdict', () => {
 		// Without an id (or with one that is not text) the item is not named by an empty one; a status that is not text is left out.
 		expect(missing({ status: 42 }).message).toMatch(/^The queue item has no moderation yet, so /);
 		expect(missing({ id: '', status: 'pending' }).message).toMatch(/^The queue item has no moderation yet \(status "pending"\), so /);
-		expect(missing({ id: 7 }).message).not.toContain('"');
+		expect(missing({ id: 7 }).message).toMatch(/^Queue item "7" has no moderation yet/);
+		expect(missing({ id: { x: 1 } }).message).toMatch(/^The queue item has no/);
 	});
 
 	it('a failed moderation (status error) gets its own error: no verdict will come', () => {

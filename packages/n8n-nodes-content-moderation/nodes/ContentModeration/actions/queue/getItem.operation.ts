@@ -41,9 +41,16 @@ export const option: INodePropertyOptions = {
 export const verdict: VerdictFacts = {
 	// null until the item is processed
 	analysisOf: (result) => (isObject(result.moderation) ? result.moderation : undefined),
+	// The automatic moderation is not the last word: a person's rejection flags, an undecided item awaits review.
+	standingOf(result) {
+		if (result.status === 'rejected') return { flag: 'a reviewer rejected it (status "rejected")' };
+		if (result.status === 'pending') return { review: 'awaiting a reviewer\'s decision (status "pending")' };
+		return undefined;
+	},
 	missingAnalysis(node, result, itemIndex) {
 		// The service's answer names the item; a missing id must not read as `queue item ""`.
-		const item = typeof result.id === 'string' && result.id !== '' ? `queue item "${result.id}"` : 'the queue item';
+		const named = (typeof result.id === 'string' && result.id !== '') || (typeof result.id === 'number' && Number.isFinite(result.id));
+		const item = named ? `queue item "${String(result.id)}"` : 'the queue item';
 		// A failed moderation never gets one: a workflow told to read the item again would loop for ever.
 		if (result.status === 'error') {
 			const message = `The automatic moderation of ${item} failed (status "error"): no verdict will come, so Route by Verdict cannot decide one`;
