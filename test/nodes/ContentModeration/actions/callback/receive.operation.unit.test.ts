@@ -26,7 +26,7 @@ const SECRET = 'cb-secret-unit-4b7e9a';
 const ID = 'img-31';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const ACCEPT = 'options.acceptWithoutSecret';
-const AGAIN = 'a delivery of the callback again passes the verdict on';
+const AGAIN = 'should the service deliver the callback again, the verdict is passed on then';
 
 const completed = (data: IDataObject) => ({ event: 'moderation.completed', data });
 /** An image result the completion rule refuses: no boolean isSafe. */
@@ -263,7 +263,7 @@ describe('the completion rule', () => {
 			const { outcome, sent } = receive({ body: completed(partial()), answer: () => ({ id: ID, status: 'processing' }) });
 			const error = await rejection(outcome);
 			expect(error.message).toBe(`The service has not finished moderation ${ID} yet (HTTP 200, status "processing")`);
-			expect(error.description).toContain(`Nothing was passed on: ${AGAIN}. Route this error`);
+			expect(error.description).toContain(`Nothing was passed on nor remembered: ${AGAIN}, but the Webhook node has already answered it`);
 			expect(error).toMatchObject({ context: { itemIndex: 2 } });
 			expect(sent.length).toBeGreaterThan(0);
 		} finally {

@@ -36,7 +36,7 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to read the full result (GET /image/{ID} or GET /text/{ID}) when a moderation.completed callback carries no complete result (a boolean isSafe, a finished status and the fields the verdict rules read). A result still incomplete fails the item (off: any incomplete one); where it can be read back, a delivery of the callback again passes it on.',
+			'Whether to read the full result (GET /image/{ID} or GET /text/{ID}) when a moderation.completed callback carries no complete result (a boolean isSafe, a finished status and the fields the verdict rules read). A result still incomplete fails the item (off: any incomplete one): route that error (On Error) to read the result later; a later delivery of the same callback, should the service send one, passes it on.',
 	},
 	{
 		displayName: 'Pass On Repeated Deliveries',
@@ -65,7 +65,7 @@ const WEBHOOK_HINT =
 const WRONG_TOKEN_HINT =
 	"The call does not carry the Callback Secret of the selected Content Moderation API credential. Add ?token=<Callback Secret> to the Webhook node's Production URL you gave the service, or select the credential whose secret that URL carries.";
 const partialResultHint = (again: boolean) =>
-	`The callback carried no complete result (a boolean isSafe, a finished status, suggestedActions, riskScores.overall, nsfwCategories) and none could be read back. Nothing was passed on${again ? ': a delivery of the callback again passes the verdict on' : ''}. Route this error (On Error) to read the result later with Image > Get or Text > Get.`;
+	`The callback carried no complete result (a boolean isSafe, a finished status, suggestedActions, riskScores.overall, nsfwCategories) and none could be read back. Nothing was passed on${again ? ' nor remembered: should the service deliver the callback again, the verdict is passed on then, but the Webhook node has already answered it, so do not count on that' : ''}. Route this error (On Error) to read the result later with Image > Get or Text > Get.`;
 
 /** `id`: '' when the callback carries no usable id. */
 type Received = { event: string; data: IDataObject; id: string; standing: SecretStanding };
