@@ -193,6 +193,14 @@ describe('places in the limiter', () => {
 		expect(await Promise.race([second, stuck])).toBe(200);
 		expect(calls.map((call) => call.options.url)).toEqual([`${BASE}/image/b`]);
 	});
+
+	it('a helper that answers without a promise is taken as answered, and its place given back', async () => {
+		const { ctx } = fakeContext();
+		ctx.helpers.httpRequestWithAuthentication = (() => ({ statusCode: 200, body: { id: 'plain' } })) as unknown as typeof ctx.helpers.httpRequestWithAuthentication;
+		const api = client(ctx, { limiter: { adaptive: false, cap: 1 } });
+		expect((await api.request({ method: 'GET', path: '/image/a' })).body).toEqual({ id: 'plain' });
+		expect((await api.request({ method: 'GET', path: '/image/b' })).body).toEqual({ id: 'plain' });
+	});
 });
 
 describe("the run's cancel signal", () => {

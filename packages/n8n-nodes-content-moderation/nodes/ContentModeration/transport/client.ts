@@ -163,11 +163,13 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 					const started = Date.now();
 					let pending: Promise<FullResponse>;
 					try {
-						pending = ctx.helpers.httpRequestWithAuthentication.call(requestCtx, CREDENTIAL_TYPE, options, {
-							credentialsDecrypted,
-						}) as Promise<FullResponse>;
+						pending = Promise.resolve(
+							ctx.helpers.httpRequestWithAuthentication.call(requestCtx, CREDENTIAL_TYPE, options, {
+								credentialsDecrypted,
+							}) as Promise<FullResponse>,
+						);
 					} catch (error) {
-						// A helper that throws before it returns a promise must still give the place back.
+						// A helper that throws, or answers, before it returns a promise must still give the place back.
 						pending = Promise.reject(error);
 					}
 					// The limiter learns from every answer and failure but the run's own abort; the place is held until the end.
