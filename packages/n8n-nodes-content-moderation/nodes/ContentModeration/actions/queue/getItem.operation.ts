@@ -49,7 +49,7 @@ export const verdict: VerdictFacts = {
 	},
 	missingAnalysis(node, result, itemIndex) {
 		// The service's answer names the item; a missing id must not read as `queue item ""`.
-		const named = (typeof result.id === 'string' && result.id !== '') || (typeof result.id === 'number' && Number.isFinite(result.id));
+		const named = (typeof result.id === 'string' && result.id !== '') || Number.isFinite(result.id);
 		const item = named ? `queue item "${String(result.id)}"` : 'the queue item';
 		// A failed moderation never gets one: a workflow told to read the item again would loop for ever.
 		if (result.status === 'error') {
