@@ -140,7 +140,11 @@ export function routeResults(routing: RoutingInputs, results: INodeExecutionData
 		}
 
 		const rules = plan.rules[itemIndex] ?? { reviewOutput: plan.reviewOutput };
-		const { verdict, reasons } = withStanding(decideVerdict(analysis, rules), facts.standingOf?.(item.json), rules.reviewOutput);
+		const { verdict, reasons } = withStanding(
+			decideVerdict(analysis, rules),
+			facts.standingOf?.(item.json),
+			rules.reviewOutput,
+		);
 		// `verdict` sits at the top of the item in both shapes, so `{{ $json.verdict }}` always works.
 		const decision = { verdict, verdictReasons: reasons };
 		const input = inputs[itemIndex];

@@ -134,9 +134,16 @@ export interface Standing {
 	review?: string;
 }
 
-export function withStanding(decided: Verdict, standing: Standing | undefined, reviewOutput: boolean | undefined): Verdict {
+export function withStanding(
+	decided: Verdict,
+	standing: Standing | undefined,
+	reviewOutput: boolean | undefined,
+): Verdict {
 	if (standing?.flag !== undefined) {
-		return { verdict: 'flagged', reasons: decided.verdict === 'flagged' ? [standing.flag, ...decided.reasons] : [standing.flag] };
+		return {
+			verdict: 'flagged',
+			reasons: decided.verdict === 'flagged' ? [standing.flag, ...decided.reasons] : [standing.flag],
+		};
 	}
 	if (standing?.review === undefined || decided.verdict !== 'safe') return decided;
 	if (reviewOutput === true) return { verdict: 'review', reasons: [standing.review] };
