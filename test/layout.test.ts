@@ -12,7 +12,7 @@ const PACKAGE = path.join(ROOT, 'packages/n8n-nodes-content-moderation');
 const MAX_TEST_LINES = 300;
 const MAX_SOURCE_LINES = 200;
 /** All package sources together (blanks and comments included, as `wc -l` counts them). */
-const MAX_PACKAGE_LINES = 6_050;
+const MAX_PACKAGE_LINES = 6_100;
 
 /** Declaration-only files: types, parameter descriptions and lists, nothing to run. */
 const DECLARATION_ONLY = new Set([

@@ -96,8 +96,7 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 		}
 	};
 
-	// n8n-core sets a request's abortSignal to the execution's cancel signal, read from the context the
-	// helper is called on: this context gives it the run's own, so a failed run's requests end too.
+	// n8n-core takes a request's abortSignal from the context the helper is called on: the run's own here.
 	const requestCtx: ApiContext = signal
 		? Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } })
 		: ctx;
@@ -145,7 +144,6 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 			const { body: unread } = request;
 			const bodyBytes = unread === undefined ? 0 : isUnread(unread) ? unread.bodyBytes : JSON.stringify(unread).length;
 
-			// Retries happen here, so that callers never retry.
 			let refused = false;
 			const outcome = await withRetries(request.method, retry, {
 				send: async () => {
@@ -161,17 +159,11 @@ export function createApiClient(ctx: ApiContext, settings: ClientSettings): ApiC
 						if (options === undefined) permit.release({ kind: 'neutral' });
 					}
 					const started = Date.now();
-					let pending: Promise<FullResponse>;
-					try {
-						pending = Promise.resolve(
-							ctx.helpers.httpRequestWithAuthentication.call(requestCtx, CREDENTIAL_TYPE, options, {
-								credentialsDecrypted,
-							}) as Promise<FullResponse>,
-						);
-					} catch (error) {
-						// A helper that throws, or answers, before it returns a promise must still give the place back.
-						pending = Promise.reject(error);
-					}
+					// A helper that throws, or answers, without a promise must still give the place back.
+					const send = ctx.helpers.httpRequestWithAuthentication;
+					const pending = new Promise<FullResponse>((resolve) =>
+						resolve(send.call(requestCtx, CREDENTIAL_TYPE, options, { credentialsDecrypted }) as Promise<FullResponse>),
+					);
 					// The limiter learns from every answer and failure but the run's own abort; the place is held until the end.
 					pending.then(
 						(response) => permit.release(loadSignal(response, Date.now() - started)),
