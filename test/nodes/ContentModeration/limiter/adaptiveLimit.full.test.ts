@@ -4,19 +4,9 @@
  */
 import { AdaptiveLimit, INITIAL_LIMIT } from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
 import { HOLD_MS } from '@package/nodes/ContentModeration/limiter/refusals';
-import type { SendOutcome, SentAt } from '@package/nodes/ContentModeration/limiter/outcome';
+import { fill, LATENCY, ok, refused } from '@test/helpers/adaptiveLimitSends';
 import { FakeClock } from '@test/helpers/fakeClock';
 
-const LATENCY = 200;
-const ok: SendOutcome = { kind: 'success', latencyMs: LATENCY };
-const refused: SendOutcome = { kind: 'throttled' };
-
-/** Sends as many as may start now. */
-function fill(limit: AdaptiveLimit, now: number): SentAt[] {
-	const sent: SentAt[] = [];
-	while (limit.mayStart(now)) sent.push(limit.sent(now));
-	return sent;
-}
 
 describe('AdaptiveLimit: a full sample', () => {
 	it('a sample whose refusals sit on top of the load ends slow start at what it served, and holds there', () => {

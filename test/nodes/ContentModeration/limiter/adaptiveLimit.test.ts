@@ -11,19 +11,9 @@ import {
 } from '@package/nodes/ContentModeration/limiter/adaptiveLimit';
 import { BATCH_GRACE } from '@package/nodes/ContentModeration/limiter/batches';
 import { HOLD_MS } from '@package/nodes/ContentModeration/limiter/refusals';
-import type { SendOutcome, SentAt } from '@package/nodes/ContentModeration/limiter/outcome';
+import { fill, LATENCY, ok, refused } from '@test/helpers/adaptiveLimitSends';
 import { FakeClock } from '@test/helpers/fakeClock';
 
-const LATENCY = 200;
-const ok: SendOutcome = { kind: 'success', latencyMs: LATENCY };
-const refused: SendOutcome = { kind: 'throttled' };
-
-/** Sends as many as may start now. */
-function fill(limit: AdaptiveLimit, now: number): SentAt[] {
-	const sent: SentAt[] = [];
-	while (limit.mayStart(now)) sent.push(limit.sent(now));
-	return sent;
-}
 
 /** Leaves slow start with one timeout: the limit is then INITIAL_LIMIT / 2. */
 function leaveSlowStart(limit: AdaptiveLimit, clock: FakeClock): void {
