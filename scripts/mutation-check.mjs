@@ -89,7 +89,8 @@ function main(update, only, record, retest = false) {
 			),
 		);
 
-	const sources = listTs(SOURCES, (file) => only === undefined || only.some((text) => file.includes(text)));
+	const inScope = (file) => only === undefined || only.some((text) => file.includes(text));
+	const sources = listTs(SOURCES, inScope);
 	if (sources.length === 0) throw new Error(`--only ${only.join(',')}: no source file's path holds it`);
 	if (retest && only === undefined) throw new Error('--retest needs --only: name the files to test anew');
 	const setAside = retest ? sources.filter((file) => baseline.files[file] !== undefined) : [];
@@ -105,7 +106,7 @@ function main(update, only, record, retest = false) {
 	const toMutate = new Set([...changedSources, ...measuring]);
 	for (const file of Object.keys(baseline.files))
 		if (
-			(only === undefined || only.some((text) => file.includes(text))) &&
+			inScope(file) &&
 			changedTests.some((test) => reachedBy(file).has(test)) &&
 			fs.existsSync(path.join(ROOT, file))
 		)
@@ -209,7 +210,7 @@ function printStale(list) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const FLAGS = ['--scores', '--stale', '--list', '--only', '--update', '--record', '--retest'];
 	const args = process.argv.slice(2);
-	const unknown = args.filter((arg, i) => arg.startsWith('--') && !FLAGS.includes(arg) && !arg.startsWith('--only='));
+	const unknown = args.filter((arg) => arg.startsWith('--') && !FLAGS.includes(arg) && !arg.startsWith('--only='));
 	if (unknown.length) throw new Error(`unknown option ${unknown.join(' ')}; known: ${FLAGS.join(' ')}`);
 	if (args.includes('--list') && args[0] !== '--stale') throw new Error('--list goes with --stale: --stale --list');
 	if (process.argv[2] === '--scores') printScores(process.argv[3] ?? BASELINE);
